@@ -1,0 +1,44 @@
+/**
+ * The seeded device-type catalogue. Each contract records LED support (identify) and the
+ * schema of the configuration variables the type accepts (spec 2 "config variable schema").
+ */
+export interface DeviceTypeSeed {
+  slug: string;
+  name: string;
+  arch: 'armv7hf' | 'aarch64' | 'rpi' | 'amd64' | 'i386';
+  aliases?: string[];
+  led: boolean;
+  configVars: Record<string, { description: string; type: 'string' | 'integer' | 'boolean'; enum?: string[]; default?: string; will_reboot?: boolean }>;
+}
+
+const RPI_CONFIG: DeviceTypeSeed['configVars'] = {
+  BALENA_HOST_CONFIG_gpu_mem: { description: 'Define device GPU memory in megabytes.', type: 'integer', default: '16', will_reboot: true },
+  BALENA_HOST_CONFIG_dtoverlay: { description: 'Define DT overlays', type: 'string', will_reboot: true },
+  BALENA_HOST_CONFIG_dtparam: { description: 'Define DT parameters', type: 'string', default: '"i2c_arm=on","spi=on","audio=on"', will_reboot: true },
+  BALENA_HOST_CONFIG_disable_splash: { description: 'Enable / Disable the rainbow splash screen', type: 'boolean', enum: ['0', '1'], default: '1', will_reboot: true },
+};
+const COMMON_CONFIG: DeviceTypeSeed['configVars'] = {
+  BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: '900000' },
+  BALENA_SUPERVISOR_PERSISTENT_LOGGING: { description: 'Enable persistent logging', type: 'boolean', enum: ['false', 'true'], default: 'false', will_reboot: true },
+  BALENA_SUPERVISOR_DELTA: { description: 'Enable / Disable delta updates', type: 'boolean', enum: ['false', 'true'], default: 'false' },
+};
+
+export const DEVICE_TYPES: DeviceTypeSeed[] = [
+  { slug: 'raspberrypi3', name: 'Raspberry Pi 3', arch: 'armv7hf', aliases: ['raspberry-pi2'], led: true, configVars: { ...COMMON_CONFIG, ...RPI_CONFIG } },
+  { slug: 'raspberrypi3-64', name: 'Raspberry Pi 3 (using 64bit OS)', arch: 'aarch64', led: true, configVars: { ...COMMON_CONFIG, ...RPI_CONFIG } },
+  { slug: 'raspberrypi4-64', name: 'Raspberry Pi 4 (using 64bit OS)', arch: 'aarch64', aliases: ['raspberrypi4'], led: true, configVars: { ...COMMON_CONFIG, ...RPI_CONFIG } },
+  { slug: 'raspberry-pi', name: 'Raspberry Pi (v1 / Zero / Zero W)', arch: 'rpi', aliases: ['raspberrypi'], led: true, configVars: { ...COMMON_CONFIG, ...RPI_CONFIG } },
+  { slug: 'fincm3', name: 'Balena Fin (CM3)', arch: 'armv7hf', led: true, configVars: { ...COMMON_CONFIG, ...RPI_CONFIG } },
+  { slug: 'intel-nuc', name: 'Intel NUC', arch: 'amd64', aliases: ['nuc'], led: false, configVars: { ...COMMON_CONFIG } },
+  { slug: 'generic-amd64', name: 'Generic x86_64 (GPT)', arch: 'amd64', aliases: ['genericx86-64-ext'], led: false, configVars: { ...COMMON_CONFIG } },
+  { slug: 'generic-aarch64', name: 'Generic AARCH64', arch: 'aarch64', led: false, configVars: { ...COMMON_CONFIG } },
+  { slug: 'beaglebone-black', name: 'BeagleBone Black', arch: 'armv7hf', led: true, configVars: { ...COMMON_CONFIG } },
+  { slug: 'jetson-nano', name: 'Nvidia Jetson Nano SD-CARD', arch: 'aarch64', led: false, configVars: { ...COMMON_CONFIG } },
+];
+
+export const CPU_ARCHITECTURES = ['rpi', 'armv7hf', 'aarch64', 'i386', 'amd64'] as const;
+
+export const APPLICATION_TYPES = [
+  { slug: 'microservices', name: 'Microservices', description: 'Multiple containers, web URL, gateway mode', is_legacy: false, supports_multicontainer: true, requires_payment: false },
+  { slug: 'essentials', name: 'Essentials', description: 'Single container, no web URL', is_legacy: false, supports_multicontainer: false, requires_payment: false },
+] as const;

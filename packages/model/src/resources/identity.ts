@@ -1,0 +1,53 @@
+import type { ResourceDef } from '../types.js';
+
+export const ACCOUNT_TYPES = ['personal', 'professional'] as const;
+export const PLATFORM_ROLES = ['support_agent', 'administrator'] as const;
+
+export const actor: ResourceDef = {
+  name: 'actor',
+  fields: [{ name: 'id', type: 'Serial' }],
+  reverse: [{ name: 'api_key', resource: 'api_key', via: 'is_of__actor' }],
+};
+
+export const user: ResourceDef = {
+  name: 'user',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'actor', type: 'ForeignKey', references: 'actor', required: true, writable: 'never' },
+    { name: 'username', type: 'Short Text', required: true, writable: 'never', maxLength: 255 },
+    { name: 'email', type: 'Short Text', required: true, writable: 'never', maxLength: 255 },
+    { name: 'password', type: 'Text', secret: true },
+    { name: 'has_password_set', type: 'Boolean', required: true, default: 'false', writable: 'never' },
+    { name: 'first_name', type: 'Short Text', maxLength: 255 },
+    { name: 'last_name', type: 'Short Text', maxLength: 255 },
+    { name: 'company', type: 'Short Text', maxLength: 255 },
+    { name: 'account_type', type: 'Short Text', enum: ACCOUNT_TYPES },
+    { name: 'has_disabled_newsletter', type: 'Boolean', required: true, default: 'false' },
+    { name: 'has_been_sent_verification_email', type: 'Boolean', required: true, default: 'false' },
+    { name: 'is_verified', type: 'Boolean', required: true, default: 'false', writable: 'never' },
+    { name: 'platform_role', type: 'Short Text', enum: PLATFORM_ROLES, writable: 'never' },
+    // Tokens issued before this instant are rejected ("log out from other sessions").
+    { name: 'tokens_valid_after', type: 'Date Time', secret: true },
+  ],
+  reverse: [{ name: 'organization_membership', resource: 'organization_membership', via: 'user' }],
+  alternateKeys: [['username']],
+  uniqueCaseInsensitive: [['username'], ['email']],
+  indexes: [['actor']],
+};
+
+export const api_key: ResourceDef = {
+  name: 'api_key',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    // sha256 of the key; the key itself is shown once at creation and never stored.
+    { name: 'key', type: 'Short Text', required: true, secret: true },
+    { name: 'name', type: 'Short Text', maxLength: 255 },
+    { name: 'description', type: 'Text', maxLength: 10000 },
+    { name: 'expiry_date', type: 'Date Time' },
+    { name: 'is_of__actor', type: 'ForeignKey', references: 'actor', required: true, writable: 'never', onDelete: 'cascade' },
+  ],
+  unique: [['key']],
+  indexes: [['is_of__actor']],
+};

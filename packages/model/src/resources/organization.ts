@@ -1,0 +1,50 @@
+import type { ResourceDef } from '../types.js';
+
+export const ORGANIZATION_ROLES = ['administrator', 'member'] as const;
+export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
+
+export const organization: ResourceDef = {
+  name: 'organization',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'name', type: 'Short Text', required: true, maxLength: 100 },
+    // lowercase [a-z0-9_]; derived from the name when not given.
+    { name: 'handle', type: 'Short Text', required: true, writable: 'create', maxLength: 100 },
+    // data: URL of a png or jpeg logo (at most 1,000,000 bytes decoded).
+    { name: 'logo_image', type: 'Text' },
+    { name: 'is_frozen', type: 'Boolean', required: true, default: 'false', writable: 'never' },
+    { name: 'is_using__billing_version', type: 'Short Text', writable: 'never' },
+  ],
+  reverse: [
+    { name: 'organization_membership', resource: 'organization_membership', via: 'is_member_of__organization' },
+    { name: 'application', resource: 'application', via: 'organization' },
+  ],
+  alternateKeys: [['handle']],
+  unique: [['handle']],
+  uniqueCaseInsensitive: [['name']],
+};
+
+export const organization_membership_role: ResourceDef = {
+  name: 'organization_membership_role',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'name', type: 'Short Text', required: true, writable: 'never', enum: ORGANIZATION_ROLES },
+  ],
+  alternateKeys: [['name']],
+  unique: [['name']],
+};
+
+export const organization_membership: ResourceDef = {
+  name: 'organization_membership',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'user', type: 'ForeignKey', references: 'user', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'is_member_of__organization', type: 'ForeignKey', references: 'organization', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true },
+    { name: 'effective_seat_role', type: 'Short Text', writable: 'never' },
+  ],
+  unique: [['user', 'is_member_of__organization']],
+  indexes: [['is_member_of__organization']],
+};

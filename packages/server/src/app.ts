@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
+import type { Db } from './infra/db/db.js';
+import { Authenticator } from './infra/auth/authenticate.js';
+import { installErrorHandler } from './infra/http/errors.js';
+import './infra/http/actor.js';
+import { dataApiRoutes } from './infra/odata/routes.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
+import { webRoutes } from './features/web/web.routes.js';
+import { registerBusinessRules } from './features/rules.js';
+
+export interface AppOptions {
+  db: Db;
+  jwtSecret: string;
+  /** Built dashboard to serve; omitted in API-only tests. */
+  webDistDir?: string;
+  logLevel?: string;
+}
+
+/** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { authenticator: Authenticator }> {
+  const app = Fastify({
+    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
+    bodyLimit: REQUEST_BODY_LIMIT_BYTES,
+    trustProxy: true,
+    // pinejs-style URLs carry quotes, parentheses and commas; keep them as sent.
+    maxParamLength: 2000,
+  });
+  installErrorHandler(app);
+
+  const authenticator = new Authenticator(opts.db, opts.jwtSecret);
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    request.actor = await authenticator.authenticate(request);
+  });
+
+  // balena clients send text/plain bodies in places (and an empty body with a JSON type).
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.get('/ping', async (_req, reply) => reply.type('text/plain').send('OK'));
+  app.get('/config', async () => ({ deviceUrlsBase: 'localhost', mixpanelToken: null }));
+
+  registerBusinessRules();
+  await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
+  await app.register(apiKeyRoutes, { db: opts.db });
+  await app.register(dataApiRoutes, { db: opts.db });
+  if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
+
+  return Object.assign(app, { authenticator });
+}

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { UnauthorizedError } from '../../infra/errors.js';
+import { verifyPassword } from '../../infra/auth/password.js';
+import { requireUser } from '../../infra/http/guards.js';
+import { createUser } from '../users/user.service.js';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { issueSessionToken } from './session.service.js';
+
+export interface AuthRoutesOptions {
+  db: Db;
+  jwtSecret: string;
+}
+
+const credentialsSchema = {
+  type: 'object',
+  required: ['username', 'password'],
+  properties: {
+    username: { type: 'string', minLength: 1, maxLength: 255 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+} as const;
+
+const registerSchema = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', minLength: 3, maxLength: 255 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+    has_disabled_newsletter: { type: 'boolean' },
+    'g-recaptcha-response': { type: 'string' },
+  },
+} as const;
+
+const whoamiResponse = {
+  200: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      actorType: { type: 'string' },
+      actorTypeId: { type: 'integer' },
+      username: { type: 'string' },
+      email: { type: 'string' },
+    },
+  },
+} as const;
+
+export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRoutesOptions): Promise<void> {
+  // Login by email or username; the body answer is the JWT as text (balena dialect §1.3).
+  app.post<{ Body: { username: string; password: string } }>(
+    '/login_',
+    { schema: { body: credentialsSchema } },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      await assertLoginAllowed(db, username);
+      const { rows } = await db.query<{ id: number; password: string | null }>(
+        'SELECT id, password FROM "user" WHERE lower(email) = lower($1) OR lower(username) = lower($1) LIMIT 1',
+        [username],
+      );
+      const user = rows[0];
+      const ok = password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(user?.password, password));
+      if (!user || !ok) {
+        await recordLoginFailure(db, username);
+        throw new UnauthorizedError('Invalid login credentials');
+      }
+      await clearLoginFailures(db, username);
+      reply.type('text/plain');
+      return issueSessionToken(db, jwtSecret, user.id);
+    },
+  );
+
+  app.post<{ Body: { email: string; password: string; has_disabled_newsletter?: boolean } }>(
+    '/user/register',
+    { schema: { body: registerSchema } },
+    async (request, reply) => {
+      const user = await createUser(db, {
+        email: request.body.email,
+        password: request.body.password,
+        hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
+      });
+      reply.code(201).type('text/plain');
+      return issueSessionToken(db, jwtSecret, user.id);
+    },
+  );
+
+  app.get('/actor/v1/whoami', { schema: { response: whoamiResponse } }, async (request) => {
+    const actor = requireUser(request);
+    const { rows } = await db.query<{ id: number; username: string; email: string }>(
+      'SELECT id, username, email FROM "user" WHERE id = $1',
+      [actor.userId],
+    );
+    const user = rows[0];
+    if (!user) throw new UnauthorizedError();
+    return { id: actor.actorId, actorType: 'user', actorTypeId: user.id, username: user.username, email: user.email };
+  });
+
+  app.get('/user/v1/whoami', { schema: { response: whoamiResponse } }, async (request) => {
+    const actor = requireUser(request);
+    const { rows } = await db.query<{ id: number; username: string; email: string }>(
+      'SELECT id, username, email FROM "user" WHERE id = $1',
+      [actor.userId],
+    );
+    if (!rows[0]) throw new UnauthorizedError();
+    return rows[0];
+  });
+
+  // A fresh 36 h token for a session token; authTime is carried over so the
+  // re-verification window for sensitive actions does not restart.
+  app.get('/user/v1/refresh-token', async (request, reply) => {
+    const actor = requireUser(request);
+    if (!actor.claims) throw new UnauthorizedError('A session token is required to refresh');
+    reply.type('text/plain');
+    return issueSessionToken(db, jwtSecret, actor.userId!, actor.claims.authTime);
+  });
+}

@@ -1,0 +1,9 @@
+/**
+ * Registers every business rule (data API hooks). Each rule lives in its feature folder,
+ * one file per rule; this is the single place that wires them in.
+ */
+let registered = false;
+export function registerBusinessRules(): void {
+  if (registered) return;
+  registered = true;
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { isValidEmail, passwordProblem, usernameFromEmail } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, ConflictError } from '../../infra/errors.js';
+import { hashPassword } from '../../infra/auth/password.js';
+
+export interface CreatedUser {
+  id: number;
+  actor: number;
+  username: string;
+  email: string;
+  organizationId: number;
+}
+
+/** Picks a username free both as a username and as an organization handle. */
+async function uniqueUsername(db: Db, base: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const candidate = i === 0 ? base : i < 10 ? `${base}${i + 1}` : `${base}_${randomBytes(3).toString('hex')}`;
+    const { rowCount } = await db.query(
+      `SELECT 1 FROM "user" WHERE lower(username) = lower($1)
+       UNION ALL SELECT 1 FROM organization WHERE handle = lower($1) OR lower(name) = lower($1)`,
+      [candidate],
+    );
+    if (rowCount === 0) return candidate;
+  }
+  throw new ConflictError('Could not derive a unique username');
+}
+
+/**
+ * Creates a user with a username derived from the email and made unique, and the user's
+ * personal organization (handle = username) with the user as its administrator.
+ */
+export async function createUser(
+  db: Db,
+  input: { email: string; password: string; platformRole?: 'administrator' | 'support_agent'; isVerified?: boolean; hasDisabledNewsletter?: boolean },
+): Promise<CreatedUser> {
+  const email = input.email.trim();
+  if (!isValidEmail(email)) throw new BadRequestError('Invalid email');
+  const problem = passwordProblem(input.password);
+  if (problem) throw new BadRequestError(problem);
+  const passwordHash = await hashPassword(input.password);
+  return db.tx(async (tx) => {
+    const taken = await tx.query('SELECT 1 FROM "user" WHERE lower(email) = lower($1)', [email]);
+    if (taken.rowCount > 0) throw new ConflictError('This email is already taken');
+    const username = await uniqueUsername(tx, usernameFromEmail(email));
+    const actor = (await tx.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
+    const user = (
+      await tx.query<{ id: number }>(
+        `INSERT INTO "user" (actor, username, email, password, has_password_set, platform_role, is_verified, has_disabled_newsletter)
+         VALUES ($1, $2, $3, $4, true, $5, $6, $7) RETURNING id`,
+        [actor, username, email, passwordHash, input.platformRole ?? null, input.isVerified ?? false, input.hasDisabledNewsletter ?? false],
+      )
+    ).rows[0]!;
+    const org = (
+      await tx.query<{ id: number }>('INSERT INTO organization (name, handle) VALUES ($1, $2) RETURNING id', [username, username.toLowerCase()])
+    ).rows[0]!;
+    await tx.query(
+      `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
+       SELECT $1, $2, id FROM organization_membership_role WHERE name = 'administrator'`,
+      [user.id, org.id],
+    );
+    return { id: user.id, actor, username, email, organizationId: org.id };
+  });
+}

@@ -1,0 +1,74 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built dashboard (packages/web/dist) with a strict Content-Security-Policy:
+ * no inline scripts. Unknown paths that are not API routes get index.html (SPA routing).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // MUI/emotion inject <style> elements at run time.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// Paths that belong to the API; they never fall back to the dashboard.
+const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
+
+export async function webRoutes(app: FastifyInstance, { distDir }: { distDir: string }): Promise<void> {
+  const root = normalize(distDir);
+  const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
+    return payload;
+  });
+
+  app.get('/*', async (request, reply) => {
+    const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    if (API_PREFIXES.some((p) => path.startsWith(p))) {
+      return reply.code(404).type('application/json').send(JSON.stringify(`Not found: GET ${path}`));
+    }
+    const file = normalize(join(root, path));
+    if (file.startsWith(root + sep) && extname(file)) {
+      const info = await stat(file).catch(() => undefined);
+      if (info?.isFile()) {
+        const immutable = path.startsWith('/assets/');
+        reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        return reply.type(TYPES[extname(file)] ?? 'application/octet-stream').send(await readFile(file));
+      }
+      if (path.startsWith('/assets/')) return reply.code(404).send('Not found');
+    }
+    if (!indexHtml) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The dashboard has not been built. Run `npm run build` (npm start does this for you).');
+    }
+    return reply.header('Cache-Control', 'no-cache').type(TYPES['.html']!).send(indexHtml);
+  });
+}

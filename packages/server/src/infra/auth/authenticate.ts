@@ -1,0 +1,103 @@
+import type { FastifyRequest } from 'fastify';
+import { ROLES } from '@flotilla/model';
+import type { Db } from '../db/db.js';
+import { UnauthorizedError } from '../errors.js';
+import type { Actor } from '../http/actor.js';
+import { hashApiKey } from './api-keys.js';
+import { looksLikeJwt, verifyJwt } from './jwt.js';
+
+const USER_PERMISSIONS = ROLES['default-user'];
+const SUPPORT_PERMISSIONS = [...ROLES['default-user'], ...ROLES.support_agent];
+const ADMIN_PERMISSIONS = ROLES['platform-administrator'];
+
+/** The permission set of a user from their platform role (stable arrays, so caches can key on them). */
+export function userPermissions(platformRole: string | null): readonly string[] {
+  if (platformRole === 'administrator') return ADMIN_PERMISSIONS;
+  if (platformRole === 'support_agent') return SUPPORT_PERMISSIONS;
+  return USER_PERMISSIONS;
+}
+
+/** Global permissions carried in the token's `permissions` claim (e.g. admin.home). */
+export function claimPermissions(platformRole: string | null): string[] {
+  return userPermissions(platformRole).filter((p) => !p.startsWith('resin.'));
+}
+
+interface UserRow {
+  id: number;
+  actor: number;
+  platform_role: string | null;
+  tokens_valid_after: Date | null;
+}
+
+/**
+ * Resolves the caller from `?apikey=` (read first, as open-balena-api does) or
+ * `Authorization: Bearer <JWT | API key>`. No credential → anonymous (null); a bad
+ * credential → 401, never silently anonymous.
+ */
+export class Authenticator {
+  // Short-lived cache of user rows so a session token costs no query on most requests.
+  // Changes that must take effect at once (logout-others, role changes) call forgetUser.
+  private users = new Map<number, { row: UserRow | undefined; at: number }>();
+  private static readonly USER_TTL_MS = 5_000;
+
+  constructor(
+    private readonly db: Db,
+    private readonly jwtSecret: string,
+  ) {}
+
+  forgetUser(userId: number): void {
+    this.users.delete(userId);
+  }
+
+  private async loadUser(id: number): Promise<UserRow | undefined> {
+    const hit = this.users.get(id);
+    if (hit && Date.now() - hit.at < Authenticator.USER_TTL_MS) return hit.row;
+    const { rows } = await this.db.query<UserRow>(
+      'SELECT id, actor, platform_role, tokens_valid_after FROM "user" WHERE id = $1',
+      [id],
+    );
+    if (this.users.size > 10_000) this.users.clear();
+    this.users.set(id, { row: rows[0], at: Date.now() });
+    return rows[0];
+  }
+
+  async authenticate(request: FastifyRequest): Promise<Actor | null> {
+    const query = request.query as Record<string, unknown> | undefined;
+    const apiKey = typeof query?.apikey === 'string' ? query.apikey : undefined;
+    const header = request.headers.authorization;
+    let bearer: string | undefined;
+    if (header !== undefined) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!m) throw new UnauthorizedError('Malformed Authorization header');
+      bearer = m[1];
+    }
+    if (apiKey !== undefined) return this.fromApiKey(apiKey);
+    if (bearer === undefined) return null;
+    return looksLikeJwt(bearer) ? this.fromJwt(bearer) : this.fromApiKey(bearer);
+  }
+
+  async fromJwt(token: string): Promise<Actor> {
+    const claims = verifyJwt(token, this.jwtSecret);
+    const user = await this.loadUser(claims.id);
+    if (!user) throw new UnauthorizedError('Your session has expired');
+    if (user.tokens_valid_after && claims.iat * 1000 < user.tokens_valid_after.getTime()) {
+      throw new UnauthorizedError('Your session has expired');
+    }
+    return { actorId: user.actor, kind: 'user', userId: user.id, permissions: userPermissions(user.platform_role), claims };
+  }
+
+  async fromApiKey(key: string): Promise<Actor> {
+    const { rows } = await this.db.query<{ id: number; actor: number; expired: boolean; user_id: number | null; platform_role: string | null }>(
+      `SELECT k.id, k.is_of__actor AS actor, (k.expiry_date IS NOT NULL AND k.expiry_date <= now()) AS expired,
+              u.id AS user_id, u.platform_role
+         FROM api_key k LEFT JOIN "user" u ON u.actor = k.is_of__actor
+        WHERE k.key = $1`,
+      [hashApiKey(key)],
+    );
+    const row = rows[0];
+    if (!row) throw new UnauthorizedError('Unauthorized: unknown API key');
+    if (row.expired) throw new UnauthorizedError('Unauthorized: the API key has expired');
+    if (row.user_id === null) throw new UnauthorizedError('Unauthorized: unknown API key');
+    return { actorId: row.actor, kind: 'user', userId: row.user_id, permissions: userPermissions(row.platform_role), apiKeyId: row.id };
+  }
+}

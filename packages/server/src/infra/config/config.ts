@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, validated once at start-up. A bad
+ * configuration fails with one error that lists every bad variable. `.env.example`
+ * documents each of them.
+ */
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((v) => protocols.some((p) => v.startsWith(p)), `must start with ${protocols.join(' or ')}`)
+    .optional();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+    FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
+    FLOTILLA_EMBEDDED_PG_PORT: port.default(54320),
+    FLOTILLA_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    FLOTILLA_PUBLIC_URL: optionalUrl(['http://', 'https://']),
+    FLOTILLA_ADMIN_EMAIL: z.string().email().default('admin@flotilla.local'),
+    FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
+    FLOTILLA_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .transform((c) => ({
+    ...c,
+    FLOTILLA_PUBLIC_URL: c.FLOTILLA_PUBLIC_URL ?? `http://localhost:${c.PORT}`,
+  }));
+
+export type Config = z.output<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration (see .env.example):\n${lines.join('\n')}`);
+}

@@ -1,0 +1,64 @@
+import pg from 'pg';
+
+// Return bigint/numeric counts as JS numbers (ids and counts stay far below 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** What the data layer and services need from the database: queries and transactions. */
+export interface Db {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Run `fn` in a transaction; nested calls reuse the outer transaction. */
+  tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+}
+
+class ClientDb implements Db {
+  constructor(private readonly client: pg.PoolClient) {}
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+    const r = await this.client.query(sql, params as unknown[]);
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+  }
+  tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+}
+
+export class PoolDb implements Db {
+  readonly pool: pg.Pool;
+  constructor(connectionString: string, options: { max?: number } = {}) {
+    this.pool = new pg.Pool({
+      connectionString,
+      max: options.max ?? 10,
+      // A request waits at most this long for a connection instead of queueing forever.
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    });
+    this.pool.on('error', () => {
+      /* idle client errors (e.g. server restart) are recovered by the pool */
+    });
+  }
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+    const r = await this.pool.query(sql, params as unknown[]);
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+  }
+  async tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new ClientDb(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}

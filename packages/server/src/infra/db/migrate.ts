@@ -1,0 +1,27 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+// Any constant works; it serialises migrations when several server processes start at once.
+const MIGRATION_LOCK = 7_201_337;
+
+/** Applies every `migrations/NNNN_name.sql` not applied yet, in order, each in a transaction. */
+export async function migrate(db: Db, log: (msg: string) => void = () => undefined): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  return db.tx(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS flotilla_migration (
+      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM flotilla_migration')).rows.map((r) => r.name));
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      await tx.query(await readFile(MIGRATIONS_DIR + file, 'utf8'));
+      await tx.query('INSERT INTO flotilla_migration (name) VALUES ($1)', [file]);
+      applied.push(file);
+      log(`applied migration ${file}`);
+    }
+    return applied;
+  });
+}

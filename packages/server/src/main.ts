@@ -1,0 +1,72 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './infra/config/config.js';
+import { PoolDb } from './infra/db/db.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
+import { migrate } from './infra/db/migrate.js';
+import { resolveJwtSecret } from './infra/auth/jwt-secret.js';
+import { seedReferenceData } from './features/reference-data/seed.js';
+import { ensurePlatformAdmin } from './features/users/platform-admin.js';
+import { buildApp } from './app.js';
+
+const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    say(`starting embedded PostgreSQL (data in ${config.FLOTILLA_DATA_DIR})`);
+    embedded = await startEmbeddedPostgres(config.FLOTILLA_DATA_DIR, config.FLOTILLA_EMBEDDED_PG_PORT, say);
+    databaseUrl = embedded.url;
+  }
+  const db = new PoolDb(databaseUrl, { max: config.FLOTILLA_DB_POOL_MAX });
+  await migrate(db, say);
+  await seedReferenceData(db);
+  const adminNotice: string[] = [];
+  await ensurePlatformAdmin(
+    db,
+    { email: config.FLOTILLA_ADMIN_EMAIL, password: config.FLOTILLA_ADMIN_PASSWORD },
+    (lines) => adminNotice.push(...lines),
+  );
+  const jwtSecret = await resolveJwtSecret(db, config.FLOTILLA_JWT_SECRET);
+  const app = await buildApp({
+    db,
+    jwtSecret,
+    webDistDir: fileURLToPath(new URL('../../web/dist/', import.meta.url)),
+    logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal} received, shutting down`);
+    await app.close().catch(() => undefined);
+    await db.end().catch(() => undefined);
+    if (embedded) {
+      await embedded.stop().catch(() => undefined);
+      say('embedded PostgreSQL stopped');
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = config.FLOTILLA_PUBLIC_URL;
+  say('');
+  say(`Flotilla is running: ${url}`);
+  say(`  Sign up at ${url}/signup, or sign in at ${url}/login.`);
+  for (const line of adminNotice) say(`  ${line}`);
+  if (adminNotice.length === 0) say(`  Platform administrator: ${config.FLOTILLA_ADMIN_EMAIL} (password as set on the first start).`);
+  say('Press Ctrl-C to stop.');
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`[flotilla] failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

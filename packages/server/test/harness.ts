@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { PoolDb } from '../src/infra/db/db.js';
+import { buildApp } from '../src/app.js';
+
+const TEMPLATE_DB = 'flotilla_template';
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
+
+function urlFor(database: string): string {
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A fresh database cloned from the migrated, seeded template. */
+export async function createTestDb(): Promise<{ db: PoolDb; url: string; drop(): Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+      break;
+    } catch (err) {
+      // Two files cloning the template at the same instant: wait and retry.
+      if (attempt >= 20 || !/being accessed by other users/.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  await admin.end();
+  const url = urlFor(name);
+  const db = new PoolDb(url, { max: 10 });
+  return {
+    db,
+    url,
+    async drop() {
+      await db.end();
+      const c = new pg.Client({ connectionString: inject('pgAdminUrl') });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: PoolDb;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The whole server (no dashboard) on a fresh database, for `inject` or real HTTP. */
+export async function buildTestApp(): Promise<TestApp> {
+  const { db, url, drop } = await createTestDb();
+  const app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET });
+  return {
+    app,
+    db,
+    url,
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export interface SignedUpUser {
+  token: string;
+  userId: number;
+  actorId: number;
+  username: string;
+  email: string;
+  orgId: number;
+}
+
+let counter = 0;
+/** Registers a user through the real endpoint; returns their token and personal organization. */
+export async function signUp(app: FastifyInstance, email?: string, password = 'correct horse battery'): Promise<SignedUpUser> {
+  const address = email ?? `user${process.pid}_${++counter}_${randomBytes(3).toString('hex')}@example.com`;
+  const res = await app.inject({ method: 'POST', url: '/user/register', payload: { email: address, password } });
+  if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  const token = res.body;
+  const who = await app.inject({ method: 'GET', url: '/actor/v1/whoami', headers: { authorization: `Bearer ${token}` } });
+  const me = who.json<{ id: number; actorTypeId: number; username: string; email: string }>();
+  const org = await app.inject({
+    method: 'GET',
+    url: `/v7/organization?$select=id&$filter=handle eq '${me.username}'`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const orgId = org.json<{ d: { id: number }[] }>().d[0]?.id;
+  if (orgId === undefined) throw new Error(`personal organization missing: ${org.body}`);
+  return { token, userId: me.actorTypeId, actorId: me.id, username: me.username, email: me.email, orgId };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two tiers run by vitest: `unit` (pure specs beside the code) and `api` (the server on
+// real PostgreSQL, through inject, real HTTP and the published balena-sdk). The e2e tier
+// is Playwright (e2e/playwright.config.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.spec.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['packages/server/test/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
