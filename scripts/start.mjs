@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start`: builds the dashboard when its build is missing or older than its sources,
+// then runs the server (API + dashboard + embedded PostgreSQL unless DATABASE_URL is set).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const web = join(root, 'packages/web');
+const built = join(web, 'dist/index.html');
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+const sources = Math.max(newest(join(web, 'src')), newest(join(root, 'packages/model/src')), statSync(join(web, 'index.html')).mtimeMs);
+if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+  console.log('[flotilla] building the dashboard (first start or sources changed)…');
+  const r = spawnSync('npm', ['run', 'build', '-w', '@flotilla/web'], { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  stdio: 'inherit',
+  cwd: root,
+});
+// Forward Ctrl-C / SIGTERM so the server stops PostgreSQL cleanly before we exit.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

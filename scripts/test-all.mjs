@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm test`: every tier — static checks (typecheck, lint), unit, api (real PostgreSQL,
+// real HTTP, balena-sdk) and e2e (Playwright in Chromium) — then one summary line
+// `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, '.tmp/test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const only = process.argv.slice(2); // e.g. `npm test -- unit api`
+const want = (tier) => only.length === 0 || only.includes(tier);
+
+const tiers = [];
+function run(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  return { status: r.status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+if (want('static')) {
+  for (const [name, args] of [
+    ['typecheck', ['run', 'typecheck']],
+    ['lint', ['run', 'lint']],
+  ]) {
+    const r = run(name, 'npm', args);
+    tiers.push({ name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+  }
+}
+
+for (const project of ['unit', 'api']) {
+  if (!want(project)) continue;
+  const file = join(out, `${project}.json`);
+  const r = run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const j = readJson(file);
+  const passed = j?.numPassedTests ?? 0;
+  // A runner that crashed before reporting counts as one failure, never as green.
+  const failed = j ? j.numFailedTests + (r.status !== 0 && j.numFailedTests === 0 ? 1 : 0) : 1;
+  tiers.push({ name: project, passed, failed, seconds: r.seconds });
+}
+
+if (want('e2e')) {
+  const file = join(out, 'e2e.json');
+  const build = run('e2e build', 'npm', ['run', 'build']);
+  let passed = 0;
+  let failed = build.status === 0 ? 0 : 1;
+  let seconds = build.seconds;
+  if (build.status === 0) {
+    const r = run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    const j = readJson(file);
+    passed = j?.stats?.expected ?? 0;
+    failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
+    if (r.status !== 0 && failed === 0) failed = 1;
+    seconds += r.seconds;
+  }
+  tiers.push({ name: 'e2e', passed, failed, seconds });
+}
+
+console.log('\n=== summary');
+for (const t of tiers) console.log(`${t.name.padEnd(10)} ${String(t.passed).padStart(5)} passed ${String(t.failed).padStart(4)} failed  (${t.seconds} s)`);
+const passed = tiers.reduce((s, t) => s + t.passed, 0);
+const failed = tiers.reduce((s, t) => s + t.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
