@@ -52,7 +52,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // A deep accept queue so bursts of thousands of connections queue instead of timing out.
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
   const url = config.FLOTILLA_PUBLIC_URL;
   say('');
   say(`Flotilla is running: ${url}`);

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChildServer } from './child.js';
+import { freePort } from './ports.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ADMIN_PASSWORD = 'bench-admin-password';
+
+const verbose = process.env.BENCH_VERBOSE === '1';
+
+/** The bare node:http baseline, in its own process. */
+export async function startBaseline(): Promise<ChildServer> {
+  const port = await freePort();
+  return ChildServer.start({
+    name: 'baseline',
+    args: ['--import', 'tsx', 'bench/baseline-server.ts'],
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port) },
+    baseUrl: `http://127.0.0.1:${port}`,
+    readyPath: '/',
+    readyTimeoutMs: 30_000,
+    verbose,
+  });
+}
+
+export interface FlotillaServer {
+  server: ChildServer;
+  /** Stops the server (and with it its embedded PostgreSQL), then removes its data dir. */
+  stop(): Promise<string>;
+}
+
+/**
+ * The real server, started as `npm start` would (`node --import tsx packages/server/src/main.ts`),
+ * with its embedded PostgreSQL in a fresh temporary data directory.
+ */
+export async function startFlotilla(): Promise<FlotillaServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
+  const [port, pgPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    FLOTILLA_DATA_DIR: dataDir,
+    FLOTILLA_EMBEDDED_PG_PORT: String(pgPort),
+    FLOTILLA_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+  };
+  // Always the embedded database and the in-process bus, whatever the caller's shell says.
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.FLOTILLA_PUBLIC_URL;
+
+  let server: ChildServer;
+  try {
+    server = await ChildServer.start({
+      name: 'flotilla',
+      args: ['--import', 'tsx', 'packages/server/src/main.ts'],
+      cwd: REPO_ROOT,
+      env,
+      baseUrl: `http://127.0.0.1:${port}`,
+      readyPath: '/ping',
+      readyTimeoutMs: 180_000,
+      verbose,
+    });
+  } catch (err) {
+    await removeDataDir();
+    throw err;
+  }
+  return {
+    server,
+    async stop() {
+      const how = await server.stop();
+      await removeDataDir();
+      return how;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT, USAGE, main, parseCommand } from './cli.js';
+
+function runCli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = main(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('flotilla-agent usage', () => {
+  it.each([[], ['--help'], ['-h'], ['help']])('prints the usage and exits 0 for %j', (...argv: string[]) => {
+    const { code, stdout, stderr } = runCli(...argv);
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toBe(USAGE);
+    expect(stderr).toBe('');
+  });
+
+  it('describes both commands and their options', () => {
+    expect(USAGE).toContain('run --config <file>');
+    expect(USAGE).toContain('simulate --api <url> --provisioning-key <key> --count <n>');
+  });
+
+  it('prints one command’s options for `<command> --help`', () => {
+    const run = runCli('run', '--help');
+    expect(run.code).toBe(EXIT.ok);
+    expect(run.stdout).toContain('Usage: flotilla-agent run --config <file>');
+
+    const simulate = runCli('simulate', '--count', '3', '-h');
+    expect(simulate.code).toBe(EXIT.ok);
+    expect(simulate.stdout).toContain('--provisioning-key <key>');
+  });
+
+  it('rejects an unknown command with exit code 1', () => {
+    const { code, stdout, stderr } = runCli('frobnicate');
+    expect(code).toBe(EXIT.usage);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('unknown command: frobnicate');
+    expect(stderr).toContain(USAGE);
+  });
+});
+
+describe('flotilla-agent run', () => {
+  it('parses --config', () => {
+    expect(parseCommand(['run', '--config', '/etc/flotilla/agent.json'])).toEqual({
+      kind: 'run',
+      config: '/etc/flotilla/agent.json',
+    });
+    expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json' });
+  });
+
+  it('says it is not implemented yet and exits 2', () => {
+    const { code, stdout, stderr } = runCli('run', '--config', 'agent.json');
+    expect(code).toBe(EXIT.notImplemented);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('`run` is not implemented yet');
+    expect(stderr).toContain(USAGE);
+  });
+
+  it('requires --config and rejects unknown options', () => {
+    expect(runCli('run').code).toBe(EXIT.usage);
+    expect(runCli('run').stderr).toContain('--config <file> is required');
+    expect(runCli('run', '--config').code).toBe(EXIT.usage);
+    const unknown = runCli('run', '--config', 'a.json', '--verbose');
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toContain('--verbose');
+  });
+});
+
+describe('flotilla-agent simulate', () => {
+  const valid = ['simulate', '--api', 'http://localhost:8080', '--provisioning-key', 'abc123', '--count', '25'];
+
+  it('parses --api, --provisioning-key and --count', () => {
+    expect(parseCommand(valid)).toEqual({
+      kind: 'simulate',
+      api: 'http://localhost:8080',
+      provisioningKey: 'abc123',
+      count: 25,
+    });
+  });
+
+  it('says it is not implemented yet and exits 2', () => {
+    const { code, stderr } = runCli(...valid);
+    expect(code).toBe(EXIT.notImplemented);
+    expect(stderr).toContain('`simulate` is not implemented yet');
+    expect(stderr).toContain('25 device(s) against http://localhost:8080');
+  });
+
+  it('names every missing option', () => {
+    const { code, stderr } = runCli('simulate', '--count', '2');
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('missing --api <url>, --provisioning-key <key>');
+    expect(stderr).not.toContain('missing --count');
+  });
+
+  it.each([['0'], ['-3'], ['2.5'], ['many']])('rejects --count %s', (count) => {
+    const { code, stderr } = runCli('simulate', '--api', 'http://x', '--provisioning-key', 'k', `--count=${count}`);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('--count must be a positive integer');
+  });
+
+  it('rejects an --api that is not an http(s) URL', () => {
+    const { code, stderr } = runCli('simulate', '--api', 'ftp://x', '--provisioning-key', 'k', '--count', '1');
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('--api must be an http(s) URL');
+  });
+
+  it('rejects positional arguments', () => {
+    expect(runCli(...valid, 'extra').code).toBe(EXIT.usage);
+  });
+});
