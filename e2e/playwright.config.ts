@@ -1,0 +1,86 @@
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+/*
+ * End-to-end tests: the built dashboard (packages/web/dist, `npm run build`) served by the
+ * real server on a fresh database, driven in Debian's Chromium. `npm run test:e2e` builds
+ * first. With DATABASE_URL set the server uses that database instead of an embedded one.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..');
+const PORT = 18080;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// The config is evaluated in the runner and again in each worker; only the runner (which
+// starts the server) wipes the previous run's embedded database.
+if (!process.env.FLOTILLA_E2E_DATA_DIR) {
+  const dataDir = join(here, '.tmp', 'data');
+  if (!process.env.DATABASE_URL) rmSync(dataDir, { recursive: true, force: true });
+  process.env.FLOTILLA_E2E_DATA_DIR = dataDir;
+}
+
+const serverEnv: Record<string, string> = {
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  FLOTILLA_ADMIN_PASSWORD: 'e2e-admin-password-123',
+  // Not the default port, so a developer's running `npm start` does not collide.
+  FLOTILLA_EMBEDDED_PG_PORT: '54398',
+  LOG_LEVEL: 'warn',
+  ...(process.env.DATABASE_URL
+    ? { DATABASE_URL: process.env.DATABASE_URL }
+    : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),
+};
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  testIgnore: ['**/.tmp/**', '**/node_modules/**'],
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // JSON to e2e/.results.json, unless the caller names its own file (scripts/test-all.mjs
+  // sets PLAYWRIGHT_JSON_OUTPUT_NAME; an explicit outputFile would override it).
+  reporter: [['list'], ['json', process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? {} : { outputFile: join(here, '.results.json') }]],
+  outputDir: join(here, '.tmp', 'test-results'),
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // Debian's Chromium; Playwright's own browser downloads are never used.
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node --import tsx packages/server/src/main.ts',
+    cwd: repoRoot,
+    url: `${baseURL}/ping`,
+    env: serverEnv,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

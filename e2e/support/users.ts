@@ -1,0 +1,23 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const PASSWORD = 'correct-horse-battery';
+
+let counter = 0;
+/** A fresh, unique account; the local part is long so the header has to cut the username. */
+export function newEmail(tag: string): string {
+  counter += 1;
+  return `e2e_${tag}_${Date.now().toString(36)}${counter}_longname@example.com`;
+}
+
+/** Creates an account through the API (POST /user/register), for tests that start signed out. */
+export async function registerUser(request: APIRequestContext, email: string, password = PASSWORD): Promise<void> {
+  const res = await request.post('/user/register', { data: { email, password } });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+}
+
+/** Fills the login form that is on screen and submits it. */
+export async function submitLogin(page: Page, username: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Email or username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

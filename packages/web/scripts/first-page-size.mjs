@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Gzip size of the JavaScript each first page downloads: the entry chunk, the lazy route
+// module of that page, and everything they import statically. Budget: 350 kB (ARCHITECTURE.md).
+// Sizes use zlib’s default level, as Vite’s build report does.
+// Usage: node scripts/first-page-size.mjs [distDir]   (after `vite build`; exits 1 over budget)
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_KB = 350;
+const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+
+const ROUTES = {
+  '/login': 'src/app/routes/login.tsx',
+  '/signup': 'src/app/routes/signup.tsx',
+  '/fleets': 'src/app/routes/fleets.tsx',
+  '/orgs': 'src/app/routes/orgs.tsx',
+  '(not found)': 'src/app/routes/not-found.tsx',
+};
+
+function closure(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dep of manifest[key]?.imports ?? []) closure(dep, seen);
+  return seen;
+}
+
+const gzipKb = (file) => gzipSync(readFileSync(join(dist, file))).length / 1000;
+const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+let over = false;
+for (const [route, source] of Object.entries(ROUTES)) {
+  if (!manifest[source]) throw new Error(`${source} is not a chunk of the build`);
+  const chunks = new Set([...closure(entry), ...closure(source)]);
+  const kb = [...chunks].reduce((sum, k) => sum + gzipKb(manifest[k].file), 0);
+  over ||= kb > BUDGET_KB;
+  console.log(`${route.padEnd(12)} ${kb.toFixed(1).padStart(6)} kB gzip  (${chunks.size} chunks)${kb > BUDGET_KB ? '  OVER BUDGET' : ''}`);
+}
+process.exit(over ? 1 : 0);

@@ -1,0 +1,30 @@
+import { Box, Toolbar } from '@mui/material';
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { useSession } from '../../features/auth/api/get-session';
+import { Header } from './header';
+import { Sidebar } from './sidebar';
+
+const SIDEBAR_STATE_KEY = 'flotilla.sidebarOpen';
+
+/** The signed-in frame: header, sidebar and the page. Rendered only under RequireAuth. */
+export function AppLayout() {
+  const { data: user } = useSession();
+  const [open, setOpen] = useState(() => localStorage.getItem(SIDEBAR_STATE_KEY) !== 'false');
+  const toggle = () =>
+    setOpen((was) => {
+      localStorage.setItem(SIDEBAR_STATE_KEY, String(!was));
+      return !was;
+    });
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Header username={user?.username ?? ''} />
+      <Sidebar open={open} onToggle={toggle} />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: 3 }}>
+        <Toolbar />
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,72 @@
+import { SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_OPEN } from '@flotilla/model';
+import { Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+
+export const SIDEBAR_ID = 'app-sidebar';
+
+interface NavItem {
+  to: string;
+  labelKey: 'nav.fleets' | 'nav.organizations';
+  Icon: ComponentType;
+}
+
+const NAV_ITEMS: NavItem[] = [
+  { to: '/fleets', labelKey: 'nav.fleets', Icon: FleetIcon },
+  { to: '/orgs', labelKey: 'nav.organizations', Icon: OrganizationIcon },
+];
+
+/** Spec 1 §9: 220 px open, 56 px collapsed (icons only, names in tooltips). */
+export function Sidebar({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const width = open ? SIDEBAR_WIDTH_OPEN : SIDEBAR_WIDTH_COLLAPSED;
+  return (
+    <Drawer
+      variant="permanent"
+      id={SIDEBAR_ID}
+      data-state={open ? 'open' : 'collapsed'}
+      sx={{
+        width,
+        flexShrink: 0,
+        transition: (theme) => theme.transitions.create('width'),
+        '& .MuiDrawer-paper': { width, overflowX: 'hidden', boxSizing: 'border-box', transition: (theme) => theme.transitions.create('width') },
+      }}
+    >
+      <Toolbar />
+      <Box component="nav" aria-label={t('nav.main')} sx={{ flexGrow: 1 }}>
+        <List>
+          {NAV_ITEMS.map(({ to, labelKey, Icon }) => (
+            // Collapsed: the name moves to aria-label and a native tooltip (MUI's Tooltip
+            // would add Popper to the first page's JavaScript).
+            <ListItemButton
+                key={to}
+                component={NavLink}
+                to={to}
+                aria-label={open ? undefined : t(labelKey)}
+                title={open ? undefined : t(labelKey)}
+                sx={{ minHeight: 44, px: 2, '&.active': { bgcolor: 'action.selected' } }}
+              >
+                <ListItemIcon sx={{ minWidth: 0, mr: open ? 2 : 0 }}>
+                  <Icon />
+                </ListItemIcon>
+                {open && <ListItemText primary={t(labelKey)} />}
+              </ListItemButton>
+          ))}
+        </List>
+      </Box>
+      <Divider />
+      <Box sx={{ display: 'flex', justifyContent: open ? 'flex-end' : 'center', p: 1 }}>
+        <IconButton
+          onClick={onToggle}
+          aria-label={open ? t('nav.collapse_sidebar') : t('nav.expand_sidebar')}
+          aria-expanded={open}
+          aria-controls={SIDEBAR_ID}
+        >
+          {open ? <ChevronLeftIcon /> : <ChevronRightIcon />}
+        </IconButton>
+      </Box>
+    </Drawer>
+  );
+}

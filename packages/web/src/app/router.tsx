@@ -1,0 +1,37 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { FullPageSpinner } from '../components/full-page-status';
+import { PublicOnly } from './guards/public-only';
+import { RequireAuth } from './guards/require-auth';
+import { AppLayout } from './layout/app-layout';
+import { RouteErrorBoundary } from './routes/route-error';
+
+// Every page is its own chunk; the first page ships only the shell plus that page.
+export const router = createBrowserRouter([
+  {
+    HydrateFallback: FullPageSpinner,
+    ErrorBoundary: RouteErrorBoundary,
+    children: [
+      {
+        Component: PublicOnly,
+        children: [
+          { path: 'login', lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
+          { path: 'signup', lazy: async () => ({ Component: (await import('./routes/signup')).SignupRoute }) },
+        ],
+      },
+      {
+        Component: RequireAuth,
+        children: [
+          {
+            Component: AppLayout,
+            children: [
+              { index: true, element: <Navigate to="/fleets" replace /> },
+              { path: 'fleets', lazy: async () => ({ Component: (await import('./routes/fleets')).FleetsRoute }) },
+              { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
+            ],
+          },
+        ],
+      },
+      { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
+    ],
+  },
+]);

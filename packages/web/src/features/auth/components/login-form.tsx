@@ -1,0 +1,51 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
+import { Button, Stack } from '@mui/material';
+import { TextInput } from '../../../components/form-fields';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { useNotify } from '../../../lib/notify';
+import { useLogin } from '../api/login';
+
+export function LoginForm() {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const loginMutation = useLogin();
+  // Spec 1 §5: both required; a password over 64 can no longer be used and must be reset.
+  const schema = z.object({
+    username: z.string().check(z.trim(), z.minLength(1, t('auth.username_required'))),
+    password: z.string().check(z.minLength(1, t('auth.password_required')), z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long'))),
+  });
+  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { username: '', password: '' },
+  });
+
+  // The public-only guard moves the user on once the session is set.
+  const onSubmit = handleSubmit((values) => loginMutation.mutateAsync(values).catch(notify.error));
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
+      <TextInput
+        {...register('username')}
+        id="login-username"
+        label={t('auth.email_or_username')}
+        autoComplete="username"
+        autoFocus
+        error={formState.errors.username?.message}
+      />
+      <TextInput
+        {...register('password')}
+        id="login-password"
+        type="password"
+        label={t('auth.password')}
+        autoComplete="current-password"
+        error={formState.errors.password?.message}
+      />
+      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+        {t('auth.sign_in')}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { Button, Stack } from '@mui/material';
+import { TextInput } from '../../../components/form-fields';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { useNotify } from '../../../lib/notify';
+import { useRegister } from '../api/register';
+
+export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const registerMutation = useRegister();
+  // Spec 1 §5: a valid email, a password of 8 to 64 characters, and a matching confirmation.
+  const schema = z
+    .object({
+      email: z.string().check(z.trim(), z.refine(isValidEmail, t('auth.email_invalid'))),
+      password: z
+        .string()
+        .check(
+          z.minLength(PASSWORD_MIN_LENGTH, t('auth.password_too_short', { min: PASSWORD_MIN_LENGTH })),
+          z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long')),
+        ),
+      confirmPassword: z.string(),
+    })
+    .check(
+      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }),
+    );
+  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: { email: defaultEmail, password: '', confirmPassword: '' },
+  });
+
+  const onSubmit = handleSubmit(({ email, password }) => registerMutation.mutateAsync({ email, password }).catch(notify.error));
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
+      <TextInput
+        {...register('email')}
+        id="signup-email"
+        type="email"
+        label={t('auth.email')}
+        autoComplete="email"
+        autoFocus={!defaultEmail}
+        error={formState.errors.email?.message}
+      />
+      <TextInput
+        {...register('password')}
+        id="signup-password"
+        type="password"
+        label={t('auth.password')}
+        autoComplete="new-password"
+        autoFocus={!!defaultEmail}
+        error={formState.errors.password?.message}
+      />
+      <TextInput
+        {...register('confirmPassword')}
+        id="signup-confirm-password"
+        type="password"
+        label={t('auth.confirm_password')}
+        autoComplete="new-password"
+        error={formState.errors.confirmPassword?.message}
+      />
+      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+        {t('auth.sign_up')}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,50 @@
+import type { TFunction } from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { errorMessage, isSessionError, tidyErrorText } from './errors';
+
+const t = ((key: string) => `t:${key}`) as unknown as TFunction;
+/** balena-errors set `code` on the prototype; a plain object with the same fields will do. */
+const sdkError = (fields: Record<string, unknown>) => Object.assign(new Error(String(fields.message ?? '')), fields);
+
+describe('errorMessage', () => {
+  it('says "Invalid login credentials" for a 401 from POST /login_', () => {
+    expect(errorMessage(sdkError({ code: 'BalenaInvalidLoginCredentials' }), t)).toBe('t:errors.invalid_login_credentials');
+  });
+
+  it('says "Too Many Requests. Try again later" for a 429, from the SDK error or a bare status', () => {
+    expect(errorMessage(sdkError({ code: 'BalenaTooManyRequests' }), t)).toBe('t:errors.too_many_requests');
+    expect(errorMessage(sdkError({ code: 'BalenaRequestError', statusCode: 429, body: 'slow down' }), t)).toBe('t:errors.too_many_requests');
+  });
+
+  it("shows the server's own text rather than the SDK's 'Request error:' prefix", () => {
+    const err = sdkError({ code: 'BalenaRequestError', statusCode: 400, body: 'Organization name is required', message: 'Request error: Organization name is required' });
+    expect(errorMessage(err, t)).toBe('Organization name is required');
+  });
+
+  it('reads {error: {text}} and {message} bodies', () => {
+    expect(errorMessage(sdkError({ statusCode: 400, body: { error: { text: 'nested' } } }), t)).toBe('nested');
+    expect(errorMessage(sdkError({ statusCode: 400, body: { message: 'plain' } }), t)).toBe('plain');
+  });
+
+  it('falls back to a generic message when there is no text', () => {
+    expect(errorMessage(undefined, t)).toBe('t:errors.unknown_error');
+  });
+});
+
+describe('tidyErrorText', () => {
+  it('cuts error text over 500 characters to 500 (spec 1 §8)', () => {
+    expect(tidyErrorText('x'.repeat(600))).toHaveLength(500);
+  });
+
+  it("reduces an HTML error body to the text after 'error:' (spec 1 §8)", () => {
+    expect(tidyErrorText('<html><body><h1>502</h1><p>Error: upstream went away</p></body></html>')).toBe('upstream went away');
+  });
+});
+
+describe('isSessionError', () => {
+  it('is true for not-logged-in and expired-token errors only', () => {
+    expect(isSessionError(sdkError({ code: 'BalenaNotLoggedIn' }))).toBe(true);
+    expect(isSessionError(sdkError({ code: 'BalenaExpiredToken' }))).toBe(true);
+    expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 401 }))).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+import type { TFunction } from 'i18next';
+
+/** The shape balena-sdk errors share (balena-errors sets `code` on the prototype). */
+interface SdkError {
+  code?: string;
+  statusCode?: number;
+  body?: unknown;
+  message?: string;
+}
+
+const MAX_ERROR_TEXT = 500;
+
+function asSdkError(err: unknown): SdkError {
+  return typeof err === 'object' && err !== null ? (err as SdkError) : {};
+}
+
+export function errorStatus(err: unknown): number | undefined {
+  return asSdkError(err).statusCode;
+}
+
+/** Not-logged-in or expired-token errors sign the user out (spec 1 §8). */
+export function isSessionError(err: unknown): boolean {
+  const { code } = asSdkError(err);
+  return code === 'BalenaNotLoggedIn' || code === 'BalenaExpiredToken';
+}
+
+/** The server's own text: balena bodies are a JSON string, or `{error|message}`. */
+function bodyText(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (typeof body === 'object' && body !== null) {
+    const b = body as { message?: unknown; error?: unknown };
+    if (typeof b.message === 'string') return b.message;
+    if (typeof b.error === 'string') return b.error;
+    if (typeof b.error === 'object' && b.error !== null && typeof (b.error as { text?: unknown }).text === 'string') {
+      return (b.error as { text: string }).text;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Spec 1 §8: HTML error bodies are reduced to the text after 'error:', and error text
+ * over 500 characters is cut to 500.
+ */
+export function tidyErrorText(text: string): string {
+  let out = text.trim();
+  if (/^<(!doctype|html)/i.test(out)) {
+    const after = /error:\s*([\s\S]*)/i.exec(out.replace(/<[^>]*>/g, ' '));
+    out = (after?.[1] ?? out.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  }
+  return out.length > MAX_ERROR_TEXT ? out.slice(0, MAX_ERROR_TEXT) : out;
+}
+
+/** What a toast says for an error thrown by balena-sdk (or anything else). */
+export function errorMessage(err: unknown, t: TFunction): string {
+  const e = asSdkError(err);
+  switch (e.code) {
+    case 'BalenaInvalidLoginCredentials':
+      return t('errors.invalid_login_credentials');
+    case 'BalenaTooManyRequests':
+      return t('errors.too_many_requests');
+    case 'BalenaNotLoggedIn':
+      return t('errors.not_logged_in');
+    case 'BalenaExpiredToken':
+      return t('errors.token_expired');
+  }
+  if (e.statusCode === 429) return t('errors.too_many_requests');
+  const text = bodyText(e.body) ?? (typeof e.message === 'string' && e.message.length > 0 ? e.message : undefined);
+  return text ? tidyErrorText(text) : t('errors.unknown_error');
+}

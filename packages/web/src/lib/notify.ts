@@ -1,0 +1,16 @@
+import { useSnackbar } from 'notistack';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from './errors';
+
+/** The one toast helper: danger toasts for errors (spec 1 §8), success toasts for results. */
+export function useNotify() {
+  const { enqueueSnackbar } = useSnackbar();
+  const { t } = useTranslation();
+  const error = useCallback(
+    (err: unknown) => enqueueSnackbar(errorMessage(err, t), { variant: 'error' }),
+    [enqueueSnackbar, t],
+  );
+  const success = useCallback((message: string) => enqueueSnackbar(message, { variant: 'success' }), [enqueueSnackbar]);
+  return useMemo(() => ({ error, success }), [error, success]);
+}
