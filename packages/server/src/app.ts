@@ -19,7 +19,14 @@ export interface AppOptions {
 }
 
 /** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
-export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { authenticator: Authenticator }> {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolves callers; services call `forgetUser` when a user's sessions must change at once. */
+    authenticator: Authenticator;
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
@@ -30,6 +37,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { au
   installErrorHandler(app);
 
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);
+  app.decorate('authenticator', authenticator);
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     request.actor = await authenticator.authenticate(request);
@@ -47,5 +55,5 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { au
   await app.register(dataApiRoutes, { db: opts.db });
   if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
 
-  return Object.assign(app, { authenticator });
+  return app;
 }

@@ -84,7 +84,9 @@ describe('balena-sdk against a Flotilla server', () => {
   it('answers anonymous reads: public collections {d: []}, user 401 (BalenaNotLoggedIn)', async () => {
     const sdk = sdkFor();
     expect(await sdk.pine.get({ resource: 'application', options: { $select: 'id' } })).toEqual([]);
-    await expect(sdk.pine.get({ resource: 'user', options: { $select: 'id' } })).rejects.toMatchObject({ statusCode: 401 });
+    await expect(sdk.pine.get({ resource: 'user', options: { $select: 'id' } })).rejects.toMatchObject({ code: 'BalenaNotLoggedIn' });
+    const raw = await fetch(`${apiUrl}/v7/user?$select=id`);
+    expect(raw.status).toBe(401);
   });
 
   it('creates an API key that then authenticates the SDK', async () => {

@@ -1,3 +1,6 @@
+import { registerApplicationRules } from './applications/application.hooks.js';
+import { registerOrganizationRules } from './organizations/organization.hooks.js';
+
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
  * one file per rule; this is the single place that wires them in.
@@ -6,4 +9,6 @@ let registered = false;
 export function registerBusinessRules(): void {
   if (registered) return;
   registered = true;
+  registerOrganizationRules();
+  registerApplicationRules();
 }

@@ -28,7 +28,7 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
   app.post<{ Body: { name: string; description?: string | null; expiryDate?: string | null } }>(
     '/api-key/user/full',
     { schema: { body: userKeySchema } },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireUser(request);
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('API keys must have a name');
@@ -38,7 +38,7 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
         'INSERT INTO api_key (key, name, description, expiry_date, is_of__actor) VALUES ($1, $2, $3, $4, $5)',
         [hashApiKey(key), name, request.body.description ?? null, expiry, actor.actorId],
       );
-      return JSON.stringify(key);
+      return reply.type('application/json').send(JSON.stringify(key));
     },
   );
 }

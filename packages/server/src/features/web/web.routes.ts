@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -33,11 +33,13 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-// Paths that belong to the API; they never fall back to the dashboard.
+// Paths that belong to the API: a non-browser GET of an unknown one gets a JSON 404, while a
+// browser navigation (Accept: text/html) still gets the dashboard, whose routes include
+// /user/verify-email/… and /auth/{provider}/callback.
 const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
 
 export async function webRoutes(app: FastifyInstance, { distDir }: { distDir: string }): Promise<void> {
-  const root = normalize(distDir);
+  const root = resolve(distDir); // no trailing separator, whatever the caller passed
   const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
 
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -50,7 +52,8 @@ export async function webRoutes(app: FastifyInstance, { distDir }: { distDir: st
 
   app.get('/*', async (request, reply) => {
     const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (API_PREFIXES.some((p) => path.startsWith(p))) {
+    const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
+    if (!wantsHtml && API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''))) {
       return reply.code(404).type('application/json').send(JSON.stringify(`Not found: GET ${path}`));
     }
     const file = normalize(join(root, path));

@@ -1,0 +1,12 @@
+import { registerHook } from '../../infra/odata/index.js';
+import { checkApplicationRename, prepareApplication, updateApplicationSlugs } from './application-identity.js';
+
+export function registerApplicationRules(): void {
+  registerHook('application', 'POST', { before: ({ db, body }) => prepareApplication(db, body) });
+  registerHook('application', 'PATCH', {
+    before: ({ body }) => checkApplicationRename(body),
+    after: async ({ db, body, ids }) => {
+      if ('app_name' in body || 'organization' in body) await updateApplicationSlugs(db, ids);
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../db/db.js';
+import { Lru } from './cache.js';
+import { withDbErrors } from './db-errors.js';
+import { permissionsKey, type Access, type DataContext } from './permissions.js';
+import { compileGet, type CompiledGet } from './query.js';
+import { paramsFor, runStatement } from './sql.js';
+import { parseUrl } from './url.js';
+
+/**
+ * GET on the data API. The compiled statement for a URL is cached per permission set
+ * (the actor id is a parameter, not part of the SQL), so a repeated request costs a Map
+ * lookup and one query.
+ */
+
+const statements = new Lru<CompiledGet>(2_000);
+
+export function accessKey(access: Access): string {
+  return access === 'root' ? 'root' : permissionsKey(access);
+}
+
+function compiledGet(url: string, access: Access): CompiledGet {
+  const key = `${accessKey(access)}\u0000${url}`;
+  let stmt = statements.get(key);
+  if (stmt === undefined) {
+    stmt = compileGet(parseUrl(url), access);
+    statements.set(key, stmt);
+  }
+  return stmt;
+}
+
+/**
+ * Runs a GET (`url` relative to the API root, e.g. `/application?$top=5`) and returns the
+ * response body text: `{"d":[…]}`, or `{"d":N}` for `/$count`.
+ */
+export async function odataGet(db: Db, ctx: DataContext, url: string): Promise<string> {
+  const stmt = compiledGet(url, ctx.permissions);
+  const { rows } = await withDbErrors(() => runStatement<{ d: string | number }>(db, stmt, paramsFor(stmt, ctx.actorId)));
+  return `{"d":${rows[0]?.d ?? (stmt.kind === 'count' ? 0 : '[]')}}`;
+}
+
+/** The rows of a GET as objects, for services that read through the permission-checked data layer. */
+export async function odataRead<T = Record<string, unknown>>(db: Db, ctx: DataContext, url: string): Promise<T[]> {
+  const body = JSON.parse(await odataGet(db, ctx, url)) as { d: T[] | number };
+  if (!Array.isArray(body.d)) throw new Error(`odataRead needs a collection URL, got a count: ${url}`);
+  return body.d;
+}
+
+/** `/$count` as a number. */
+export async function odataCount(db: Db, ctx: DataContext, url: string): Promise<number> {
+  const body = JSON.parse(await odataGet(db, ctx, url)) as { d: unknown };
+  if (typeof body.d !== 'number') throw new Error(`odataCount needs a /$count URL: ${url}`);
+  return body.d;
+}
+
+/** Drops compiled statements (tests; a model change at run time). */
+export function clearStatementCache(): void {
+  statements.clear();
+}
