@@ -9,16 +9,24 @@ export interface QueryResult<T> {
 }
 
 /** What the data layer and services need from the database: queries and transactions. */
+export interface QueryOptions {
+  /**
+   * Run as a named prepared statement: PostgreSQL plans it once per connection. Only for
+   * statements whose text is fixed for the name (the data API's compiled queries).
+   */
+  name?: string;
+}
+
 export interface Db {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** Run `fn` in a transaction; nested calls reuse the outer transaction. */
   tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
 class ClientDb implements Db {
   constructor(private readonly client: pg.PoolClient) {}
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-    const r = await this.client.query(sql, params as unknown[]);
+  async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
+    const r = await this.client.query({ text: sql, values: params as unknown[], name: options.name });
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
   }
   tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {
@@ -40,8 +48,8 @@ export class PoolDb implements Db {
       /* idle client errors (e.g. server restart) are recovered by the pool */
     });
   }
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-    const r = await this.pool.query(sql, params as unknown[]);
+  async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
+    const r = await this.pool.query({ text: sql, values: params as unknown[], name: options.name });
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
   }
   async tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {

@@ -116,8 +116,7 @@ export function runStatement<T>(db: Db, stmt: Statement, params: readonly unknow
     if (preparedNames.size >= MAX_PREPARED) return db.query<T>(stmt.sql, params);
     preparedNames.add(stmt.name);
   }
-  const config = { name: stmt.name, text: stmt.sql };
-  return db.query<T>(config as unknown as string, params);
+  return db.query<T>(stmt.sql, params, { name: stmt.name });
 }
 
 const MAX_PREPARED = 2_000;
