@@ -74,7 +74,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node --import tsx packages/server/src/main.ts',
+    // The bundle `npm run build` makes, as `npm start` runs it.
+    command: 'node --enable-source-maps packages/server/dist/main.mjs',
     cwd: repoRoot,
     url: `${baseURL}/ping`,
     env: serverEnv,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds the dashboard when its build is missing or older than its sources,
-// then runs the server (API + dashboard + embedded PostgreSQL unless DATABASE_URL is set).
+// bundles the server (a fraction of a second), then runs it: API + dashboard + embedded
+// PostgreSQL unless DATABASE_URL is set.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,10 @@ if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+const bundle = spawnSync('npm', ['run', 'build', '-w', '@flotilla/server'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
+if (bundle.status !== 0) process.exit(bundle.status ?? 1);
+
+const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'packages/server/dist/main.mjs')], {
   stdio: 'inherit',
   cwd: root,
 });

@@ -32,7 +32,8 @@ export interface FlotillaServer {
 }
 
 /**
- * The real server, started as `npm start` would (`node --import tsx packages/server/src/main.ts`),
+ * The real server, started as `npm start` would (`node packages/server/dist/main.mjs`, the bundle
+ * `npm run bench` builds first),
  * with its embedded PostgreSQL in a fresh temporary data directory.
  */
 export async function startFlotilla(): Promise<FlotillaServer> {
@@ -57,7 +58,7 @@ export async function startFlotilla(): Promise<FlotillaServer> {
   try {
     server = await ChildServer.start({
       name: 'flotilla',
-      args: ['--import', 'tsx', 'packages/server/src/main.ts'],
+      args: ['--enable-source-maps', 'packages/server/dist/main.mjs'],
       cwd: REPO_ROOT,
       env,
       baseUrl: `http://127.0.0.1:${port}`,

@@ -32,7 +32,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
     trustProxy: true,
     // pinejs-style URLs carry quotes, parentheses and commas; keep them as sent.
-    maxParamLength: 2000,
+    routerOptions: { maxParamLength: 2000 },
   });
   installErrorHandler(app);
 

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './infra/config/config.js';
 import { PoolDb } from './infra/db/db.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
@@ -7,6 +6,7 @@ import { resolveJwtSecret } from './infra/auth/jwt-secret.js';
 import { seedReferenceData } from './features/reference-data/seed.js';
 import { ensurePlatformAdmin } from './features/users/platform-admin.js';
 import { buildApp } from './app.js';
+import { WEB_DIST_DIR } from './paths.js';
 
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
 
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     db,
     jwtSecret,
-    webDistDir: fileURLToPath(new URL('../../web/dist/', import.meta.url)),
+    webDistDir: WEB_DIST_DIR,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 

@@ -1,8 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Db } from './db.js';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+import { MIGRATIONS_DIR } from '../../paths.js';
 // Any constant works; it serialises migrations when several server processes start at once.
 const MIGRATION_LOCK = 7_201_337;
 
