@@ -96,3 +96,30 @@ export async function signUp(app: FastifyInstance, email?: string, password = 'c
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Inserts a fleet row directly (server-maintained actor, slug and uuid filled in), for tests
+ * that must not depend on the application business rules.
+ */
+export async function insertFleet(
+  db: PoolDb,
+  owner: SignedUpUser,
+  appName: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const cols: Record<string, unknown> = {
+    actor: owner.actorId,
+    app_name: appName,
+    slug: `${owner.username}/${appName}`.toLowerCase(),
+    uuid: randomBytes(16).toString('hex'),
+    organization: owner.orgId,
+    is_for__device_type: (await db.query<{ id: number }>(`SELECT id FROM device_type WHERE slug = 'raspberrypi3'`)).rows[0]!.id,
+    ...extra,
+  };
+  const names = Object.keys(cols);
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO application (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+    Object.values(cols),
+  );
+  return rows[0]!.id;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
 
 // GET on the data API against seeded reference data (device types, aliases, CPU
 // architectures) and fleets inserted directly, as a signed-in user.
@@ -20,15 +20,7 @@ async function get(url: string, token = alice.token): Promise<Row[]> {
 }
 const ids = (rows: Row[]) => rows.map((r) => r.id as number);
 
-async function insertFleet(owner: SignedUpUser, app_name: string, extra: Row = {}): Promise<number> {
-  const cols = { actor: owner.actorId, app_name, slug: `${owner.username}/${app_name}`.toLowerCase(), uuid: randomBytes(16).toString('hex'), organization: owner.orgId, is_for__device_type: rpi3, ...extra };
-  const names = Object.keys(cols);
-  const { rows } = await t.db.query<{ id: number }>(
-    `INSERT INTO application (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-    Object.values(cols),
-  );
-  return rows[0]!.id;
-}
+const insertFleet = (owner: SignedUpUser, name: string, extra: Row = {}) => insertFleetRow(t.db, owner, name, extra);
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
 import { asRoot, odataDelete, odataPatch, registerHook } from '../src/infra/odata/index.js';
 import { BadRequestError } from '../src/infra/errors.js';
 
@@ -24,15 +24,7 @@ async function fleet(id: number): Promise<Row | undefined> {
 }
 const fleetCount = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM application')).rows[0]!.n;
 
-async function insertFleet(owner: SignedUpUser, name: string, extra: Row = {}): Promise<number> {
-  const cols: Row = { actor: owner.actorId, app_name: name, slug: `${owner.username}/${name}`, uuid: uuid(), organization: owner.orgId, is_for__device_type: rpi3, ...extra };
-  const names = Object.keys(cols);
-  const { rows } = await t.db.query<{ id: number }>(
-    `INSERT INTO application (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-    Object.values(cols),
-  );
-  return rows[0]!.id;
-}
+const insertFleet = (owner: SignedUpUser, name: string, extra: Row = {}) => insertFleetRow(t.db, owner, name, extra);
 
 beforeAll(async () => {
   t = await buildTestApp();
