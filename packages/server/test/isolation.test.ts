@@ -119,3 +119,21 @@ describe('two-tenant isolation', () => {
     expect(rowCount).toBe(0);
   });
 });
+
+describe('moving rows between tenants', () => {
+  it("an organization administrator cannot move their fleet into another tenant's organization", async () => {
+    const dt = (await get(b.token, `/v7/device_type?$select=id&$filter=slug eq 'raspberrypi3'`)).json().d[0].id;
+    const own = await t.app.inject({ method: 'POST', url: '/v7/application', headers: bearer(b.token), payload: { app_name: 'BFleet', organization: b.orgId, is_for__device_type: dt } });
+    expect(own.statusCode).toBe(201);
+    const res = await t.app.inject({ method: 'PATCH', url: `/v7/application(${own.json().id})`, headers: bearer(b.token), payload: { organization: a.orgId } });
+    expect(res.statusCode).toBe(401);
+    const { rows } = await t.db.query('SELECT organization FROM application WHERE id = $1', [own.json().id]);
+    expect(rows).toEqual([{ organization: b.orgId }]);
+    // Moving it between two organizations B administers works.
+    const org2 = await t.app.inject({ method: 'POST', url: '/v7/organization', headers: bearer(b.token), payload: { name: `b-second-${b.userId}` } });
+    expect(org2.statusCode).toBe(201);
+    const moved = await t.app.inject({ method: 'PATCH', url: `/v7/application(${own.json().id})`, headers: bearer(b.token), payload: { organization: org2.json().id } });
+    expect(moved.statusCode).toBe(200);
+    expect((await get(b.token, `/v7/application(${own.json().id})?$select=slug`)).json().d).toEqual([{ slug: `b_second_${b.userId}/bfleet` }]);
+  });
+});

@@ -68,10 +68,16 @@ function parsedCondition(text: string): { tree: unknown; binds: ODataBinds } {
 
 /**
  * The condition under which `permissions` allow `action` on `resource`, compiled. A
- * create condition contains NEW_ROW_MARK (see CompileEnv.newRowOf).
+ * create condition, and any condition compiled `forWrittenRow`, contains NEW_ROW_MARK
+ * (see CompileEnv.newRowOf): checks of a just-written row must not let it vouch for itself.
  */
-export function permissionCondition(permissions: readonly string[], resource: string, action: Action): CompiledCondition {
-  const cacheKey = `${permissionsKey(permissions)}\u0000${resource}\u0000${action}`;
+export function permissionCondition(
+  permissions: readonly string[],
+  resource: string,
+  action: Action,
+  forWrittenRow = action === 'create',
+): CompiledCondition {
+  const cacheKey = `${permissionsKey(permissions)}\u0000${resource}\u0000${action}\u0000${forWrittenRow}`;
   const hit = compiled.get(cacheKey);
   if (hit !== undefined) return hit;
   const texts = conditionsFor(permissions, resource, action);
@@ -92,7 +98,7 @@ export function permissionCondition(permissions: readonly string[], resource: st
           aliases,
           trusted: true,
           navigationCondition: () => '',
-          ...(action === 'create' ? { newRowOf: resource } : {}),
+          ...(forWrittenRow ? { newRowOf: resource } : {}),
         },
       );
     });
@@ -127,9 +133,9 @@ export function navigationCondition(access: Access, resource: string, alias: str
  * The condition for the resource a request is about: none at all is a 401 (anonymous
  * GET /v7/user must be 401, a denied write is 401 'Unauthorized').
  */
-export function rootCondition(access: Access, resource: string, action: Action, alias: string): string | undefined {
+export function rootCondition(access: Access, resource: string, action: Action, alias: string, forWrittenRow?: boolean): string | undefined {
   if (access === 'root') return undefined;
-  const c = permissionCondition(access, resource, action);
+  const c = permissionCondition(access, resource, action, forWrittenRow);
   if (c === false) throw new UnauthorizedError();
   return c === true ? undefined : conditionAt(c, alias);
 }

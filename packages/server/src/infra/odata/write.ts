@@ -24,7 +24,7 @@ export interface PostResult {
 }
 
 const affected = new Lru<Statement>(1_000);
-const createChecks = new Map<string, Statement>();
+const rowChecks = new Map<string, Statement>();
 const entityById = new Map<string, Statement>();
 
 function parseWriteUrl(url: string, method: string): { parsed: ParsedUrl; info: ResourceInfo } {
@@ -34,21 +34,35 @@ function parseWriteUrl(url: string, method: string): { parsed: ParsedUrl; info: 
   return { parsed, info };
 }
 
-/** `SELECT 1 FROM res WHERE id = $1 AND <create condition>`, per permission set and resource. */
-function createCheck(ctx: DataContext, resource: string): Statement | undefined {
-  const key = `${permissionsKey(ctx.permissions)}\u0000${resource}`;
-  let stmt = createChecks.get(key);
+/**
+ * `SELECT t0.id FROM res WHERE id = ANY($1) AND <condition>` for rows just written: the
+ * new row of a POST must satisfy the create rule, and rows a PATCH moved (changed a foreign
+ * key of) must still satisfy the update rule, so nobody moves a row into a scope they may
+ * not write (a fleet into another tenant's organization). Navigations in the condition
+ * skip the checked row itself, so a row cannot vouch for itself.
+ */
+function rowCheck(ctx: DataContext, resource: string, action: 'create' | 'update'): Statement | undefined {
+  const key = `${permissionsKey(ctx.permissions)}\u0000${resource}\u0000${action}`;
+  let stmt = rowChecks.get(key);
   if (stmt === undefined) {
     const binder = new ParamBinder();
-    const id = binder.value(null, 'integer');
-    const condition = rootCondition(ctx.permissions, resource, 'create', 't0');
+    const ids = binder.value(null, 'integer[]');
+    const condition = rootCondition(ctx.permissions, resource, action, 't0', true);
     if (condition === undefined) return undefined;
-    // Navigations in the condition must not find the new row itself (NEW_ROW_MARK).
-    stmt = finalize(`SELECT 1 FROM ${ident(resource)} AS t0 WHERE t0."id" = ${id} AND ${condition.replaceAll(NEW_ROW_MARK, id)}`, binder);
-    if (createChecks.size >= 10_000) createChecks.clear();
-    createChecks.set(key, stmt);
+    stmt = finalize(`SELECT t0."id" FROM ${ident(resource)} AS t0 WHERE t0."id" = ANY(${ids}) AND ${condition.replaceAll(NEW_ROW_MARK, 't0."id"')}`, binder);
+    if (rowChecks.size >= 10_000) rowChecks.clear();
+    rowChecks.set(key, stmt);
   }
   return stmt;
+}
+
+/** Throws 401 (rolling the transaction back) unless every row in `ids` passes `check`. */
+async function assertRowsAllowed(db: Db, ctx: DataContext, check: Statement | undefined, ids: readonly number[]): Promise<void> {
+  if (!check || ids.length === 0) return;
+  const params = paramsFor(check, ctx.actorId).slice();
+  params[0] = ids;
+  const allowed = await withDbErrors(() => runStatement(db, check, params));
+  if (allowed.rowCount !== new Set(ids).size) throw new UnauthorizedError();
 }
 
 async function readEntity(db: Db, resource: string, id: number): Promise<Record<string, unknown>> {
@@ -67,7 +81,7 @@ export async function odataPost(db: Db, ctx: DataContext, url: string, body: unk
   const { parsed, info } = parseWriteUrl(url, 'POST');
   if (parsed.tree.key !== undefined) throw new BadRequestError('POST goes to the collection, not to a key');
   // Fails with 401 before anything is validated or written when the caller may never create.
-  const check = createCheck(ctx, info.name);
+  const check = rowCheck(ctx, info.name, 'create');
   const hooks = hooksFor(info.name, 'POST');
   const input = validateInput(info, body, 'POST', acceptedFields(hooks));
   return db.tx(async (tx) => {
@@ -80,13 +94,7 @@ export async function odataPost(db: Db, ctx: DataContext, url: string, body: unk
         : `INSERT INTO ${ident(info.name)} (${names.map(ident).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING "id"`;
     const { rows } = await withDbErrors(() => tx.query<{ id: number }>(sql, values));
     const id = rows[0]!.id;
-    if (check) {
-      const params = paramsFor(check, ctx.actorId).slice();
-      params[0] = id;
-      const allowed = await withDbErrors(() => runStatement(tx, check, params));
-      // Throwing rolls the insert back.
-      if (allowed.rowCount === 0) throw new UnauthorizedError();
-    }
+    await assertRowsAllowed(tx, ctx, check, [id]);
     await runHooks(hooks, 'after', { ...args, ids: [id] });
     return { resource: info.name, id, entity: await readEntity(tx, info.name, id) };
   });
@@ -122,6 +130,9 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
       const set = names.map((n, i) => `${ident(n)} = $${i + 1}`).join(', ');
       const sql = `UPDATE ${ident(info.name)} SET ${set} WHERE "id" = ANY($${names.length + 1}::integer[])`;
       await withDbErrors(() => tx.query(sql, [...values, ids]));
+      if (names.some((n) => info.fields.get(n)?.type === 'ForeignKey')) {
+        await assertRowsAllowed(tx, ctx, rowCheck(ctx, info.name, 'update'), ids);
+      }
     }
     await runHooks(hooks, 'after', args);
   });
