@@ -8,6 +8,7 @@ import { dataApiRoutes } from './infra/odata/routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
+import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
 import { registerBusinessRules } from './features/rules.js';
 
 export interface AppOptions {
@@ -52,6 +53,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBusinessRules();
   await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(apiKeyRoutes, { db: opts.db });
+  await app.register(organizationLogoRoutes, { db: opts.db });
   await app.register(dataApiRoutes, { db: opts.db });
   if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
 

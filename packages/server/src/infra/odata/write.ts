@@ -116,12 +116,13 @@ async function affectedIds(db: Db, ctx: DataContext, url: string, parsed: Parsed
  * PATCH (and PUT) by key or `$filter`: only rows the caller's update rule allows are
  * changed; none matching is not an error.
  */
-export async function odataPatch(db: Db, ctx: DataContext, url: string, body: unknown): Promise<void> {
+/** Returns the ids of the rows changed (those the caller's update rule allowed). */
+export async function odataPatch(db: Db, ctx: DataContext, url: string, body: unknown): Promise<number[]> {
   const { parsed, info } = parseWriteUrl(url, 'PATCH');
   assertMayWrite(parsed, ctx, 'update');
   const hooks = hooksFor(info.name, 'PATCH');
   const input = validateInput(info, body, 'PATCH', acceptedFields(hooks));
-  await db.tx(async (tx) => {
+  return db.tx(async (tx) => {
     const ids = await affectedIds(tx, ctx, url, parsed, 'update');
     const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
     await runHooks(hooks, 'before', args);
@@ -135,6 +136,7 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
       }
     }
     await runHooks(hooks, 'after', args);
+    return ids;
   });
 }
 
