@@ -21,3 +21,13 @@ export async function submitLogin(page: Page, username: string, password = PASSW
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Signs up through the form (a fresh browser) and waits for the dashboard. */
+export async function signUp(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/fleets$/);
+}

@@ -5,7 +5,7 @@ import { nodePolyfills } from 'vite-plugin-node-polyfills';
 
 const API_TARGET = process.env.FLOTILLA_API_URL ?? 'http://localhost:8080';
 // Paths the dev server forwards to the API server; everything else is the SPA.
-const API_PATHS = ['/v7', '/login_', '/user', '/actor', '/api-key', '/ping', '/config'];
+const API_PATHS = ['/v7', '/login_', '/user', '/actor', '/api-key', '/organization', '/ping', '/config'];
 
 // The policy the server sends with the dashboard; `vite preview` sends it too, so a local
 // preview of the production build shows any CSP breakage. (Dev mode needs inline scripts.)

@@ -8,3 +8,5 @@ export * from './device-types.js';
 export * from './resources/identity.js';
 export * from './resources/organization.js';
 export * from './resources/application.js';
+export * from './resources/access.js';
+export * from './resources/mail.js';

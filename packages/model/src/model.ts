@@ -3,6 +3,8 @@ import { actor, api_key, user } from './resources/identity.js';
 import { organization, organization_membership, organization_membership_role } from './resources/organization.js';
 import { cpu_architecture, device_type, device_type_alias } from './resources/device-type.js';
 import { application, application_type } from './resources/application.js';
+import { email_outbox } from './resources/mail.js';
+import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
 
 const all: ResourceDef[] = [
   actor,
@@ -16,6 +18,12 @@ const all: ResourceDef[] = [
   device_type_alias,
   application_type,
   application,
+  application_membership_role,
+  user_application_membership,
+  team,
+  team_membership,
+  team_application_access,
+  email_outbox,
 ];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

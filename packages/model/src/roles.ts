@@ -1,19 +1,16 @@
 import { model } from './model.js';
+import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, through, userIsMe } from './roles/filters.js';
+
+export * from './roles/fleet.js';
+export { fleetRoleAtLeast } from './roles/filters.js';
 
 /**
  * Roles as data. Each role maps to a permission set; conditions are OData filters over the
  * resource, bound to the acting actor (`@__ACTOR_ID`). The data API AND-s them into SQL.
+ * The condition builders are in roles/filters.ts; fleet role levels in roles/fleet.ts.
  */
 
 const ME = `actor eq @__ACTOR_ID`;
-/** The caller is a member (any role) of organization `o`. */
-const memberOf = (o: string) => `${o}/organization_membership/any(om:om/user/any(u:u/${ME}))`;
-/** The caller is an administrator of organization `o`. */
-const adminOf = (o: string) =>
-  `${o}/organization_membership/any(om:om/user/any(u:u/${ME}) and om/organization_membership_role/any(r:r/name eq 'administrator'))`;
-
-const ORG_MEMBER = `organization_membership/any(om:om/user/any(u:u/${ME}))`;
-const ORG_ADMIN = `organization_membership/any(om:om/user/any(u:u/${ME}) and om/organization_membership_role/any(r:r/name eq 'administrator'))`;
 
 /** Reference data everyone (signed in or not) may read. */
 const PUBLIC_REFERENCE = [
@@ -24,11 +21,26 @@ const PUBLIC_REFERENCE = [
   'resin.organization_membership_role.read',
 ];
 
+// Where each resource finds its organization or fleet.
+const orgAdminOf = (fk: string) => inOrganization(fk, isOrgAdmin);
+const orgMemberOf = (fk: string) => inOrganization(fk, isOrgMember);
+/** The caller's role on the fleet that the foreign key `fk` points at is `level` or higher. */
+const fleetRoleOf = (fk: string, level: Parameters<typeof fleetRoleAtLeast>[0]) => onFleet(fk, (a) => fleetRoleAtLeast(level, a));
+/** Of a team row (or a row whose `fk` is a team): a condition on the team's organization. */
+const teamOrg = (fk: string, cond: (at: string) => string) => through('', fk, 't', (t) => inOrganization('belongs_to__organization', cond, t));
+
+/**
+ * Resources only a platform administrator may read: the mail outbox holds invitation and
+ * password-reset links, which would let support staff act as the recipients.
+ */
+const PLATFORM_ADMINISTRATOR_ONLY = new Set(['email_outbox']);
+
 export const ROLES = {
   anonymous: [...PUBLIC_REFERENCE, 'resin.application.read?is_public eq true'],
 
   'default-user': [
     ...PUBLIC_REFERENCE,
+    'resin.application_membership_role.read',
     `resin.actor.read?id eq @__ACTOR_ID`,
     `resin.user.read?${ME}`,
     `resin.user.update?${ME}`,
@@ -38,26 +50,59 @@ export const ROLES = {
 
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).
-    `resin.organization.read?${ORG_MEMBER}`,
+    `resin.organization.read?${isOrgMember()}`,
     'resin.organization.create',
-    `resin.organization.update?${ORG_ADMIN}`,
-    `resin.organization.delete?${ORG_ADMIN}`,
+    `resin.organization.update?${isOrgAdmin()}`,
+    `resin.organization.delete?${isOrgAdmin()}`,
 
-    `resin.organization_membership.read?${memberOf('is_member_of__organization/any(o:o')})`,
-    `resin.organization_membership.create?${adminOf('is_member_of__organization/any(o:o')})`,
-    `resin.organization_membership.update?${adminOf('is_member_of__organization/any(o:o')})`,
-    `resin.organization_membership.delete?${adminOf('is_member_of__organization/any(o:o')})`,
+    `resin.organization_membership.read?${orgMemberOf('is_member_of__organization')}`,
+    `resin.organization_membership.create?${orgAdminOf('is_member_of__organization')}`,
+    `resin.organization_membership.update?${orgAdminOf('is_member_of__organization')}`,
+    `resin.organization_membership.delete?${orgAdminOf('is_member_of__organization')}`,
     // A user may always delete their own membership (leave); the last-administrator rule
     // is a hook.
-    `resin.organization_membership.delete?user/any(u:u/${ME})`,
+    `resin.organization_membership.delete?${userIsMe()}`,
 
-    // Fleets: public ones for everybody; organization administrators have full access.
-    // (Fleet memberships and team access extend this in the organizations issue.)
+    // Fleets (spec 2 §6 table rights). The effective fleet role is the highest of the
+    // organization role, a direct fleet membership and team access (roles/filters.ts).
+    // Public fleets: everybody reads. Observers and up read; developers and up change
+    // (rename, settings; moving to another organization needs organization administrator
+    // rights, a hook); fleet administrators delete; organization administrators create.
     'resin.application.read?is_public eq true',
-    `resin.application.read?${adminOf('organization/any(o:o')})`,
-    `resin.application.create?${adminOf('organization/any(o:o')})`,
-    `resin.application.update?${adminOf('organization/any(o:o')})`,
-    `resin.application.delete?${adminOf('organization/any(o:o')})`,
+    `resin.application.read?${fleetRoleAtLeast('observer')}`,
+    `resin.application.create?${orgAdminOf('organization')}`,
+    `resin.application.update?${fleetRoleAtLeast('developer')}`,
+    `resin.application.delete?${fleetRoleAtLeast('administrator')}`,
+
+    // Direct fleet memberships: whoever has a role on the fleet reads them; fleet
+    // administrators (organization administrators included) manage them.
+    `resin.user_application_membership.read?${fleetRoleOf('is_member_of__application', 'observer')}`,
+    `resin.user_application_membership.create?${fleetRoleOf('is_member_of__application', 'administrator')}`,
+    `resin.user_application_membership.update?${fleetRoleOf('is_member_of__application', 'administrator')}`,
+    `resin.user_application_membership.delete?${fleetRoleOf('is_member_of__application', 'administrator')}`,
+
+    // Teams: organization members read, organization administrators manage.
+    `resin.team.read?${orgMemberOf('belongs_to__organization')}`,
+    `resin.team.create?${orgAdminOf('belongs_to__organization')}`,
+    `resin.team.update?${orgAdminOf('belongs_to__organization')}`,
+    `resin.team.delete?${orgAdminOf('belongs_to__organization')}`,
+
+    // Team memberships: organization members read, administrators add and remove; a user
+    // may leave a team.
+    `resin.team_membership.read?${teamOrg('is_member_of__team', isOrgMember)}`,
+    `resin.team_membership.create?${teamOrg('is_member_of__team', isOrgAdmin)}`,
+    `resin.team_membership.update?${teamOrg('is_member_of__team', isOrgAdmin)}`,
+    `resin.team_membership.delete?${teamOrg('is_member_of__team', isOrgAdmin)}`,
+    `resin.team_membership.delete?${userIsMe()}`,
+
+    // Team fleet access: whoever has a role on the fleet, and the team's organization
+    // members, read; administrators of the team's organization who are also fleet
+    // administrators manage (the fleet must belong to the team's organization: a hook).
+    `resin.team_application_access.read?${fleetRoleOf('grants_access_to__application', 'observer')}`,
+    `resin.team_application_access.read?${teamOrg('team', isOrgMember)}`,
+    `resin.team_application_access.create?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
+    `resin.team_application_access.update?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
+    `resin.team_application_access.delete?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
   ],
 
   /** Provider staff with full access. */
@@ -68,7 +113,7 @@ export const ROLES = {
   ],
 
   /** Provider support staff: read access (write access comes with granted support access). */
-  support_agent: [...Object.keys(model).map((r) => `resin.${r}.read`), 'support.home'],
+  support_agent: [...Object.keys(model).filter((r) => !PLATFORM_ADMINISTRATOR_ONLY.has(r)).map((r) => `resin.${r}.read`), 'support.home'],
 } satisfies Record<string, string[]>;
 
 export type RoleName = keyof typeof ROLES;

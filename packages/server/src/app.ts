@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
 import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
 import { registerBusinessRules } from './features/rules.js';
+import { Mailer } from './infra/mail/mailer.js';
 
 export interface AppOptions {
   db: Db;
@@ -17,6 +18,12 @@ export interface AppOptions {
   /** Built dashboard to serve; omitted in API-only tests. */
   webDistDir?: string;
   logLevel?: string;
+  /**
+   * Outgoing mail (main.ts builds it from SMTP_URL / FLOTILLA_MAIL_FROM / FLOTILLA_PUBLIC_URL).
+   * Default: outbox only, default sender and public URL. A mailer passed in is not closed
+   * with the app.
+   */
+  mailer?: Mailer;
 }
 
 /** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
@@ -24,6 +31,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Resolves callers; services call `forgetUser` when a user's sessions must change at once. */
     authenticator: Authenticator;
+    /** Sends e-mail (SMTP or the outbox) and builds public links; see infra/mail. */
+    mailer: Mailer;
   }
 }
 
@@ -39,6 +48,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);
   app.decorate('authenticator', authenticator);
+  const mailer = opts.mailer ?? new Mailer({ db: opts.db });
+  mailer.useLogger(app.log);
+  app.decorate('mailer', mailer);
+  if (!opts.mailer) app.addHook('onClose', async () => mailer.close());
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     request.actor = await authenticator.authenticate(request);

@@ -6,6 +6,7 @@ import { resolveJwtSecret } from './infra/auth/jwt-secret.js';
 import { seedReferenceData } from './features/reference-data/seed.js';
 import { ensurePlatformAdmin } from './features/users/platform-admin.js';
 import { buildApp } from './app.js';
+import { createMailer, describeSmtpUrl } from './infra/mail/mailer.js';
 import { WEB_DIST_DIR } from './paths.js';
 
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
@@ -29,9 +30,11 @@ async function main(): Promise<void> {
     (lines) => adminNotice.push(...lines),
   );
   const jwtSecret = await resolveJwtSecret(db, config.FLOTILLA_JWT_SECRET);
+  const mailer = createMailer(db, config);
   const app = await buildApp({
     db,
     jwtSecret,
+    mailer,
     webDistDir: WEB_DIST_DIR,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     stopping = true;
     say(`${signal} received, shutting down`);
     await app.close().catch(() => undefined);
+    mailer.close();
     await db.end().catch(() => undefined);
     if (embedded) {
       await embedded.stop().catch(() => undefined);
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
   say(`  Sign up at ${url}/signup, or sign in at ${url}/login.`);
   for (const line of adminNotice) say(`  ${line}`);
   if (adminNotice.length === 0) say(`  Platform administrator: ${config.FLOTILLA_ADMIN_EMAIL} (password as set on the first start).`);
+  if (config.SMTP_URL) say(`  Mail: sent through ${describeSmtpUrl(config.SMTP_URL)} from ${mailer.from}.`);
+  else say(`  Mail: no SMTP_URL set; e-mails are kept in the outbox (platform administrators read them at ${url}/v7/email_outbox).`);
   say('Press Ctrl-C to stop.');
 }
 

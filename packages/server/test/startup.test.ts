@@ -38,7 +38,8 @@ async function start(env: Record<string, string>): Promise<Running> {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
     child.stdout!.on('data', () => {
-      if (out.includes('Flotilla is running')) {
+      // The last line of the start-up banner: everything before it has been printed.
+      if (out.includes('Press Ctrl-C to stop.')) {
         clearTimeout(timer);
         resolve();
       }

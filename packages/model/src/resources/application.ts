@@ -44,6 +44,10 @@ export const application: ResourceDef = {
     { name: 'is_accessible_by_support_until__date', type: 'Date Time' },
     { name: 'is_stored_at__repository_url', type: 'Text', maxLength: 2000 },
   ],
+  reverse: [
+    { name: 'user_application_membership', resource: 'user_application_membership', via: 'is_member_of__application' },
+    { name: 'team_application_access', resource: 'team_application_access', via: 'grants_access_to__application' },
+  ],
   alternateKeys: [['slug'], ['uuid']],
   unique: [['slug'], ['uuid']],
   indexes: [['organization'], ['is_for__device_type']],

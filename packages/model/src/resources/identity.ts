@@ -30,7 +30,11 @@ export const user: ResourceDef = {
     // Tokens issued before this instant are rejected ("log out from other sessions").
     { name: 'tokens_valid_after', type: 'Date Time', secret: true },
   ],
-  reverse: [{ name: 'organization_membership', resource: 'organization_membership', via: 'user' }],
+  reverse: [
+    { name: 'organization_membership', resource: 'organization_membership', via: 'user' },
+    { name: 'user_application_membership', resource: 'user_application_membership', via: 'user' },
+    { name: 'team_membership', resource: 'team_membership', via: 'user' },
+  ],
   alternateKeys: [['username']],
   uniqueCaseInsensitive: [['username'], ['email']],
   indexes: [['actor']],

@@ -19,6 +19,7 @@ export const organization: ResourceDef = {
   reverse: [
     { name: 'organization_membership', resource: 'organization_membership', via: 'is_member_of__organization' },
     { name: 'application', resource: 'application', via: 'organization' },
+    { name: 'owns__team', resource: 'team', via: 'belongs_to__organization' },
   ],
   alternateKeys: [['handle']],
   unique: [['handle']],

@@ -1,5 +1,7 @@
+import { registerFleetAccessRules } from './access/access.hooks.js';
 import { registerApplicationRules } from './applications/application.hooks.js';
 import { registerOrganizationRules } from './organizations/organization.hooks.js';
+import { registerTeamRules } from './teams/team.hooks.js';
 
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
@@ -11,4 +13,6 @@ export function registerBusinessRules(): void {
   registered = true;
   registerOrganizationRules();
   registerApplicationRules();
+  registerFleetAccessRules();
+  registerTeamRules();
 }

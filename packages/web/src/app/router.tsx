@@ -27,6 +27,14 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to="/fleets" replace /> },
               { path: 'fleets', lazy: async () => ({ Component: (await import('./routes/fleets')).FleetsRoute }) },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
+              {
+                path: 'orgs/:orgId',
+                lazy: async () => ({ Component: (await import('./routes/organization-summary')).OrganizationSummaryRoute }),
+              },
+              {
+                path: 'orgs/:orgId/billing',
+                lazy: async () => ({ Component: (await import('./routes/organization-billing')).OrganizationBillingRoute }),
+              },
             ],
           },
         ],

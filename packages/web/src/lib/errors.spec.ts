@@ -26,6 +26,11 @@ describe('errorMessage', () => {
     expect(errorMessage(sdkError({ statusCode: 400, body: { message: 'plain' } }), t)).toBe('plain');
   });
 
+  it('shows the English text of an error key the server answers with', () => {
+    const err = sdkError({ code: 'BalenaRequestError', statusCode: 400, body: 'cannot_delete_last_organization_admin' });
+    expect(errorMessage(err, t)).toBe('t:errors.cannot_delete_last_organization_admin');
+  });
+
   it('falls back to a generic message when there is no text', () => {
     expect(errorMessage(undefined, t)).toBe('t:errors.unknown_error');
   });

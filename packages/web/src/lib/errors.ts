@@ -51,8 +51,19 @@ export function tidyErrorText(text: string): string {
   return out.length > MAX_ERROR_TEXT ? out.slice(0, MAX_ERROR_TEXT) : out;
 }
 
-/** What a toast says for an error thrown by balena-sdk (or anything else). */
+/** Error keys the server answers with (a 400 body), shown as their English text. */
+const SERVER_ERROR_KEYS = {
+  cannot_delete_last_organization_admin: 'errors.cannot_delete_last_organization_admin',
+} as const;
+
+function isServerErrorKey(text: string): text is keyof typeof SERVER_ERROR_KEYS {
+  return Object.hasOwn(SERVER_ERROR_KEYS, text);
+}
+
+/** What a toast says for an error thrown by balena-sdk (or anything else, or a message). */
 export function errorMessage(err: unknown, t: TFunction): string {
+  // A message the dashboard itself decided on (e.g. 'Invalid id passed in url').
+  if (typeof err === 'string') return tidyErrorText(err);
   const e = asSdkError(err);
   switch (e.code) {
     case 'BalenaInvalidLoginCredentials':
@@ -66,5 +77,7 @@ export function errorMessage(err: unknown, t: TFunction): string {
   }
   if (e.statusCode === 429) return t('errors.too_many_requests');
   const text = bodyText(e.body) ?? (typeof e.message === 'string' && e.message.length > 0 ? e.message : undefined);
+  const key = text?.trim();
+  if (key !== undefined && isServerErrorKey(key)) return t(SERVER_ERROR_KEYS[key]);
   return text ? tidyErrorText(text) : t('errors.unknown_error');
 }

@@ -1,5 +1,8 @@
 import { registerHook } from '../../infra/odata/index.js';
+import { acceptUsername } from '../access/username-for-user.js';
 import { addCreatorAsAdministrator } from './creator-becomes-administrator.js';
+import { protectLastAdministrator } from './last-administrator.js';
+import { leaveTeamsAndFleetsOfOrganization } from './leaving-organization.js';
 import { checkOrganizationRename, prepareOrganization } from './organization-handle.js';
 import { checkLogoField } from './organization-logo.js';
 
@@ -15,6 +18,18 @@ export function registerOrganizationRules(): void {
     before: ({ body }) => {
       checkOrganizationRename(body);
       checkLogoField(body);
+    },
+  });
+
+  registerHook('organization_membership', 'POST', acceptUsername);
+  registerHook('organization_membership', 'PATCH', {
+    before: ({ db, body, ids }) =>
+      'organization_membership_role' in body ? protectLastAdministrator(db, ids, body.organization_membership_role) : undefined,
+  });
+  registerHook('organization_membership', 'DELETE', {
+    before: async ({ db, ids }) => {
+      await protectLastAdministrator(db, ids);
+      await leaveTeamsAndFleetsOfOrganization(db, ids);
     },
   });
 }

@@ -1,10 +1,10 @@
-import { APPLICATION_TYPES, CPU_ARCHITECTURES, DEVICE_TYPES, ORGANIZATION_ROLES } from '@flotilla/model';
+import { APPLICATION_MEMBERSHIP_ROLES, APPLICATION_TYPES, CPU_ARCHITECTURES, DEVICE_TYPES, ORGANIZATION_ROLES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /**
  * Reference data every installation has: CPU architectures, the device-type catalogue
  * (each type listing its own slug as an alias, as balena-sdk's lookups require),
- * application types and organization roles. Idempotent: runs at every start.
+ * application types, organization roles and fleet access roles. Idempotent: runs at every start.
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.tx(async (tx) => {
@@ -13,6 +13,9 @@ export async function seedReferenceData(db: Db): Promise<void> {
     }
     for (const name of ORGANIZATION_ROLES) {
       await tx.query('INSERT INTO organization_membership_role (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
+    }
+    for (const name of APPLICATION_MEMBERSHIP_ROLES) {
+      await tx.query('INSERT INTO application_membership_role (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
     }
     for (const t of APPLICATION_TYPES) {
       await tx.query(

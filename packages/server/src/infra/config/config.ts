@@ -27,6 +27,13 @@ const schema = z
     FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
     FLOTILLA_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+    // Outgoing mail (smtp://user:pass@host:587 or smtps://…); without it e-mails go to the outbox table.
+    SMTP_URL: optionalUrl(['smtp://', 'smtps://']).refine((v) => v === undefined || !URL.canParse(v) || new URL(v).hostname !== '', 'must name a host'),
+    FLOTILLA_MAIL_FROM: z
+      .string()
+      .max(255)
+      .refine((v) => /^[^\r\n]*@[^\r\n]+$/.test(v), 'must be an address such as "Flotilla <no-reply@example.com>"')
+      .default('Flotilla <no-reply@localhost>'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({

@@ -32,7 +32,10 @@ function tableSql(r: ResourceDef): string[] {
     out.push(`ALTER TABLE ${q(r.name)} ADD CONSTRAINT ${q(`${r.name}_${cols.join('_')}_key`)} UNIQUE (${cols.map(q).join(', ')});`);
   }
   for (const cols of r.uniqueCaseInsensitive ?? []) {
-    out.push(`CREATE UNIQUE INDEX ${q(`${r.name}_${cols.join('_')}_ci_key`)} ON ${q(r.name)} (${cols.map((c) => `lower(${q(c)})`).join(', ')});`);
+    // Text columns compare lowercased; others (a scoping foreign key) as they are.
+    const isText = (c: string) => ['Short Text', 'Text'].includes(r.fields.find((f) => f.name === c)?.type ?? '');
+    const parts = cols.map((c) => (isText(c) ? `lower(${q(c)})` : q(c)));
+    out.push(`CREATE UNIQUE INDEX ${q(`${r.name}_${cols.join('_')}_ci_key`)} ON ${q(r.name)} (${parts.join(', ')});`);
   }
   for (const cols of r.indexes ?? []) {
     out.push(`CREATE INDEX ${q(`${r.name}_${cols.join('_')}_idx`)} ON ${q(r.name)} (${cols.map(q).join(', ')});`);

@@ -1,4 +1,6 @@
+import { Link } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { Organization } from '../api/get-organizations';
 
@@ -11,7 +13,16 @@ export function OrganizationsTable({ organizations, loading }: { organizations: 
     return role ?? '';
   };
   const columns: Column<Organization>[] = [
-    { key: 'name', header: t('orgs.col_name'), render: (o) => o.name },
+    {
+      key: 'name',
+      header: t('orgs.col_name'),
+      // Rows lead to the organization's summary, /orgs/{id} (spec 1 §2).
+      render: (o) => (
+        <Link component={RouterLink} to={`/orgs/${o.id}`}>
+          {o.name}
+        </Link>
+      ),
+    },
     { key: 'handle', header: t('orgs.col_handle'), render: (o) => o.handle },
     { key: 'role', header: t('orgs.col_role'), render: roleLabel },
   ];

@@ -1,0 +1,53 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import { PASSWORD } from './users';
+
+/** A user made through the API, with a session token for further API calls. */
+export interface ApiUser {
+  email: string;
+  token: string;
+  id: number;
+  username: string;
+}
+
+/** POST /user/register (which answers with a session token), then GET /actor/v1/whoami for the user id. */
+export async function registerApiUser(request: APIRequestContext, email: string, password = PASSWORD): Promise<ApiUser> {
+  const res = await request.post('/user/register', { data: { email, password } });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  const token = (await res.text()).trim();
+  const me = await request.get('/actor/v1/whoami', { headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status(), await me.text()).toBe(200);
+  // whoami's `id` is the actor; the user's own id is `actorTypeId`.
+  const { actorTypeId, username } = (await me.json()) as { actorTypeId: number; username: string };
+  return { email, token, id: actorTypeId, username };
+}
+
+/** A data API call as `user`; returns the parsed body (`d` for reads). */
+export async function apiAs<T = unknown>(
+  request: APIRequestContext,
+  user: ApiUser,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const res = await request.fetch(path, { method, headers: { Authorization: `Bearer ${user.token}` }, data });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Creates an organization as `admin` and adds `member` to it with the member role. */
+export async function organizationWithMember(request: APIRequestContext, admin: ApiUser, member: ApiUser, name: string): Promise<number> {
+  const { id } = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name });
+  const roles = await apiAs<{ d: { id: number }[] }>(
+    request,
+    admin,
+    'GET',
+    `/v7/organization_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'member'")}`,
+  );
+  await apiAs(request, admin, 'POST', '/v7/organization_membership', {
+    user: member.id,
+    is_member_of__organization: id,
+    organization_membership_role: roles.d[0]!.id,
+  });
+  return id;
+}

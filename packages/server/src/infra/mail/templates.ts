@@ -1,0 +1,120 @@
+/**
+ * E-mail templates: one function per mail, returning the subject, a plain-text body and an
+ * HTML body. Every interpolated value is HTML-escaped in the HTML body and folded onto one
+ * line in the subject; links must be absolute http(s) URLs (build them with
+ * `Mailer.publicLink`).
+ */
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and (double- or single-quoted) attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** A value for the subject line: control characters and line breaks become spaces. */
+function oneLine(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+/** Refuses anything but an absolute http(s) URL, so no `javascript:` link reaches a mail. */
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`mail link is not an absolute URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`mail link must be http(s): ${url}`);
+  return parsed.toString();
+}
+
+/** The shared HTML frame: paragraphs (already escaped), one button, a small-print footer (plain text). */
+function htmlDocument(title: string, paragraphs: string[], action: { label: string; url: string }, footer: string): string {
+  const url = escapeHtml(action.url);
+  return [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    '<body style="font-family: sans-serif; line-height: 1.5; color: #1a1a1a;">',
+    ...paragraphs.map((p) => `<p>${p}</p>`),
+    `<p><a href="${url}" style="display: inline-block; padding: 8px 16px; background: #1565c0; color: #ffffff; text-decoration: none; border-radius: 4px;">${escapeHtml(action.label)}</a></p>`,
+    `<p style="font-size: 12px; color: #666666;">Or open this link: <a href="${url}">${url}</a></p>`,
+    `<p style="font-size: 12px; color: #666666;">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+}
+
+/** A personal message from the inviter, quoted in both bodies. */
+function quotedMessage(message: string | undefined): { text: string[]; html: string[] } {
+  const m = message?.trim();
+  if (!m) return { text: [], html: [] };
+  return {
+    text: ['Their message:', ...m.split(/\r?\n/).map((l) => `> ${l}`), ''],
+    html: [`Their message:<br><em>${escapeHtml(m).replace(/\r?\n/g, '<br>')}</em>`],
+  };
+}
+
+interface Invitation {
+  /** Display name (or username) of the user who sent the invitation. */
+  inviterName: string;
+  /** Name of the role the invitee will have (e.g. `member`, `developer`). */
+  roleName: string;
+  /** Optional personal message from the inviter. */
+  message?: string | undefined;
+  /** Absolute link that accepts the invitation. */
+  acceptUrl: string;
+}
+
+export interface OrganizationInvitation extends Invitation {
+  organizationName: string;
+}
+
+export interface FleetInvitation extends Invitation {
+  applicationName: string;
+}
+
+const IGNORE_NOTE = 'If you did not expect this invitation, you can ignore this e-mail.';
+
+function invitation(kind: 'organization' | 'fleet', targetName: string, p: Invitation): RenderedMail {
+  const acceptUrl = checkedUrl(p.acceptUrl);
+  const subject = `${oneLine(p.inviterName)} invited you to the ${kind} ${oneLine(targetName)} on Flotilla`;
+  const message = quotedMessage(p.message);
+  const text = [
+    `${p.inviterName} invited you to join the ${kind} "${targetName}" on Flotilla as ${p.roleName}.`,
+    '',
+    ...message.text,
+    'Accept the invitation:',
+    acceptUrl,
+    '',
+    IGNORE_NOTE,
+    '',
+  ].join('\n');
+  const html = htmlDocument(
+    subject,
+    [
+      `<strong>${escapeHtml(p.inviterName)}</strong> invited you to join the ${kind} <strong>${escapeHtml(targetName)}</strong> on Flotilla as <strong>${escapeHtml(p.roleName)}</strong>.`,
+      ...message.html,
+    ],
+    { label: 'Accept the invitation', url: acceptUrl },
+    IGNORE_NOTE,
+  );
+  return { subject, text, html };
+}
+
+/** An invitation to join an organization (spec 1, organization members). */
+export function organizationInvitation(p: OrganizationInvitation): RenderedMail {
+  return invitation('organization', p.organizationName, p);
+}
+
+/** An invitation to join a fleet (application membership). */
+export function fleetInvitation(p: FleetInvitation): RenderedMail {
+  return invitation('fleet', p.applicationName, p);
+}

@@ -1,0 +1,155 @@
+import { Button, Stack, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { PageHeader } from '../../components/page-header';
+import { RedirectWithError } from '../../components/redirect-with-error';
+import { useSession } from '../../features/auth/api/get-session';
+import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
+import { useOrganization, type OrganizationDetails as Organization } from '../../features/organizations/api/get-organization';
+import { useOrganizationFleets } from '../../features/organizations/api/get-organization-fleets';
+import { useOrganizationMembers } from '../../features/organizations/api/get-organization-members';
+import { OrganizationDetails } from '../../features/organizations/components/organization-details';
+import { OrganizationFleetsList } from '../../features/organizations/components/organization-fleets-list';
+import { OrganizationMembersList } from '../../features/organizations/components/organization-members-list';
+import { parseRouteId } from '../../lib/route-id';
+
+// Dialogs (forms, validation) load when first wanted, not with the page.
+const loadRename = () => import('../../features/organizations/components/rename-organization-dialog');
+const loadLogo = () => import('../../features/organizations/components/organization-logo-dialog');
+const loadDelete = () => import('../../features/organizations/components/delete-organization-dialog');
+const loadLeave = () => import('../../features/organizations/components/leave-organization-dialog');
+const RenameOrganizationDialog = lazy(async () => ({ default: (await loadRename()).RenameOrganizationDialog }));
+const OrganizationLogoDialog = lazy(async () => ({ default: (await loadLogo()).OrganizationLogoDialog }));
+const DeleteOrganizationDialog = lazy(async () => ({ default: (await loadDelete()).DeleteOrganizationDialog }));
+const LeaveOrganizationDialog = lazy(async () => ({ default: (await loadLeave()).LeaveOrganizationDialog }));
+
+/** /orgs/{orgId}: the organization summary (spec 1 §2). A non-numeric id goes up to /orgs. */
+export function OrganizationSummaryRoute() {
+  const { t } = useTranslation();
+  const id = parseRouteId(useParams().orgId);
+  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
+  return <OrganizationSummaryPage key={id} id={id} />;
+}
+
+type Dialog = 'rename' | 'logo' | 'delete' | 'leave' | null;
+
+function OrganizationSummaryPage({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const organization = useOrganization(id);
+  const membership = useMyOrganizationMembership(id);
+
+  if (organization.isError || membership.isError) {
+    return (
+      <FullPageError
+        message={t('org_summary.load_failed')}
+        onRetry={() => void Promise.all([organization.refetch(), membership.refetch()])}
+      />
+    );
+  }
+  if (organization.isPending || membership.isPending) return <FullPageSpinner />;
+  // Missing and not-readable organizations look the same ({"d":[]}).
+  if (organization.data === null) return <RedirectWithError to="/orgs" message={t('orgs.not_found')} />;
+
+  const isAdmin = membership.data?.role === 'administrator';
+  // Spec 1 §2/§8: frozen organizations send those who may access billing (for now, its
+  // administrators) to the billing page, everybody else back to /orgs.
+  if (organization.data.is_frozen) {
+    return isAdmin ? (
+      <RedirectWithError to={`/orgs/${id}/billing`} message={t('update_billing_details')} />
+    ) : (
+      <RedirectWithError to="/orgs" message={t('reach_administrators')} />
+    );
+  }
+  return <OrganizationSummary organization={organization.data} membership={membership.data} isAdmin={isAdmin} />;
+}
+
+interface SummaryProps {
+  organization: Organization;
+  membership: { id: number; role: string | null } | null;
+  isAdmin: boolean;
+}
+
+function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const members = useOrganizationMembers(organization.id);
+  const fleets = useOrganizationFleets(organization.id);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const backToList = () => void navigate('/orgs', { replace: true });
+
+  const adminCount = members.data?.filter((m) => m.role === 'administrator').length;
+  // Spec 1 §6: the sole administrator cannot leave (the server refuses it too).
+  const soleAdmin = isAdmin && adminCount !== undefined && adminCount <= 1;
+  const leaveHelpId = `organization-${organization.id}-leave-help`;
+
+  return (
+    <>
+      <PageHeader
+        title={organization.name}
+        actions={
+          isAdmin ? (
+            <>
+              <Button variant="outlined" onClick={() => setDialog('rename')} onPointerEnter={() => void loadRename()}>
+                {t('org_summary.rename')}
+              </Button>
+              <Button variant="outlined" onClick={() => setDialog('logo')} onPointerEnter={() => void loadLogo()}>
+                {t('org_summary.edit_logo')}
+              </Button>
+            </>
+          ) : undefined
+        }
+      />
+      <Stack spacing={3}>
+        <OrganizationDetails organization={organization} role={membership?.role} />
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
+          <OrganizationMembersList
+            members={members.data}
+            loading={members.isPending}
+            failed={members.isError}
+            currentUserId={session.data?.id}
+          />
+          <OrganizationFleetsList fleets={fleets.data} loading={fleets.isPending} failed={fleets.isError} />
+        </Stack>
+        <Stack component="section" aria-label={t('org_summary.actions')} spacing={1} sx={{ alignItems: 'flex-start' }}>
+          {!isAdmin && <Typography color="text.secondary">{t('org_summary.admins_only')}</Typography>}
+          <Stack direction="row" spacing={2}>
+            {membership && (
+              <Button
+                variant="outlined"
+                color="warning"
+                disabled={soleAdmin || members.isPending}
+                aria-describedby={soleAdmin ? leaveHelpId : undefined}
+                onClick={() => setDialog('leave')}
+                onPointerEnter={() => void loadLeave()}
+              >
+                {t('org_summary.leave')}
+              </Button>
+            )}
+            {isAdmin && (
+              <Button variant="contained" color="error" onClick={() => setDialog('delete')} onPointerEnter={() => void loadDelete()}>
+                {t('org_summary.delete')}
+              </Button>
+            )}
+          </Stack>
+          {soleAdmin && (
+            <Typography id={leaveHelpId} variant="body2" color="text.secondary">
+              {t('org_summary.last_admin_cannot_leave')}
+            </Typography>
+          )}
+        </Stack>
+      </Stack>
+      <Suspense fallback={null}>
+        {dialog === 'rename' && <RenameOrganizationDialog organization={organization} onClose={close} />}
+        {dialog === 'logo' && <OrganizationLogoDialog organization={organization} onClose={close} />}
+        {dialog === 'delete' && <DeleteOrganizationDialog organization={organization} onClose={close} onDeleted={backToList} />}
+        {dialog === 'leave' && membership && (
+          <LeaveOrganizationDialog organization={organization} membershipId={membership.id} onClose={close} onLeft={backToList} />
+        )}
+      </Suspense>
+    </>
+  );
+}
