@@ -10,3 +10,4 @@ export * from './resources/organization.js';
 export * from './resources/application.js';
 export * from './resources/access.js';
 export * from './resources/mail.js';
+export * from './resources/invitation.js';

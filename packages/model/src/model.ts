@@ -4,6 +4,7 @@ import { organization, organization_membership, organization_membership_role } f
 import { cpu_architecture, device_type, device_type_alias } from './resources/device-type.js';
 import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
+import { invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
 
 const all: ResourceDef[] = [
@@ -24,6 +25,8 @@ const all: ResourceDef[] = [
   team_membership,
   team_application_access,
   email_outbox,
+  invitee__is_invited_to__organization,
+  invitee__is_invited_to__application,
 ];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

@@ -103,6 +103,16 @@ export const ROLES = {
     `resin.team_application_access.create?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
     `resin.team_application_access.update?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
     `resin.team_application_access.delete?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
+
+    // Invitations (spec 1 §3–§5): organization administrators read, create and revoke
+    // their organization's invites, fleet administrators their fleet's. Nobody updates an
+    // invite; the invitee never reads it here (they hold the mailed token instead).
+    `resin.invitee__is_invited_to__organization.read?${orgAdminOf('is_invited_to__organization')}`,
+    `resin.invitee__is_invited_to__organization.create?${orgAdminOf('is_invited_to__organization')}`,
+    `resin.invitee__is_invited_to__organization.delete?${orgAdminOf('is_invited_to__organization')}`,
+    `resin.invitee__is_invited_to__application.read?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
+    `resin.invitee__is_invited_to__application.create?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
+    `resin.invitee__is_invited_to__application.delete?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
   ],
 
   /** Provider staff with full access. */

@@ -10,6 +10,8 @@ import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
 import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
 import { registerBusinessRules } from './features/rules.js';
+import { invitationRoutes } from './features/invitations/invitation.routes.js';
+import { setInvitationMailer } from './features/invitations/invitation-mailer.js';
 import { Mailer } from './infra/mail/mailer.js';
 
 export interface AppOptions {
@@ -64,9 +66,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/config', async () => ({ deviceUrlsBase: 'localhost', mixpanelToken: null }));
 
   registerBusinessRules();
+  setInvitationMailer(mailer);
   await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(apiKeyRoutes, { db: opts.db });
   await app.register(organizationLogoRoutes, { db: opts.db });
+  await app.register(invitationRoutes, { db: opts.db });
   await app.register(dataApiRoutes, { db: opts.db });
   if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
 

@@ -1,4 +1,5 @@
 import { registerFleetAccessRules } from './access/access.hooks.js';
+import { registerInvitationRules } from './invitations/invitation.hooks.js';
 import { registerApplicationRules } from './applications/application.hooks.js';
 import { registerOrganizationRules } from './organizations/organization.hooks.js';
 import { registerTeamRules } from './teams/team.hooks.js';
@@ -15,4 +16,5 @@ export function registerBusinessRules(): void {
   registerApplicationRules();
   registerFleetAccessRules();
   registerTeamRules();
+  registerInvitationRules();
 }
