@@ -1,0 +1,48 @@
+import type { ResourceDef } from '../types.js';
+
+/**
+ * Invitations by e-mail (spec 1 §3–§5, §7; dialect §2.5, §3). The resource names are the
+ * ones balena-sdk 23 POSTs to (`invitee__is_invited_to__organization|application`).
+ * `invitee` is the invitee's e-mail as text (balena: a foreign key to an `invitee` row with
+ * an `email`; see docs/decisions.md). The accept token is mailed once; only its SHA-256 is
+ * stored (`token_hash`, secret). Invitations expire after INVITATION_TTL_DAYS.
+ */
+
+/** Days an invitation stays valid (docs/decisions.md). */
+export const INVITATION_TTL_DAYS = 7;
+/** Longest personal message an invitation may carry. */
+export const INVITATION_MESSAGE_MAX_LENGTH = 2000;
+/** Longest invitee e-mail address (RFC 5321 path limit). */
+export const INVITEE_MAX_LENGTH = 254;
+
+const common = [
+  { name: 'id', type: 'Serial' },
+  { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+  { name: 'invitee', type: 'Short Text', required: true, writable: 'create', maxLength: INVITEE_MAX_LENGTH },
+  { name: 'message', type: 'Text', writable: 'create', maxLength: INVITATION_MESSAGE_MAX_LENGTH },
+  { name: 'is_created_by__user', type: 'ForeignKey', references: 'user', writable: 'never', onDelete: 'set null' },
+  { name: 'token_hash', type: 'Short Text', required: true, secret: true, writable: 'never' },
+  { name: 'expiry', type: 'Date Time', required: true, writable: 'never' },
+] as const satisfies ResourceDef['fields'];
+
+export const invitee__is_invited_to__organization: ResourceDef = {
+  name: 'invitee__is_invited_to__organization',
+  fields: [
+    ...common,
+    { name: 'is_invited_to__organization', type: 'ForeignKey', references: 'organization', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true, writable: 'create' },
+  ],
+  unique: [['token_hash']],
+  indexes: [['is_invited_to__organization']],
+};
+
+export const invitee__is_invited_to__application: ResourceDef = {
+  name: 'invitee__is_invited_to__application',
+  fields: [
+    ...common,
+    { name: 'is_invited_to__application', type: 'ForeignKey', references: 'application', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'application_membership_role', type: 'ForeignKey', references: 'application_membership_role', required: true, writable: 'create' },
+  ],
+  unique: [['token_hash']],
+  indexes: [['is_invited_to__application']],
+};

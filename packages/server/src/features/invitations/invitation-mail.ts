@@ -1,0 +1,53 @@
+import type { Db } from '../../infra/db/db.js';
+import { fleetInvitation, organizationInvitation } from '../../infra/mail/index.js';
+import type { InvitationKind } from './invitation-kinds.js';
+import { invitationMailer } from './invitation-mailer.js';
+import { invitationTokenOf } from './invitation-token.js';
+
+/**
+ * Rule: a created invite is mailed to the invitee with the accept link (spec 1 §2 routes
+ * /organization/invitation/{token} and /invitation/{token}). Runs after the insert; the
+ * mailer never throws and records every mail (and any SMTP failure) in the outbox, and a
+ * rendering failure is logged, so mail trouble never fails the invite.
+ */
+export async function sendInvitationMail(db: Db, kind: InvitationKind, inviteId: number, body: Record<string, unknown>): Promise<void> {
+  const mailer = invitationMailer();
+  const token = invitationTokenOf(body);
+  if (!mailer || token === undefined) return;
+  const { rows } = await db.query<{ invitee: string; message: string | null; target: string; role: string; inviter: string }>(
+    kind.kind === 'organization'
+      ? `SELECT i.invitee, i.message, o.name AS target, r.name AS role,
+                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
+           FROM invitee__is_invited_to__organization i
+           JOIN organization o ON o.id = i.is_invited_to__organization
+           JOIN organization_membership_role r ON r.id = i.organization_membership_role
+           JOIN "user" u ON u.id = i.is_created_by__user
+          WHERE i.id = $1`
+      : `SELECT i.invitee, i.message, a.app_name AS target, r.name AS role,
+                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
+           FROM invitee__is_invited_to__application i
+           JOIN application a ON a.id = i.is_invited_to__application
+           JOIN application_membership_role r ON r.id = i.application_membership_role
+           JOIN "user" u ON u.id = i.is_created_by__user
+          WHERE i.id = $1`,
+    [inviteId],
+  );
+  const row = rows[0];
+  if (!row) return;
+  try {
+    const common = {
+      inviterName: row.inviter,
+      roleName: row.role,
+      message: row.message ?? undefined,
+      acceptUrl: mailer.publicLink(kind.acceptPath + token),
+    };
+    const mail =
+      kind.kind === 'organization'
+        ? organizationInvitation({ ...common, organizationName: row.target })
+        : fleetInvitation({ ...common, applicationName: row.target });
+    await mailer.send({ to: row.invitee, subject: mail.subject, text: mail.text, html: mail.html });
+  } catch (err) {
+    // Mailer.send never throws; this is a template refusing a link (a misconfigured public URL).
+    console.error('invitation mail not sent', err);
+  }
+}

@@ -1,0 +1,26 @@
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError } from '../../infra/errors.js';
+import type { InvitationKind } from './invitation-kinds.js';
+
+/**
+ * Rule (spec 1 §3, §5): an invite needs a role. balena-sdk 23 sends the role's id
+ * (`organization_membership_role` / `application_membership_role`, looked up from its
+ * `roleName`); the dashboard may send `roleName` itself, which is translated here.
+ */
+export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: Record<string, unknown>): Promise<void> {
+  if ('roleName' in body) {
+    const { roleName } = body;
+    delete body.roleName;
+    if (roleName !== undefined && roleName !== null) {
+      if (typeof roleName !== 'string') throw new BadRequestError('roleName must be a string');
+      const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${kind.role} WHERE name = $1`, [roleName]);
+      const id = rows[0]?.id;
+      if (id === undefined) throw new BadRequestError(`No ${kind.kind} role named '${roleName}'`);
+      if (body[kind.role] !== undefined && body[kind.role] !== null && body[kind.role] !== id) {
+        throw new BadRequestError(`roleName and ${kind.role} name different roles`);
+      }
+      body[kind.role] = id;
+    }
+  }
+  if (body[kind.role] === undefined || body[kind.role] === null) throw new BadRequestError('A role is required');
+}

@@ -1,0 +1,22 @@
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError } from '../../infra/errors.js';
+import type { InvitationKind } from './invitation-kinds.js';
+
+/**
+ * Rule (spec 1 §5, §8): one pending invite per e-mail (case-insensitively) and
+ * organization or fleet: 400 `invitee_already_invited` while an unexpired one exists. An
+ * expired one is replaced (deleted), so it can be re-sent. Runs after the insert (the new
+ * invite is `newId`), so only callers the create rule admitted learn anything. Concurrent
+ * invites of the same address to the same place are serialised by an advisory lock.
+ */
+export async function checkInviteeNotInvited(db: Db, kind: InvitationKind, body: Record<string, unknown>, newId: number): Promise<void> {
+  const target = body[kind.target];
+  if (typeof body.invitee !== 'string' || typeof target !== 'number') return;
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${kind.resource}:${target}:${body.invitee.toLowerCase()}`]);
+  const { rows } = await db.query<{ id: number; pending: boolean }>(
+    `SELECT id, expiry > now() AS pending FROM ${kind.resource} WHERE ${kind.target} = $1 AND lower(invitee) = lower($2) AND id <> $3`,
+    [target, body.invitee, newId],
+  );
+  if (rows.some((r) => r.pending)) throw new BadRequestError('invitee_already_invited');
+  if (rows.length > 0) await db.query(`DELETE FROM ${kind.resource} WHERE id = ANY($1)`, [rows.map((r) => r.id)]);
+}
