@@ -4,7 +4,7 @@ import type { Action } from './types.js';
  * Permission strings follow the spec's legacy namespace: `resin.<resource>.<action>`,
  * optionally conditioned with an OData filter over the resource, bound to the caller:
  * `resin.organization.update?organization_membership/any(om:om/user/any(u:u/actor eq @__ACTOR_ID))`.
- * `a.b.all` implies `a.b.c`.
+ * `a.b.all` implies `a.b.c` (`read-private` included; `read` does not imply `read-private`).
  */
 export const ACTOR_ALIAS = '@__ACTOR_ID';
 

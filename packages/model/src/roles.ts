@@ -1,5 +1,5 @@
 import { model } from './model.js';
-import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, through, userIsMe } from './roles/filters.js';
+import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './roles/filters.js';
 
 export * from './roles/fleet.js';
 export { fleetRoleAtLeast } from './roles/filters.js';
@@ -42,7 +42,10 @@ export const ROLES = {
     ...PUBLIC_REFERENCE,
     'resin.application_membership_role.read',
     `resin.actor.read?id eq @__ACTOR_ID`,
-    `resin.user.read?${ME}`,
+    // Users: the caller and their organizations' members read a user (username, names…);
+    // the private fields (email, newsletter, account type…) only the user themself.
+    `resin.user.read?${ME} or ${sharesOrganizationWithMe()}`,
+    `resin.user.read-private?${ME}`,
     `resin.user.update?${ME}`,
     `resin.api_key.read?is_of__actor eq @__ACTOR_ID`,
     `resin.api_key.update?is_of__actor eq @__ACTOR_ID`,
@@ -122,8 +125,15 @@ export const ROLES = {
     'support.home',
   ],
 
-  /** Provider support staff: read access (write access comes with granted support access). */
-  support_agent: [...Object.keys(model).filter((r) => !PLATFORM_ADMINISTRATOR_ONLY.has(r)).map((r) => `resin.${r}.read`), 'support.home'],
+  /**
+   * Provider support staff: read access (write access comes with granted support access),
+   * users' private fields included (support answers by email).
+   */
+  support_agent: [
+    ...Object.keys(model).filter((r) => !PLATFORM_ADMINISTRATOR_ONLY.has(r)).map((r) => `resin.${r}.read`),
+    'resin.user.read-private',
+    'support.home',
+  ],
 } satisfies Record<string, string[]>;
 
 export type RoleName = keyof typeof ROLES;

@@ -34,6 +34,13 @@ export interface FieldDef {
    */
   secret?: boolean;
   /**
+   * Private fields are readable only where the caller's `resin.<resource>.read-private`
+   * condition holds; elsewhere they read as null (in `$select`, `$expand`, `$filter`,
+   * `$orderby`), so nobody can probe them by filtering or ordering. Writes are governed by
+   * the write permissions alone. Not for ForeignKey or Serial fields.
+   */
+  private?: true;
+  /**
    * Who may write the field through the data API:
    *  - 'always' (default): POST and PATCH
    *  - 'create': POST only
@@ -53,7 +60,11 @@ export interface ReverseNavigationDef {
   via: string;
 }
 
-export type Action = 'read' | 'create' | 'update' | 'delete';
+/**
+ * `read-private`: reading the `private` fields of a readable row. `resin.x.all` implies it;
+ * an unconditional `resin.x.read` does not.
+ */
+export type Action = 'read' | 'read-private' | 'create' | 'update' | 'delete';
 
 export interface ResourceDef {
   /** OData resource name, also the table name. */

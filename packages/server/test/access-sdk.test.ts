@@ -31,8 +31,8 @@ describe('balena-sdk fleet memberships', () => {
     expect(joined.statusCode).toBe(201);
     const app = await sdk.models.application.create({ name: 'SdkShared', organization: owner.username, deviceType: 'raspberrypi3' });
 
-    // (application.membership.create itself first looks the user up through the
-    // organization's memberships, and users read only themselves for now: see the report.)
+    // (application.membership.create, which looks the user up through the organization's
+    // memberships, is in user-privacy.test.ts.)
     const developer = (await sdk.pine.get({ resource: 'application_membership_role', id: { name: 'developer' }, options: { $select: 'id' } }))!.id;
     const created = (await sdk.pine.post({
       resource: 'user_application_membership',

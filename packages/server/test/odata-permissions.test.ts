@@ -5,11 +5,13 @@ import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '.
 // The caller's read permission is part of every GET: the root resource, each expanded
 // navigation and every navigation named in $filter and $orderby.
 // alice administers A and is a plain member of B; bob administers B. Fleets are readable
-// by their organization's administrators, public fleets by everybody.
+// by their organization's administrators, public fleets by everybody. carol administers C
+// and shares no organization with alice or bob (users read each other only when they do).
 
 let t: TestApp;
 let alice: SignedUpUser;
 let bob: SignedUpUser;
+let carol: SignedUpUser;
 const app: Record<'aPriv' | 'aPub' | 'bPriv' | 'bPub', number> = { aPriv: 0, aPub: 0, bPriv: 0, bPub: 0 };
 
 type Row = Record<string, unknown>;
@@ -37,6 +39,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   alice = await signUp(t.app);
   bob = await signUp(t.app);
+  carol = await signUp(t.app);
   app.aPriv = await insertFleet(alice, 'a-private', false);
   app.aPub = await insertFleet(alice, 'a-public', true);
   app.bPriv = await insertFleet(bob, 'b-private', false);
@@ -83,7 +86,8 @@ describe('the root resource', () => {
 
   it('answers an unreadable id like a missing one: 200 {"d":[]}', async () => {
     expect(await get(`/v7/application(${app.bPriv})`, alice.token)).toEqual({ status: 200, body: { d: [] } });
-    expect(await get(`/v7/user(${bob.userId})`, alice.token)).toEqual({ status: 200, body: { d: [] } });
+    expect(await get(`/v7/user(${carol.userId})`, alice.token)).toEqual({ status: 200, body: { d: [] } });
+    expect(await get(`/v7/user(${alice.userId})?$select=id`, carol.token)).toEqual({ status: 200, body: { d: [] } });
     expect(await get(`/v7/organization(handle='${alice.username}')`, bob.token)).toEqual({ status: 200, body: { d: [] } });
   });
 
@@ -137,8 +141,19 @@ describe('navigations', () => {
     const url = `/v7/organization_membership?$select=user&$filter=is_member_of__organization eq ${bob.orgId}&$orderby=id asc`;
     expect(await rows(url, alice.token)).toEqual([{ user: { __id: bob.userId } }, { user: { __id: alice.userId } }]);
     expect(await rows(`/v7/organization_membership?$select=id&$filter=is_member_of__organization eq ${alice.orgId}`, bob.token)).toEqual([]);
-    // Expanding the user of a membership: alice may read only herself.
+    // Expanding the user of a membership: alice reads herself and her co-member bob.
     const withUsers = await rows(`${url}&$expand=user($select=username)`, alice.token);
-    expect(withUsers).toEqual([{ user: [] }, { user: [{ username: alice.username }] }]);
+    expect(withUsers).toEqual([{ user: [{ username: bob.username }] }, { user: [{ username: alice.username }] }]);
+  });
+
+  it('an expanded user who shares no organization with the caller is not readable', async () => {
+    // carol is a direct member of bob's fleet, but of none of bob's organizations.
+    await t.db.query(
+      `INSERT INTO user_application_membership ("user", is_member_of__application, application_membership_role)
+       VALUES ($1, $2, (SELECT id FROM application_membership_role WHERE name = 'developer'))`,
+      [carol.userId, app.bPriv],
+    );
+    const url = `/v7/user_application_membership?$select=user&$filter=is_member_of__application eq ${app.bPriv}&$expand=user($select=username)`;
+    expect(await rows(url, bob.token)).toEqual([{ user: [] }]);
   });
 });

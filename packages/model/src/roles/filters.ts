@@ -34,6 +34,15 @@ export const isOrgAdmin = (at = ''): string =>
 /** Follows the foreign key `fk` of the row at `at` to an organization and applies `cond`. */
 export const inOrganization = (fk: string, cond: (at: string) => string, at = ''): string => through(at, fk, 'o', cond);
 
+// ---- users (the row at `at` is a user) ----
+
+/**
+ * The user at `at` is a member of an organization the caller is a member of (the caller
+ * themself included, when they are a member of any organization).
+ */
+export const sharesOrganizationWithMe = (at = ''): string =>
+  through(at, 'organization_membership', 'um', (m) => inOrganization('is_member_of__organization', isOrgMember, m));
+
 // ---- fleets (the row at `at` is an application) ----
 
 /**

@@ -1,3 +1,4 @@
+import type { FieldDef } from '@flotilla/model';
 import { BadRequestError } from '../errors.js';
 import { ACTOR_MARK, col, ident, NEW_ROW_MARK } from './sql.js';
 import { fieldOf, navigationOf, navigationTarget, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
@@ -202,7 +203,36 @@ function member(node: PathNode, resource: ResourceInfo, alias: string, scope: Sc
     return sqlOperand(`(SELECT ${inner.sql} ${navigationFrom(nav, alias, t, env)})`, inner.type);
   }
   const field = fieldOf(resource, node.name, env.trusted);
-  return sqlOperand(col(alias, field.name), VALUE_TYPE[field.type]);
+  return sqlOperand(fieldColumn(resource, field, alias, env), VALUE_TYPE[field.type]);
+}
+
+/** SQL types of the values a private field may hold (for its typed NULL). */
+const NULL_CAST: Record<FieldDef['type'], string> = {
+  Serial: 'integer',
+  Integer: 'integer',
+  'Big Integer': 'bigint',
+  Real: 'double precision',
+  Boolean: 'boolean',
+  'Short Text': 'text',
+  Text: 'text',
+  'Date Time': 'timestamptz',
+  JSON: 'jsonb',
+  ForeignKey: 'integer',
+};
+
+/**
+ * The value of `field` of the row at `alias` as the caller may see it. A private field
+ * (`FieldDef.private`) is the column where the caller's read-private condition holds for
+ * that row and null elsewhere, wherever it is used ($select, $filter, $orderby), so it can
+ * be neither read nor probed. Permission texts (trusted) see the column.
+ */
+export function fieldColumn(resource: ResourceInfo, field: FieldDef, alias: string, env: CompileEnv): string {
+  const c = col(alias, field.name);
+  if (!field.private || env.trusted) return c;
+  const condition = env.privateCondition(resource.name, alias);
+  if (condition === '') return c;
+  if (condition === 'FALSE') return `NULL::${NULL_CAST[field.type]}`;
+  return `CASE WHEN ${condition} THEN ${c} END`;
 }
 
 /**

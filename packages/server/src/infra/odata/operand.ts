@@ -36,6 +36,12 @@ export interface CompileEnv {
    */
   navigationCondition(resource: string, alias: string): string;
   /**
+   * The caller's read-private condition for the row of `resource` at `alias` (see
+   * `FieldDef.private`), as SQL: '' when unconditional, 'FALSE' when never. Not consulted
+   * when `trusted`.
+   */
+  privateCondition(resource: string, alias: string): string;
+  /**
    * Create checks run after the insert, so a condition could find the new row through a
    * navigation and grant itself (a membership making its own user an administrator).
    * Navigations into this resource then skip the row whose id is NEW_ROW_MARK.

@@ -98,6 +98,7 @@ export function permissionCondition(
           aliases,
           trusted: true,
           navigationCondition: () => '',
+          privateCondition: () => '',
           ...(forWrittenRow ? { newRowOf: resource } : {}),
         },
       );
@@ -124,6 +125,18 @@ export type Access = readonly string[] | 'root';
 export function navigationCondition(access: Access, resource: string, alias: string): string {
   if (access === 'root') return '';
   const c = permissionCondition(access, resource, 'read');
+  if (c === true) return '';
+  if (c === false) return 'FALSE';
+  return conditionAt(c, alias);
+}
+
+/**
+ * SQL under which the caller may read the private fields of the row of `resource` at
+ * `alias`: '' | 'FALSE' | condition (`resin.<resource>.read-private`).
+ */
+export function privateFieldCondition(access: Access, resource: string, alias: string): string {
+  if (access === 'root') return '';
+  const c = permissionCondition(access, resource, 'read-private');
   if (c === true) return '';
   if (c === false) return 'FALSE';
   return conditionAt(c, alias);

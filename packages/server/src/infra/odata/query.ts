@@ -1,9 +1,9 @@
 import type { Action, FieldDef } from '@flotilla/model';
 import type { ExpandPropertyPath, ODataOptions, SelectOption } from '@balena/odata-parser';
 import { BadRequestError } from '../errors.js';
-import { compileFilter, compileValuePath, navigationFrom, navigationJoin, type PathNode } from './filter.js';
+import { compileFilter, compileValuePath, fieldColumn, navigationFrom, navigationJoin, type PathNode } from './filter.js';
 import { toSql, type CompileEnv, type Scope } from './operand.js';
-import { navigationCondition, rootCondition, type Access } from './permissions.js';
+import { navigationCondition, privateFieldCondition, rootCondition, type Access } from './permissions.js';
 import { fieldOf, navigationOf, navigationTarget, resourceInfo, unknownField, VALUE_TYPE, type ResourceInfo } from './resources.js';
 import { Aliases, col, finalize, ident, isoTimestamp, ParamBinder, type Statement } from './sql.js';
 import type { ParsedUrl } from './url.js';
@@ -27,6 +27,7 @@ function environment(url: ParsedUrl, access: Access): CompileEnv {
     aliases: new Aliases(),
     trusted: false,
     navigationCondition: (resource, alias) => navigationCondition(access, resource, alias),
+    privateCondition: (resource, alias) => privateFieldCondition(access, resource, alias),
   };
 }
 
@@ -52,6 +53,8 @@ function keyConditions(key: NonNullable<ParsedUrl['tree']['key']>, info: Resourc
   if (!known) throw new BadRequestError(`Unknown key (${names.join(', ')}) for resource '${info.name}'`);
   return names.map((name) => {
     const field = fieldOf(info, name);
+    // A key is a lookup by value: on a private field it would be a probe.
+    if (field.private) throw new BadRequestError(`The private field '${name}' of resource '${info.name}' cannot be a key`);
     const bind = env.binds[named[name]!.bind as number];
     if (!bind) throw new BadRequestError(`Invalid key for resource '${info.name}'`);
     try {
@@ -120,7 +123,7 @@ function collection(info: ResourceInfo, alias: string, options: ODataOptions, wh
   }
   const columns = selectedFields(info, options.$select, expanded)
     .filter((f) => !expanded.has(f.name))
-    .map((f) => `${fieldSql(f, alias)} AS ${ident(f.name)}`);
+    .map((f) => `${fieldSql(f, fieldColumn(info, f, alias, env))} AS ${ident(f.name)}`);
   const conditions = [...where];
   if (options.$filter !== undefined) conditions.push(compileFilter(options.$filter, scopeOf(info, alias), env));
   let page = `FROM ${ident(info.name)} AS ${alias}${whereClause(conditions)}`;
@@ -208,9 +211,11 @@ function selectedFields(info: ResourceInfo, select: SelectOption | undefined, ex
   return fields;
 }
 
-/** A field as it appears in a response: FKs `{"__id":N}` or null, timestamps ISO text. */
-function fieldSql(f: FieldDef, alias: string): string {
-  const c = col(alias, f.name);
+/**
+ * A field as it appears in a response: FKs `{"__id":N}` or null, timestamps ISO text. `c`
+ * is its value (`fieldColumn`: a private field may read as null).
+ */
+function fieldSql(f: FieldDef, c: string): string {
   if (f.type === 'ForeignKey') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('__id', ${c}) END`;
   if (f.type === 'Date Time') return isoTimestamp(c);
   return c;

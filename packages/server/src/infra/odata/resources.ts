@@ -50,6 +50,10 @@ const infos = new Map<string, ResourceInfo>();
 
 function build(def: ResourceDef): ResourceInfo {
   const columns = new Map(def.fields.map((f) => [f.name, f] as const));
+  for (const f of def.fields) {
+    // Keys and navigations use these columns as they are: they cannot read as null.
+    if (f.private && (f.type === 'ForeignKey' || f.type === 'Serial')) throw new Error(`${def.name}.${f.name}: a ${f.type} cannot be private`);
+  }
   const fields = new Map(def.fields.filter((f) => !f.secret).map((f) => [f.name, f] as const));
   const navigations = new Map<string, Navigation>();
   for (const f of fields.values()) {
