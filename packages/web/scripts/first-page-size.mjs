@@ -16,6 +16,9 @@ const ROUTES = {
   '/signup': 'src/app/routes/signup.tsx',
   '/fleets': 'src/app/routes/fleets.tsx',
   '/orgs': 'src/app/routes/orgs.tsx',
+  '/orgs/:id': 'src/app/routes/organization-summary.tsx',
+  '/orgs/:id/members': 'src/app/routes/organization-members.tsx',
+  '(invitation)': 'src/app/routes/accept-invitation.tsx',
   '(not found)': 'src/app/routes/not-found.tsx',
 };
 

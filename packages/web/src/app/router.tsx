@@ -35,6 +35,18 @@ export const router = createBrowserRouter([
                 path: 'orgs/:orgId/billing',
                 lazy: async () => ({ Component: (await import('./routes/organization-billing')).OrganizationBillingRoute }),
               },
+              {
+                path: 'orgs/:orgId/members',
+                lazy: async () => ({ Component: (await import('./routes/organization-members')).OrganizationMembersRoute }),
+              },
+              {
+                path: 'organization/invitation/:token',
+                lazy: async () => ({ Component: (await import('./routes/accept-invitation')).AcceptOrganizationInvitationRoute }),
+              },
+              {
+                path: 'invitation/:token',
+                lazy: async () => ({ Component: (await import('./routes/accept-invitation')).AcceptFleetInvitationRoute }),
+              },
             ],
           },
         ],

@@ -3,7 +3,8 @@ import type { Key, ReactNode } from 'react';
 
 export interface Column<Row> {
   key: string;
-  header: string;
+  /** Usually text; a node for e.g. a select-all checkbox. */
+  header: ReactNode;
   render: (row: Row) => ReactNode;
 }
 

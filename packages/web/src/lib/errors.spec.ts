@@ -29,6 +29,9 @@ describe('errorMessage', () => {
   it('shows the English text of an error key the server answers with', () => {
     const err = sdkError({ code: 'BalenaRequestError', statusCode: 400, body: 'cannot_delete_last_organization_admin' });
     expect(errorMessage(err, t)).toBe('t:errors.cannot_delete_last_organization_admin');
+    for (const key of ['invalid_email', 'invitee_already_exist', 'invitee_already_invited']) {
+      expect(errorMessage(sdkError({ code: 'BalenaRequestError', statusCode: 400, body: key }), t)).toBe(`t:errors.${key}`);
+    }
   });
 
   it('falls back to a generic message when there is no text', () => {

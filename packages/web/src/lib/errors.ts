@@ -54,6 +54,9 @@ export function tidyErrorText(text: string): string {
 /** Error keys the server answers with (a 400 body), shown as their English text. */
 const SERVER_ERROR_KEYS = {
   cannot_delete_last_organization_admin: 'errors.cannot_delete_last_organization_admin',
+  invalid_email: 'errors.invalid_email',
+  invitee_already_exist: 'errors.invitee_already_exist',
+  invitee_already_invited: 'errors.invitee_already_invited',
 } as const;
 
 function isServerErrorKey(text: string): text is keyof typeof SERVER_ERROR_KEYS {

@@ -1,7 +1,7 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
@@ -117,6 +117,9 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
         <Stack component="section" aria-label={t('org_summary.actions')} spacing={1} sx={{ alignItems: 'flex-start' }}>
           {!isAdmin && <Typography color="text.secondary">{t('org_summary.admins_only')}</Typography>}
           <Stack direction="row" spacing={2}>
+            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/members`}>
+              {t('org_summary.manage_members')}
+            </Button>
             {membership && (
               <Button
                 variant="outlined"

@@ -1,0 +1,241 @@
+import { Button, Link, Stack, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { PageHeader } from '../../components/page-header';
+import { RedirectWithError } from '../../components/redirect-with-error';
+import { useSession } from '../../features/auth/api/get-session';
+import { useDeleteOrganizationMembership } from '../../features/organizations/api/delete-organization-membership';
+import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
+import { useOrganization } from '../../features/organizations/api/get-organization';
+import { useOrganizationInvites, type OrganizationInvite } from '../../features/organizations/api/get-organization-invites';
+import { useOrganizationMembers, type OrganizationMember } from '../../features/organizations/api/get-organization-members';
+import { useRevokeOrganizationInvite } from '../../features/organizations/api/revoke-organization-invite';
+import { OrganizationInvitesTable } from '../../features/organizations/components/organization-invites-table';
+import { OrganizationMembersTable } from '../../features/organizations/components/organization-members-table';
+import { parseRouteId } from '../../lib/route-id';
+import { useNotify } from '../../lib/notify';
+
+// Dialogs (forms, validation) load when first wanted, not with the page.
+const loadInvite = () => import('../../features/organizations/components/invite-member-dialog');
+const loadRoles = () => import('../../features/organizations/components/change-member-roles-dialog');
+const loadConfirm = () => import('../../components/confirm-dialog');
+const InviteMemberDialog = lazy(async () => ({ default: (await loadInvite()).InviteMemberDialog }));
+const ChangeMemberRolesDialog = lazy(async () => ({ default: (await loadRoles()).ChangeMemberRolesDialog }));
+const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
+
+/** /orgs/{orgId}/members (spec 1 §2). A non-numeric id goes up to /orgs, as on the summary. */
+export function OrganizationMembersRoute() {
+  const { t } = useTranslation();
+  const id = parseRouteId(useParams().orgId);
+  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
+  return <OrganizationMembersPage key={id} id={id} />;
+}
+
+type Dialog =
+  | { kind: 'invite' }
+  | { kind: 'roles' }
+  | { kind: 'delete'; member: OrganizationMember }
+  | { kind: 'revoke'; invites: OrganizationInvite[] }
+  | null;
+
+function OrganizationMembersPage({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const organization = useOrganization(id);
+  const membership = useMyOrganizationMembership(id);
+
+  if (organization.isError || membership.isError) {
+    return (
+      <FullPageError
+        message={t('org_summary.load_failed')}
+        onRetry={() => void Promise.all([organization.refetch(), membership.refetch()])}
+      />
+    );
+  }
+  if (organization.isPending || membership.isPending) return <FullPageSpinner />;
+  if (organization.data === null) return <RedirectWithError to="/orgs" message={t('orgs.not_found')} />;
+  return (
+    <MembersPage
+      organization={organization.data}
+      myMembershipId={membership.data?.id}
+      isAdmin={membership.data?.role === 'administrator'}
+    />
+  );
+}
+
+interface MembersPageProps {
+  organization: { id: number; name: string };
+  myMembershipId: number | undefined;
+  isAdmin: boolean;
+}
+
+function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const session = useSession();
+  const members = useOrganizationMembers(organization.id);
+  // Only administrators may read invites; others are not asked.
+  const invites = useOrganizationInvites(organization.id, isAdmin);
+  const deleteMembership = useDeleteOrganizationMembership();
+  const revoke = useRevokeOrganizationInvite();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [selectedMembers, setSelectedMembers] = useState<Set<number>>(new Set());
+  const [selectedInvites, setSelectedInvites] = useState<Set<number>>(new Set());
+  const close = () => setDialog(null);
+
+  const confirmDelete = async (member: OrganizationMember) => {
+    try {
+      await deleteMembership.mutateAsync({ organizationId: organization.id, membershipId: member.membershipId });
+      notify.success(t('members.member_deleted'));
+      setSelectedMembers((s) => new Set([...s].filter((x) => x !== member.membershipId)));
+      close();
+      if (member.membershipId === myMembershipId) void navigate('/orgs', { replace: true });
+    } catch (err) {
+      // e.g. 400 cannot_delete_last_organization_admin, shown in English (lib/errors.ts).
+      notify.error(err);
+      close();
+    }
+  };
+
+  // Batch revoke, one at a time; a partial failure says how many failed.
+  const confirmRevoke = async (list: OrganizationInvite[]) => {
+    let failed = 0;
+    let firstError: unknown;
+    for (const invite of list) {
+      try {
+        await revoke.mutateAsync({ organizationId: organization.id, inviteId: invite.id });
+      } catch (err) {
+        failed += 1;
+        firstError ??= err;
+      }
+    }
+    if (failed === 0) notify.success(t('members.invites_revoked', { count: list.length }));
+    else if (list.length === 1) notify.error(firstError);
+    else notify.error(t('members.operation_failed_for', { count: failed }));
+    setSelectedInvites(new Set());
+    close();
+  };
+
+  const selectedInviteList = (invites.data ?? []).filter((i) => selectedInvites.has(i.id));
+
+  return (
+    <>
+      <PageHeader
+        title={t('members.page_title', { name: organization.name })}
+        actions={
+          isAdmin ? (
+            <Button variant="contained" onClick={() => setDialog({ kind: 'invite' })} onPointerEnter={() => void loadInvite()}>
+              {t('members.invite')}
+            </Button>
+          ) : undefined
+        }
+      />
+      <Stack spacing={3}>
+        <Link component={RouterLink} to={`/orgs/${organization.id}`} sx={{ alignSelf: 'flex-start' }}>
+          {t('members.back_to_summary')}
+        </Link>
+        {!isAdmin && <Typography color="text.secondary">{t('members.admins_only')}</Typography>}
+        <Stack component="section" aria-label={t('members.title')} spacing={1}>
+          <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+            <Typography variant="h6" component="h2">
+              {t('members.title')}
+            </Typography>
+            {isAdmin && (
+              <Button
+                variant="outlined"
+                disabled={selectedMembers.size === 0}
+                onClick={() => setDialog({ kind: 'roles' })}
+                onPointerEnter={() => void loadRoles()}
+              >
+                {t('members.change_role')}
+              </Button>
+            )}
+          </Stack>
+          {members.isError ? (
+            <FullPageError message={t('org_summary.members_failed')} onRetry={() => void members.refetch()} />
+          ) : (
+            <OrganizationMembersTable
+              members={members.data}
+              loading={members.isPending}
+              currentUserId={session.data?.id}
+              canManage={isAdmin}
+              selected={selectedMembers}
+              onSelectedChange={setSelectedMembers}
+              onDelete={(member) => setDialog({ kind: 'delete', member })}
+            />
+          )}
+        </Stack>
+        {isAdmin && (
+          <Stack component="section" aria-label={t('members.invites')} spacing={1}>
+            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+              <Typography variant="h6" component="h2">
+                {t('members.invites')}
+              </Typography>
+              <Button
+                variant="outlined"
+                color="error"
+                disabled={selectedInviteList.length === 0}
+                onClick={() => setDialog({ kind: 'revoke', invites: selectedInviteList })}
+                onPointerEnter={() => void loadConfirm()}
+              >
+                {t('members.revoke_selected')}
+              </Button>
+            </Stack>
+            {invites.isError ? (
+              <FullPageError message={t('members.invites_failed')} onRetry={() => void invites.refetch()} />
+            ) : invites.data?.length === 0 ? (
+              <Typography color="text.secondary">{t('members.invites_empty')}</Typography>
+            ) : (
+              <OrganizationInvitesTable
+                invites={invites.data}
+                loading={invites.isPending}
+                selected={selectedInvites}
+                onSelectedChange={setSelectedInvites}
+                onRevoke={(invite) => setDialog({ kind: 'revoke', invites: [invite] })}
+              />
+            )}
+          </Stack>
+        )}
+      </Stack>
+      <Suspense fallback={null}>
+        {dialog?.kind === 'invite' && <InviteMemberDialog organizationId={organization.id} onClose={close} />}
+        {dialog?.kind === 'roles' && (
+          <ChangeMemberRolesDialog
+            organizationId={organization.id}
+            membershipIds={[...selectedMembers]}
+            onClose={close}
+            onDone={() => {
+              setSelectedMembers(new Set());
+              close();
+            }}
+          />
+        )}
+        {dialog?.kind === 'delete' && (
+          <ConfirmDialog
+            title={t('members.delete_title')}
+            body={t('members.delete_body', {
+              name: dialog.member.username ?? t('org_summary.user_fallback', { id: dialog.member.userId }),
+              organization: organization.name,
+            })}
+            confirmLabel={t('members.delete_member')}
+            cancelLabel={t('members.cancel')}
+            onConfirm={() => confirmDelete(dialog.member)}
+            onClose={close}
+          />
+        )}
+        {dialog?.kind === 'revoke' && (
+          <ConfirmDialog
+            title={t('members.revoke_title', { count: dialog.invites.length })}
+            body={t('members.revoke_body', { count: dialog.invites.length, invitee: dialog.invites[0]?.invitee ?? '' })}
+            confirmLabel={t('members.revoke')}
+            cancelLabel={t('members.cancel')}
+            onConfirm={() => confirmRevoke(dialog.invites)}
+            onClose={close}
+          />
+        )}
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { Button, Checkbox } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '../../../components/data-table';
+import type { OrganizationInvite } from '../api/get-organization-invites';
+
+interface Props {
+  invites: OrganizationInvite[] | undefined;
+  loading: boolean;
+  selected: ReadonlySet<number>;
+  onSelectedChange: (selected: Set<number>) => void;
+  onRevoke: (invite: OrganizationInvite) => void;
+}
+
+/** Pending invites (administrators only): invitee, role, created, expiry; single revoke. */
+export function OrganizationInvitesTable({ invites, loading, selected, onSelectedChange, onRevoke }: Props) {
+  const { t, i18n } = useTranslation();
+  const date = (value: string | null) =>
+    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+  const roleLabel = (role: string | null) =>
+    role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '');
+  const all = invites ?? [];
+  const allSelected = all.length > 0 && all.every((i) => selected.has(i.id));
+  const toggle = (id: number, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    onSelectedChange(next);
+  };
+
+  const columns: Column<OrganizationInvite>[] = [
+    {
+      key: 'select',
+      header: (
+        <Checkbox
+          size="small"
+          checked={allSelected}
+          indeterminate={selected.size > 0 && !allSelected}
+          onChange={(e) => onSelectedChange(e.target.checked ? new Set(all.map((i) => i.id)) : new Set())}
+          slotProps={{ input: { 'aria-label': t('members.select_all_invites') } }}
+        />
+      ),
+      render: (i) => (
+        <Checkbox
+          size="small"
+          checked={selected.has(i.id)}
+          onChange={(e) => toggle(i.id, e.target.checked)}
+          slotProps={{ input: { 'aria-label': t('members.select_invite', { invitee: i.invitee }) } }}
+        />
+      ),
+    },
+    { key: 'invitee', header: t('members.col_invitee'), render: (i) => i.invitee },
+    { key: 'role', header: t('members.col_role'), render: (i) => roleLabel(i.role) },
+    { key: 'created', header: t('members.col_created'), render: (i) => date(i.createdAt) },
+    { key: 'expiry', header: t('members.col_expiry'), render: (i) => date(i.expiry) },
+    {
+      key: 'actions',
+      header: t('members.col_actions'),
+      render: (i) => (
+        <Button size="small" color="error" onClick={() => onRevoke(i)} aria-label={t('members.revoke_named', { invitee: i.invitee })}>
+          {t('members.revoke')}
+        </Button>
+      ),
+    },
+  ];
+
+  return <DataTable label={t('members.invites')} columns={columns} rows={invites} getRowKey={(i) => i.id} loading={loading} />;
+}

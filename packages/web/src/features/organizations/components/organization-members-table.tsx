@@ -1,0 +1,85 @@
+import { Button, Checkbox, Chip } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '../../../components/data-table';
+import type { OrganizationMember } from '../api/get-organization-members';
+
+interface Props {
+  members: OrganizationMember[] | undefined;
+  loading: boolean;
+  currentUserId: number | undefined;
+  /** Administrators select members (batch role change) and delete memberships. */
+  canManage: boolean;
+  selected: ReadonlySet<number>;
+  onSelectedChange: (selected: Set<number>) => void;
+  onDelete: (member: OrganizationMember) => void;
+}
+
+/** The members page's table, ordered by username (the query sorts), with role chips. */
+export function OrganizationMembersTable({ members, loading, currentUserId, canManage, selected, onSelectedChange, onDelete }: Props) {
+  const { t } = useTranslation();
+  const name = (m: OrganizationMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
+  const roleLabel = (role: string | null) =>
+    role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '');
+  const all = members ?? [];
+  const allSelected = all.length > 0 && all.every((m) => selected.has(m.membershipId));
+  const toggle = (id: number, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    onSelectedChange(next);
+  };
+
+  const columns: Column<OrganizationMember>[] = [
+    ...(canManage
+      ? [
+          {
+            key: 'select',
+            header: (
+              <Checkbox
+                size="small"
+                checked={allSelected}
+                indeterminate={selected.size > 0 && !allSelected}
+                onChange={(e) => onSelectedChange(e.target.checked ? new Set(all.map((m) => m.membershipId)) : new Set())}
+                slotProps={{ input: { 'aria-label': t('members.select_all_members') } }}
+              />
+            ),
+            render: (m: OrganizationMember) => (
+              <Checkbox
+                size="small"
+                checked={selected.has(m.membershipId)}
+                onChange={(e) => toggle(m.membershipId, e.target.checked)}
+                slotProps={{ input: { 'aria-label': t('members.select_member', { name: name(m) }) } }}
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'username',
+      header: t('members.col_username'),
+      render: (m) => `${name(m)}${m.userId === currentUserId ? ` ${t('org_summary.you')}` : ''}`,
+    },
+    {
+      key: 'role',
+      header: t('members.col_role'),
+      render: (m) => (
+        <Chip size="small" label={roleLabel(m.role)} color={m.role === 'administrator' ? 'primary' : 'default'} variant="outlined" />
+      ),
+    },
+    ...(canManage
+      ? [
+          {
+            key: 'actions',
+            header: t('members.col_actions'),
+            render: (m: OrganizationMember) => (
+              <Button size="small" color="error" onClick={() => onDelete(m)} aria-label={t('members.delete_member_named', { name: name(m) })}>
+                {t('members.delete_member')}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return <DataTable label={t('members.title')} columns={columns} rows={members} getRowKey={(m) => m.membershipId} loading={loading} />;
+}
