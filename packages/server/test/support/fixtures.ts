@@ -1,0 +1,368 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ROLES } from '@flotilla/model';
+import type { Db, PoolDb } from '../../src/infra/db/db.js';
+import { createUser } from '../../src/features/users/user.service.js';
+import { insertFleet, signUp, type SignedUpUser } from '../harness.js';
+
+/**
+ * The fixture world of the permission matrix (permission-matrix.test.ts) and one fixture
+ * builder per model resource: a sample row in the world, a fresh row for DELETE, a POST
+ * body and a harmless PATCH. Rows are written as root (direct SQL), never through the
+ * permission checks under test.
+ */
+
+export interface Caller {
+  /** Label used in test names. */
+  label: string;
+  /** null: anonymous (no credential). */
+  token: string | null;
+  actorId: number | null;
+  userId: number | null;
+  /** The caller's permission set, taken from the model's role table. */
+  permissions: readonly string[];
+}
+
+export interface World {
+  db: PoolDb;
+  orgId: number;
+  fleetId: number;
+  teamId: number;
+  deviceTypeId: number;
+  orgRoles: Record<'administrator' | 'member', number>;
+  fleetRoles: Record<'observer' | 'operator' | 'developer' | 'administrator', number>;
+  orgAdmin: SignedUpUser;
+  member: SignedUpUser;
+  /** The users holding each fleet role on the world fleet through a fleet membership. */
+  fleetUsers: Record<'observer' | 'operator' | 'developer' | 'administrator', number>;
+  callers: Caller[];
+  /** Sample rows in the world, by resource. */
+  sample: Record<string, number>;
+}
+
+export interface Fixture {
+  /** The row the read and update cases look at (created once in the world). */
+  sample(w: World): Promise<number>;
+  /**
+   * A new row in the same kind of situation, for one DELETE case. Absent when no spare row
+   * can exist (then the case deletes the sample row and `deleteRejectedWith` must say what
+   * the business rules answer when the delete is permitted).
+   */
+  fresh?(w: World): Promise<number>;
+  deleteRejectedWith?: { status: number; reason: string };
+  /** A valid POST body (may create prerequisite rows as root; unique on every call). */
+  body(w: World): Promise<Record<string, unknown>>;
+  /**
+   * When the create is permitted but the business rules (or the field rules of the model)
+   * refuse it anyway: the status and why. Listed here so the matrix stays honest.
+   */
+  createRejectedWith?: { status: number; reason: string };
+  /**
+   * A harmless PATCH on the sample row: a writable field and the value to set (restored
+   * afterwards). Absent when the resource has no field writable after creation; the case
+   * then sends an empty PATCH and checks only the permission answer.
+   */
+  update?: { field: string; value(w: World, current: unknown): unknown };
+}
+
+const uid = () => randomBytes(5).toString('hex');
+
+/** Inserts a user (and its actor) directly; optionally a member of the world organization. */
+export async function insertUser(db: Db, orgId?: number, roleId?: number): Promise<{ userId: number; actorId: number }> {
+  const actorId = (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
+  const name = `spare_${uid()}`;
+  const userId = (
+    await db.query<{ id: number }>('INSERT INTO "user" (actor, username, email) VALUES ($1, $2, $3) RETURNING id', [actorId, name, `${name}@example.com`])
+  ).rows[0]!.id;
+  if (orgId !== undefined) {
+    await db.query('INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role) VALUES ($1, $2, $3)', [
+      userId,
+      orgId,
+      roleId,
+    ]);
+  }
+  return { userId, actorId };
+}
+
+async function insert(db: Db, table: string, cols: Record<string, unknown>): Promise<number> {
+  const names = Object.keys(cols);
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+    Object.values(cols),
+  );
+  return rows[0]!.id;
+}
+
+const idOf = async (db: Db, sql: string, params: unknown[] = []) => (await db.query<{ id: number }>(sql, params)).rows[0]!.id;
+
+const spareMember = async (w: World) => (await insertUser(w.db, w.orgId, w.orgRoles.member)).userId;
+
+async function insertInvite(w: World, kind: 'organization' | 'application'): Promise<number> {
+  const common = {
+    invitee: `invitee_${uid()}@example.com`,
+    is_created_by__user: w.orgAdmin.userId,
+    token_hash: randomBytes(32).toString('hex'),
+    expiry: new Date(Date.now() + 7 * 86_400_000),
+  };
+  return kind === 'organization'
+    ? insert(w.db, 'invitee__is_invited_to__organization', {
+        ...common,
+        is_invited_to__organization: w.orgId,
+        organization_membership_role: w.orgRoles.member,
+      })
+    : insert(w.db, 'invitee__is_invited_to__application', {
+        ...common,
+        is_invited_to__application: w.fleetId,
+        application_membership_role: w.fleetRoles.observer,
+      });
+}
+
+/** A fleet of the world organization shared like the world fleet (memberships, team access). */
+async function fleetLikeWorld(w: World, owner: SignedUpUser, fleetUsers: Record<string, number>): Promise<number> {
+  const id = await insertFleet(w.db, owner, `Fresh${uid()}`, { organization: w.orgId, slug: `${owner.username}/fresh${uid()}` });
+  for (const [role, userId] of Object.entries(fleetUsers)) {
+    await insert(w.db, 'user_application_membership', {
+      user: userId,
+      is_member_of__application: id,
+      application_membership_role: w.fleetRoles[role as keyof World['fleetRoles']],
+    });
+  }
+  await insert(w.db, 'team_application_access', { team: w.teamId, grants_access_to__application: id, application_membership_role: w.fleetRoles.developer });
+  return id;
+}
+
+const SERVER_MAINTAINED = (what: string) => ({ status: 400, reason: `${what}: its required fields are writable 'never' (server-maintained reference data)` });
+
+export const FIXTURES: Record<string, Fixture> = {
+  actor: {
+    sample: async (w) => w.member.actorId,
+    fresh: async (w) => idOf(w.db, 'INSERT INTO actor DEFAULT VALUES RETURNING id'),
+    body: async () => ({}),
+  },
+  user: {
+    sample: async (w) => w.member.userId,
+    fresh: async (w) => spareMember(w),
+    body: async () => ({ first_name: 'Matrix' }),
+    createRejectedWith: { status: 400, reason: "username and email are required and writable 'never': users sign up through /user/register" },
+    update: { field: 'first_name', value: () => `First${uid()}` },
+  },
+  api_key: {
+    sample: async (w) => insert(w.db, 'api_key', { key: randomBytes(32).toString('hex'), name: 'matrix', is_of__actor: w.member.actorId }),
+    fresh: async (w) => insert(w.db, 'api_key', { key: randomBytes(32).toString('hex'), name: 'fresh', is_of__actor: w.member.actorId }),
+    body: async () => ({ name: 'matrix-key' }),
+    createRejectedWith: { status: 400, reason: "key is required and secret, is_of__actor writable 'never': keys are made by POST /api-key/user/full" },
+    update: { field: 'name', value: () => `key${uid()}` },
+  },
+  organization: {
+    sample: async (w) => w.orgId,
+    fresh: async (w) => {
+      const id = await insert(w.db, 'organization', { name: `Fresh ${uid()}`, handle: `fresh_${uid()}` });
+      for (const [user, role] of [
+        [w.orgAdmin.userId, w.orgRoles.administrator],
+        [w.member.userId, w.orgRoles.member],
+      ] as const) {
+        await insert(w.db, 'organization_membership', { user, is_member_of__organization: id, organization_membership_role: role });
+      }
+      return id;
+    },
+    body: async () => ({ name: `Matrix Org ${uid()}` }),
+    update: { field: 'name', value: () => `Renamed ${uid()}` },
+  },
+  organization_membership_role: {
+    sample: async (w) => w.orgRoles.member,
+    deleteRejectedWith: { status: 409, reason: 'both seeded roles are referenced (FK restrict) and the enum CHECK allows no spare row' },
+    body: async () => ({ name: 'member' }),
+    createRejectedWith: SERVER_MAINTAINED('organization_membership_role'),
+  },
+  organization_membership: {
+    sample: async (w) =>
+      idOf(w.db, 'SELECT id FROM organization_membership WHERE "user" = $1 AND is_member_of__organization = $2', [await spareMember(w), w.orgId]),
+    fresh: async (w) => idOf(w.db, 'SELECT id FROM organization_membership WHERE "user" = $1', [await spareMember(w)]),
+    body: async (w) => ({
+      user: (await insertUser(w.db)).userId,
+      is_member_of__organization: w.orgId,
+      organization_membership_role: w.orgRoles.member,
+    }),
+    update: { field: 'organization_membership_role', value: (w) => w.orgRoles.administrator },
+  },
+  cpu_architecture: {
+    sample: async (w) => idOf(w.db, `SELECT id FROM cpu_architecture WHERE slug = 'armv7hf'`),
+    fresh: async (w) => insert(w.db, 'cpu_architecture', { slug: `arch_${uid()}` }),
+    body: async () => ({ slug: `arch_${uid()}` }),
+    createRejectedWith: SERVER_MAINTAINED('cpu_architecture'),
+  },
+  device_type: {
+    sample: async (w) => w.deviceTypeId,
+    fresh: async (w) =>
+      insert(w.db, 'device_type', {
+        slug: `dt_${uid()}`,
+        name: 'Fresh device type',
+        is_of__cpu_architecture: await idOf(w.db, `SELECT id FROM cpu_architecture WHERE slug = 'armv7hf'`),
+      }),
+    body: async () => ({ slug: `dt_${uid()}`, name: 'Matrix' }),
+    createRejectedWith: SERVER_MAINTAINED('device_type'),
+  },
+  device_type_alias: {
+    sample: async (w) => idOf(w.db, 'SELECT id FROM device_type_alias WHERE device_type = $1 LIMIT 1', [w.deviceTypeId]),
+    fresh: async (w) => insert(w.db, 'device_type_alias', { device_type: w.deviceTypeId, is_referenced_by__alias: `alias_${uid()}` }),
+    body: async () => ({ is_referenced_by__alias: `alias_${uid()}` }),
+    createRejectedWith: SERVER_MAINTAINED('device_type_alias'),
+  },
+  application_type: {
+    sample: async (w) => idOf(w.db, 'SELECT id FROM application_type ORDER BY id LIMIT 1'),
+    fresh: async (w) => insert(w.db, 'application_type', { name: 'Fresh', slug: `at_${uid()}` }),
+    body: async () => ({ name: 'Matrix', slug: `at_${uid()}` }),
+    createRejectedWith: SERVER_MAINTAINED('application_type'),
+  },
+  application: {
+    sample: async (w) => w.fleetId,
+    fresh: async (w) => fleetLikeWorld(w, w.orgAdmin, w.fleetUsers),
+    body: async (w) => ({ app_name: `MatrixFleet${uid()}`, organization: w.orgId, is_for__device_type: w.deviceTypeId }),
+    update: { field: 'should_track_latest_release', value: (_w, current) => !current },
+  },
+  application_membership_role: {
+    sample: async (w) => w.fleetRoles.observer,
+    deleteRejectedWith: { status: 409, reason: 'every seeded fleet role is referenced in the world (FK restrict) and the enum CHECK allows no spare row' },
+    body: async () => ({ name: 'observer' }),
+    createRejectedWith: SERVER_MAINTAINED('application_membership_role'),
+  },
+  user_application_membership: {
+    sample: async (w) =>
+      insert(w.db, 'user_application_membership', {
+        user: await spareMember(w),
+        is_member_of__application: w.fleetId,
+        application_membership_role: w.fleetRoles.observer,
+      }),
+    fresh: async (w) =>
+      insert(w.db, 'user_application_membership', {
+        user: await spareMember(w),
+        is_member_of__application: w.fleetId,
+        application_membership_role: w.fleetRoles.observer,
+      }),
+    body: async (w) => ({ user: await spareMember(w), is_member_of__application: w.fleetId, application_membership_role: w.fleetRoles.observer }),
+    update: { field: 'application_membership_role', value: (w) => w.fleetRoles.operator },
+  },
+  team: {
+    sample: async (w) => w.teamId,
+    fresh: async (w) => insert(w.db, 'team', { name: `Fresh ${uid()}`, belongs_to__organization: w.orgId }),
+    body: async (w) => ({ name: `Matrix Team ${uid()}`, belongs_to__organization: w.orgId }),
+    update: { field: 'name', value: () => `Team ${uid()}` },
+  },
+  team_membership: {
+    sample: async (w) => insert(w.db, 'team_membership', { user: await spareMember(w), is_member_of__team: w.teamId }),
+    fresh: async (w) => insert(w.db, 'team_membership', { user: await spareMember(w), is_member_of__team: w.teamId }),
+    body: async (w) => ({ user: await spareMember(w), is_member_of__team: w.teamId }),
+  },
+  team_application_access: {
+    // Not the world team's access (that one gives a caller their role): a second team's.
+    sample: async (w) =>
+      insert(w.db, 'team_application_access', {
+        team: await insert(w.db, 'team', { name: `Sample ${uid()}`, belongs_to__organization: w.orgId }),
+        grants_access_to__application: w.fleetId,
+        application_membership_role: w.fleetRoles.observer,
+      }),
+    fresh: async (w) =>
+      insert(w.db, 'team_application_access', {
+        team: await insert(w.db, 'team', { name: `Fresh ${uid()}`, belongs_to__organization: w.orgId }),
+        grants_access_to__application: w.fleetId,
+        application_membership_role: w.fleetRoles.observer,
+      }),
+    body: async (w) => ({
+      team: await insert(w.db, 'team', { name: `Matrix ${uid()}`, belongs_to__organization: w.orgId }),
+      grants_access_to__application: w.fleetId,
+      application_membership_role: w.fleetRoles.observer,
+    }),
+    update: { field: 'application_membership_role', value: (w) => w.fleetRoles.operator },
+  },
+  email_outbox: {
+    sample: async (w) => insert(w.db, 'email_outbox', { recipient: 'x@example.com', subject: 'matrix', text_body: 'matrix', sent_via: 'outbox' }),
+    fresh: async (w) => insert(w.db, 'email_outbox', { recipient: 'y@example.com', subject: 'fresh', text_body: 'fresh', sent_via: 'outbox' }),
+    body: async () => ({ recipient: 'z@example.com' }),
+    createRejectedWith: { status: 400, reason: "every field is writable 'never': only the mailer writes the outbox" },
+  },
+  invitee__is_invited_to__organization: {
+    sample: async (w) => insertInvite(w, 'organization'),
+    fresh: async (w) => insertInvite(w, 'organization'),
+    body: async (w) => ({
+      invitee: `invitee_${uid()}@example.com`,
+      is_invited_to__organization: w.orgId,
+      organization_membership_role: w.orgRoles.member,
+    }),
+  },
+  invitee__is_invited_to__application: {
+    sample: async (w) => insertInvite(w, 'application'),
+    fresh: async (w) => insertInvite(w, 'application'),
+    body: async (w) => ({
+      invitee: `invitee_${uid()}@example.com`,
+      is_invited_to__application: w.fleetId,
+      application_membership_role: w.fleetRoles.observer,
+    }),
+  },
+};
+
+async function login(app: FastifyInstance, email: string, password: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/login_', payload: { username: email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.body;
+}
+
+async function staff(app: FastifyInstance, db: PoolDb, label: string, platformRole: 'administrator' | 'support_agent', permissions: readonly string[]): Promise<Caller> {
+  const email = `${platformRole}_${uid()}@example.com`;
+  await createUser(db, { email, password: 'staff-password-123', platformRole, isVerified: true });
+  const token = await login(app, email, 'staff-password-123');
+  const { rows } = await db.query<{ id: number; actor: number }>('SELECT id, actor FROM "user" WHERE email = $1', [email]);
+  return { label, token, actorId: rows[0]!.actor, userId: rows[0]!.id, permissions };
+}
+
+/**
+ * Builds the world: an organization (of `orgAdmin`) with a fleet, plain members, one user per
+ * fleet role through a fleet membership, one through a team's access, an outsider and
+ * platform staff; then one sample row per resource.
+ */
+export async function buildWorld(app: FastifyInstance, db: PoolDb): Promise<World> {
+  const USER = ROLES['default-user'];
+  const orgAdmin = await signUp(app);
+  const users = await Promise.all(Array.from({ length: 7 }, () => signUp(app)));
+  const [member, observer, operator, developer, fleetAdmin, teamDeveloper, outsider] = users;
+  const orgRoles = Object.fromEntries(
+    (await db.query<{ id: number; name: string }>('SELECT id, name FROM organization_membership_role')).rows.map((r) => [r.name, r.id]),
+  ) as World['orgRoles'];
+  const fleetRoles = Object.fromEntries(
+    (await db.query<{ id: number; name: string }>('SELECT id, name FROM application_membership_role')).rows.map((r) => [r.name, r.id]),
+  ) as World['fleetRoles'];
+  const orgId = orgAdmin.orgId;
+  for (const u of [member, observer, operator, developer, fleetAdmin, teamDeveloper]) {
+    await insert(db, 'organization_membership', { user: u!.userId, is_member_of__organization: orgId, organization_membership_role: orgRoles.member });
+  }
+  const deviceTypeId = await idOf(db, `SELECT id FROM device_type WHERE slug = 'raspberrypi3'`);
+  const fleetId = await insertFleet(db, orgAdmin, 'MatrixFleet');
+  const fleetUsers = { observer: observer!.userId, operator: operator!.userId, developer: developer!.userId, administrator: fleetAdmin!.userId };
+  for (const [role, user] of Object.entries(fleetUsers)) {
+    await insert(db, 'user_application_membership', {
+      user,
+      is_member_of__application: fleetId,
+      application_membership_role: fleetRoles[role as keyof World['fleetRoles']],
+    });
+  }
+  const teamId = await insert(db, 'team', { name: 'Matrix Team', belongs_to__organization: orgId });
+  await insert(db, 'team_membership', { user: teamDeveloper!.userId, is_member_of__team: teamId });
+  await insert(db, 'team_application_access', { team: teamId, grants_access_to__application: fleetId, application_membership_role: fleetRoles.developer });
+
+  const asCaller = (label: string, u: SignedUpUser): Caller => ({ label, token: u.token, actorId: u.actorId, userId: u.userId, permissions: USER });
+  const callers: Caller[] = [
+    { label: 'anonymous', token: null, actorId: null, userId: null, permissions: ROLES.anonymous },
+    asCaller('user without relation', outsider!),
+    asCaller('organization administrator', orgAdmin),
+    asCaller('organization member', member!),
+    asCaller('fleet observer', observer!),
+    asCaller('fleet operator', operator!),
+    asCaller('fleet developer', developer!),
+    asCaller('fleet administrator', fleetAdmin!),
+    asCaller('fleet developer via team', teamDeveloper!),
+    await staff(app, db, 'platform administrator', 'administrator', ROLES['platform-administrator']),
+    await staff(app, db, 'support agent', 'support_agent', [...USER, ...ROLES.support_agent]),
+  ];
+  const w: World = { db, orgId, fleetId, teamId, deviceTypeId, orgRoles, fleetRoles, orgAdmin, member: member!, fleetUsers, callers, sample: {} };
+  for (const [resource, fx] of Object.entries(FIXTURES)) w.sample[resource] = await fx.sample(w);
+  return w;
+}
