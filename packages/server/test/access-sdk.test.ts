@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSdk } from 'balena-sdk';
-import { bearer, buildTestApp, signUp, type TestApp } from './harness.js';
+import { bearer, buildTestApp, signUp, type TestApp, sdkClient } from './harness.js';
 
 // Fleet memberships through the published balena-sdk (application.membership.*).
 let t: TestApp;
 let apiUrl: string;
-const sdkFor = () => getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
+const sdkFor = () => sdkClient(apiUrl);
 
 beforeAll(async () => {
   t = await buildTestApp();

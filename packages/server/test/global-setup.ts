@@ -1,5 +1,4 @@
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { PoolDb } from '../src/infra/db/db.js';
 import { migrate } from '../src/infra/db/migrate.js';
 import { seedReferenceData } from '../src/features/reference-data/seed.js';
+import { freePort } from './support/net.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,16 +15,6 @@ declare module 'vitest' {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export const TEMPLATE_DB = 'flotilla_template';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { getSdk } from 'balena-sdk';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { PoolDb } from '../src/infra/db/db.js';
@@ -122,4 +123,9 @@ export async function insertFleet(
     Object.values(cols),
   );
   return rows[0]!.id;
+}
+
+/** A balena-sdk client for a server the test started with `app.listen` (token kept in memory). */
+export function sdkClient(apiUrl: string): ReturnType<typeof getSdk> {
+  return getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
 }

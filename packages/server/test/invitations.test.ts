@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSdk } from 'balena-sdk';
 import { setInvitationMailer } from '../src/features/invitations/invitation-mailer.js';
 import { Mailer } from '../src/infra/mail/mailer.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
 
 // Invitations by e-mail (issue 3): organization and fleet invites through the data API,
 // the invitation mail in the outbox (where the token is read, as the invitee would read
@@ -394,7 +393,7 @@ describe('invitation mail', () => {
 
 describe('balena-sdk invite models', () => {
   const sdkFor = async (token: string) => {
-    const sdk = getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
+    const sdk = sdkClient(apiUrl);
     await sdk.auth.loginWithToken(token);
     return sdk;
   };

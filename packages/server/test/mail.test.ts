@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +7,7 @@ import { Mailer, createMailer, publicLink } from '../src/infra/mail/mailer.js';
 import { escapeHtml, fleetInvitation, organizationInvitation } from '../src/infra/mail/templates.js';
 import { createUser } from '../src/features/users/user.service.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from './harness.js';
+import { freePort } from './support/net.js';
 
 // Outgoing mail (issue 3): a real SMTP server in-process, the outbox on real PostgreSQL,
 // and the outbox's visibility through the data API.
@@ -36,16 +36,6 @@ function parseRaw(raw: string): { headers: Record<string, string>; body: string 
   return { headers, body };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 let t: Awaited<ReturnType<typeof createTestDb>>;
 let smtp: SMTPServer;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSdk } from 'balena-sdk';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
 
 // The data API through the published balena-sdk's pine client over real HTTP: the URLs
 // exactly as pinejs-client encodes them (dialect §2), and the response shapes it expects.
@@ -19,7 +18,7 @@ interface Pine {
   patch(params: object): Promise<unknown>;
 }
 const sdkAs = async (token?: string): Promise<{ pine: Pine }> => {
-  const sdk = getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
+  const sdk = sdkClient(apiUrl);
   if (token) await sdk.auth.loginWithToken(token);
   return { pine: sdk.pine as unknown as Pine };
 };

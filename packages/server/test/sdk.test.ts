@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSdk } from 'balena-sdk';
-import { buildTestApp, signUp, type TestApp } from './harness.js';
+import { buildTestApp, signUp, type TestApp, sdkClient } from './harness.js';
 
 // The published balena-sdk as the client, over real HTTP: the wire contract of
 // shared/reference/balena-api-dialect.md.
 let t: TestApp;
 let apiUrl: string;
-const sdkFor = () => getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
+const sdkFor = () => sdkClient(apiUrl);
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -1,24 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from './support/net.js';
 
 // Drives the real `main.ts` as `npm start` does: embedded PostgreSQL in a data directory,
 // first-start administrator, clean stop on SIGTERM, and a second start reusing the data.
 const root = new URL('../../../', import.meta.url).pathname;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 interface Running {
   child: ChildProcess;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSdk } from 'balena-sdk';
 import { createUser } from '../src/features/users/user.service.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
 
 // Members of an organization read each other's user rows (username, names), but a user's
 // private fields (email, newsletter, account type, verification, platform role) only the
@@ -158,7 +157,7 @@ describe('platform staff', () => {
 
 describe('balena-sdk', () => {
   it('application.membership.create finds a co-member by username', async () => {
-    const sdk = getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
+    const sdk = sdkClient(apiUrl);
     await sdk.auth.loginWithToken(alice.token);
     const app = await sdk.models.application.create({ name: 'PrivacyFleet', organization: alice.username, deviceType: 'raspberrypi3' });
     const created = await sdk.models.application.membership.create({ application: app.id, username: zed.username, roleName: 'developer' });
