@@ -40,6 +40,18 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/organization-members')).OrganizationMembersRoute }),
               },
               {
+                path: 'orgs/:orgId/members/:memberId/:tab?',
+                lazy: async () => ({ Component: (await import('./routes/member-summary')).MemberSummaryRoute }),
+              },
+              {
+                path: 'orgs/:orgId/teams',
+                lazy: async () => ({ Component: (await import('./routes/organization-teams')).OrganizationTeamsRoute }),
+              },
+              {
+                path: 'orgs/:orgId/teams/:teamId/:tab?',
+                lazy: async () => ({ Component: (await import('./routes/team-summary')).TeamSummaryRoute }),
+              },
+              {
                 path: 'organization/invitation/:token',
                 lazy: async () => ({ Component: (await import('./routes/accept-invitation')).AcceptOrganizationInvitationRoute }),
               },

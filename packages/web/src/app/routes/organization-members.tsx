@@ -157,6 +157,7 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
             <FullPageError message={t('org_summary.members_failed')} onRetry={() => void members.refetch()} />
           ) : (
             <OrganizationMembersTable
+              organizationId={organization.id}
               members={members.data}
               loading={members.isPending}
               currentUserId={session.data?.id}

@@ -120,6 +120,9 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
             <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/members`}>
               {t('org_summary.manage_members')}
             </Button>
+            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/teams`}>
+              {t('org_summary.manage_teams')}
+            </Button>
             {membership && (
               <Button
                 variant="outlined"

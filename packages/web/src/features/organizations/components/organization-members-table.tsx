@@ -1,9 +1,11 @@
-import { Button, Checkbox, Chip } from '@mui/material';
+import { Button, Checkbox, Chip, Link } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { OrganizationMember } from '../api/get-organization-members';
 
 interface Props {
+  organizationId: number;
   members: OrganizationMember[] | undefined;
   loading: boolean;
   currentUserId: number | undefined;
@@ -15,7 +17,7 @@ interface Props {
 }
 
 /** The members page's table, ordered by username (the query sorts), with role chips. */
-export function OrganizationMembersTable({ members, loading, currentUserId, canManage, selected, onSelectedChange, onDelete }: Props) {
+export function OrganizationMembersTable({ organizationId, members, loading, currentUserId, canManage, selected, onSelectedChange, onDelete }: Props) {
   const { t } = useTranslation();
   const name = (m: OrganizationMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
   const roleLabel = (role: string | null) =>
@@ -57,7 +59,14 @@ export function OrganizationMembersTable({ members, loading, currentUserId, canM
     {
       key: 'username',
       header: t('members.col_username'),
-      render: (m) => `${name(m)}${m.userId === currentUserId ? ` ${t('org_summary.you')}` : ''}`,
+      render: (m) => (
+        <>
+          <Link component={RouterLink} to={`/orgs/${organizationId}/members/${m.membershipId}`}>
+            {name(m)}
+          </Link>
+          {m.userId === currentUserId ? ` ${t('org_summary.you')}` : ''}
+        </>
+      ),
     },
     {
       key: 'role',

@@ -1,0 +1,328 @@
+import { Button, Link, Paper, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { AccessByRoleCard } from '../../components/access-by-role-card';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { PageHeader } from '../../components/page-header';
+import { RedirectWithError } from '../../components/redirect-with-error';
+import { useSession } from '../../features/auth/api/get-session';
+import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
+import { useOrganizationMembers } from '../../features/organizations/api/get-organization-members';
+import { useDeleteTeam } from '../../features/teams/api/delete-team';
+import { useDeleteTeamAccess } from '../../features/teams/api/delete-team-access';
+import { useDeleteTeamMemberships } from '../../features/teams/api/delete-team-memberships';
+import { useTeam, type TeamAccess, type TeamDetails, type TeamMember } from '../../features/teams/api/get-team';
+import { TeamCard } from '../../features/teams/components/team-card';
+import { SelectableTable } from '../../features/teams/components/selectable-table';
+import { useNotify } from '../../lib/notify';
+import { parseRouteId } from '../../lib/route-id';
+
+const loadName = () => import('../../features/teams/components/team-name-dialog');
+const loadAddMembers = () => import('../../features/teams/components/add-team-members-dialog');
+const loadAssign = () => import('../../features/teams/components/assign-applications-dialog');
+const loadConfirm = () => import('../../components/confirm-dialog');
+const TeamNameDialog = lazy(async () => ({ default: (await loadName()).TeamNameDialog }));
+const AddTeamMembersDialog = lazy(async () => ({ default: (await loadAddMembers()).AddTeamMembersDialog }));
+const AssignApplicationsDialog = lazy(async () => ({ default: (await loadAssign()).AssignApplicationsDialog }));
+const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
+
+/** Sub-pages (spec 1 §2). Apps would sit here behind the apps feature flag, which does not exist yet. */
+const TABS = ['members', 'fleets', 'blocks'] as const;
+type TabName = (typeof TABS)[number];
+
+/**
+ * /orgs/{orgId}/teams/{teamId}[/members|fleets|blocks] (spec 1 §2). A non-numeric
+ * organization id goes up to /orgs, a non-numeric team id up to the teams list.
+ */
+export function TeamSummaryRoute() {
+  const { t } = useTranslation();
+  const params = useParams();
+  const orgId = parseRouteId(params.orgId);
+  const teamId = parseRouteId(params.teamId);
+  if (orgId === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
+  if (teamId === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('invalid_id_passed_in_url')} />;
+  const tab = TABS.find((x) => x === params.tab);
+  if (params.tab !== undefined && tab === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams/${teamId}`} message={t('teams.unknown_tab')} />;
+  return <TeamPage key={teamId} orgId={orgId} teamId={teamId} tab={tab} />;
+}
+
+function TeamPage({ orgId, teamId, tab }: { orgId: number; teamId: number; tab: TabName | undefined }) {
+  const { t } = useTranslation();
+  const team = useTeam(teamId);
+  const membership = useMyOrganizationMembership(orgId);
+  if (team.isError || membership.isError) {
+    return <FullPageError message={t('teams.team_load_failed')} onRetry={() => void Promise.all([team.refetch(), membership.refetch()])} />;
+  }
+  if (team.isPending || membership.isPending) return <FullPageSpinner />;
+  // Missing, not readable, or of another organization: all look the same.
+  if (team.data === null || team.data.organizationId !== orgId) {
+    return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('teams.unauthorized')} />;
+  }
+  return <TeamSummary team={team.data} tab={tab} isAdmin={membership.data?.role === 'administrator'} />;
+}
+
+type Dialog =
+  | { kind: 'rename' | 'delete' | 'leave' | 'add-members' }
+  | { kind: 'assign'; appClass: 'fleet' | 'block' }
+  | { kind: 'remove-members'; members: TeamMember[] }
+  | { kind: 'remove-access'; access: TeamAccess[] }
+  | null;
+
+function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName | undefined; isAdmin: boolean }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const session = useSession();
+  // The add-members dialog offers the organization's users not yet in the team.
+  const orgMembers = useOrganizationMembers(team.organizationId);
+  const deleteTeam = useDeleteTeam();
+  const deleteMemberships = useDeleteTeamMemberships();
+  const deleteAccess = useDeleteTeamAccess();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const close = () => setDialog(null);
+  const base = `/orgs/${team.organizationId}/teams/${team.id}`;
+  const teamsList = `/orgs/${team.organizationId}/teams`;
+
+  const myMembership = team.members.find((m) => m.userId === session.data?.id);
+  const fleets = team.access.filter((a) => a.appClass === 'fleet');
+  const blocks = team.access.filter((a) => a.appClass === 'block');
+  const memberName = (m: TeamMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
+  const created = new Date(team.created_at);
+  const roleLabel = (role: string) => (['observer', 'operator', 'developer', 'administrator'].includes(role) ? t(`teams.role_${role as 'observer'}`) : role);
+
+  const run = async (action: () => Promise<unknown>, success: string, after?: () => void) => {
+    try {
+      await action();
+      notify.success(success);
+      setSelected(new Set());
+      close();
+      after?.();
+    } catch (err) {
+      notify.error(err);
+      close();
+    }
+  };
+
+  const candidates = (orgMembers.data ?? []).flatMap((m) =>
+    m.username !== undefined && !team.members.some((tm) => tm.userId === m.userId) ? [{ userId: m.userId, username: m.username }] : [],
+  );
+
+  const changeTab = () => setSelected(new Set());
+
+  const accessTable = (rows: TeamAccess[], appClass: 'fleet' | 'block') => {
+    const label = appClass === 'fleet' ? t('teams.fleets') : t('teams.blocks');
+    const picked = rows.filter((a) => selected.has(a.id));
+    return (
+      <Stack spacing={1}>
+        {isAdmin && (
+          <Stack direction="row" spacing={2}>
+            <Button variant="contained" onClick={() => setDialog({ kind: 'assign', appClass })} onPointerEnter={() => void loadAssign()}>
+              {t('teams.assign', { kind: label })}
+            </Button>
+            <Button
+              variant="outlined"
+              color="error"
+              disabled={picked.length === 0}
+              onClick={() => setDialog({ kind: 'remove-access', access: picked })}
+              onPointerEnter={() => void loadConfirm()}
+            >
+              {t('teams.remove_access')}
+            </Button>
+          </Stack>
+        )}
+        {rows.length === 0 ? (
+          <Typography color="text.secondary">{appClass === 'fleet' ? t('teams.fleets_empty') : t('teams.blocks_empty')}</Typography>
+        ) : (
+          <SelectableTable
+            label={label}
+            rows={rows}
+            getId={(a) => a.id}
+            getName={(a) => a.appName}
+            canManage={isAdmin}
+            selected={selected}
+            onSelectedChange={setSelected}
+            columns={[
+              { key: 'name', header: t('teams.col_name'), render: (a) => a.appName },
+              { key: 'role', header: t('teams.col_role'), render: (a) => roleLabel(a.role) },
+            ]}
+          />
+        )}
+      </Stack>
+    );
+  };
+
+  const pickedMembers = team.members.filter((m) => selected.has(m.membershipId));
+
+  return (
+    <>
+      <PageHeader
+        title={team.name}
+        actions={
+          <>
+            {isAdmin && (
+              <Button variant="outlined" onClick={() => setDialog({ kind: 'rename' })} onPointerEnter={() => void loadName()}>
+                {t('teams.rename')}
+              </Button>
+            )}
+            {myMembership && (
+              <Button variant="outlined" color="warning" onClick={() => setDialog({ kind: 'leave' })} onPointerEnter={() => void loadConfirm()}>
+                {t('teams.leave')}
+              </Button>
+            )}
+            {isAdmin && (
+              <Button variant="contained" color="error" onClick={() => setDialog({ kind: 'delete' })} onPointerEnter={() => void loadConfirm()}>
+                {t('teams.delete')}
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Stack spacing={3}>
+        <Link component={RouterLink} to={teamsList} sx={{ alignSelf: 'flex-start' }}>
+          {t('teams.back_to_teams')}
+        </Link>
+        <Paper variant="outlined" component="section" aria-label={t('teams.details')} sx={{ p: 2 }}>
+          <Typography variant="body2" color="text.secondary">
+            {t('teams.created_on')}
+          </Typography>
+          <time dateTime={team.created_at}>
+            {Number.isNaN(created.getTime()) ? team.created_at : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(created)}
+          </time>
+        </Paper>
+        <Tabs value={tab ?? 'summary'} aria-label={t('teams.sections')} onChange={changeTab}>
+          <Tab value="summary" label={t('teams.tab_summary')} component={RouterLink} to={base} />
+          {TABS.map((x) => (
+            <Tab key={x} value={x} label={t(`teams.tab_${x}`)} component={RouterLink} to={`${base}/${x}`} />
+          ))}
+        </Tabs>
+        {tab === undefined && (
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
+            <TeamCard
+              title={t('teams.members')}
+              empty={t('teams.members_empty')}
+              items={team.members.map((m) => ({ key: m.membershipId, primary: memberName(m) }))}
+            />
+            <AccessByRoleCard
+              title={t('teams.fleets')}
+              empty={t('teams.fleets_empty')}
+              items={fleets.map((a) => ({ key: a.id, name: a.appName, role: a.role }))}
+              roleLabel={roleLabel}
+            />
+            <AccessByRoleCard
+              title={t('teams.blocks')}
+              empty={t('teams.blocks_empty')}
+              items={blocks.map((a) => ({ key: a.id, name: a.appName, role: a.role }))}
+              roleLabel={roleLabel}
+            />
+          </Stack>
+        )}
+        {tab === 'members' && (
+          <Stack spacing={1}>
+            {isAdmin && (
+              <Stack direction="row" spacing={2}>
+                <Button variant="contained" onClick={() => setDialog({ kind: 'add-members' })} onPointerEnter={() => void loadAddMembers()}>
+                  {t('teams.add_members')}
+                </Button>
+                <Button
+                  variant="outlined"
+                  color="error"
+                  disabled={pickedMembers.length === 0}
+                  onClick={() => setDialog({ kind: 'remove-members', members: pickedMembers })}
+                  onPointerEnter={() => void loadConfirm()}
+                >
+                  {t('teams.remove_members')}
+                </Button>
+              </Stack>
+            )}
+            {team.members.length === 0 ? (
+              <Typography color="text.secondary">{t('teams.members_empty')}</Typography>
+            ) : (
+              <SelectableTable
+                label={t('teams.members')}
+                rows={team.members}
+                getId={(m) => m.membershipId}
+                getName={memberName}
+                canManage={isAdmin}
+                selected={selected}
+                onSelectedChange={setSelected}
+                columns={[{ key: 'username', header: t('members.col_username'), render: memberName }]}
+              />
+            )}
+          </Stack>
+        )}
+        {tab === 'fleets' && accessTable(fleets, 'fleet')}
+        {tab === 'blocks' && accessTable(blocks, 'block')}
+      </Stack>
+      <Suspense fallback={null}>
+        {dialog?.kind === 'rename' && <TeamNameDialog mode="rename" team={team} onClose={close} />}
+        {dialog?.kind === 'add-members' && <AddTeamMembersDialog teamId={team.id} candidates={candidates} onClose={close} />}
+        {dialog?.kind === 'assign' && (
+          <AssignApplicationsDialog
+            organizationId={team.organizationId}
+            teamId={team.id}
+            appClass={dialog.appClass}
+            assignedIds={new Set(team.access.map((a) => a.applicationId))}
+            onClose={close}
+          />
+        )}
+        {dialog?.kind === 'delete' && (
+          <ConfirmDialog
+            title={t('teams.delete_title')}
+            body={t('teams.delete_body', { name: team.name })}
+            confirmLabel={t('teams.delete')}
+            cancelLabel={t('teams.cancel')}
+            onConfirm={() =>
+              run(() => deleteTeam.mutateAsync({ id: team.id }), t('teams.deleted'), () => void navigate(teamsList, { replace: true }))
+            }
+            onClose={close}
+          />
+        )}
+        {dialog?.kind === 'leave' && myMembership && (
+          <ConfirmDialog
+            title={t('teams.leave_title')}
+            body={t('teams.leave_body', { name: team.name })}
+            confirmLabel={t('teams.leave')}
+            cancelLabel={t('teams.cancel')}
+            onConfirm={() =>
+              run(
+                () => deleteMemberships.mutateAsync({ membershipIds: [myMembership.membershipId], leaving: true }),
+                t('teams.membership_deleted'),
+                () => void navigate(teamsList, { replace: true }),
+              )
+            }
+            onClose={close}
+          />
+        )}
+        {dialog?.kind === 'remove-members' && (
+          <ConfirmDialog
+            title={t('teams.remove_members_title', { count: dialog.members.length })}
+            body={t('teams.remove_members_body', { count: dialog.members.length, name: memberName(dialog.members[0]!) })}
+            confirmLabel={t('teams.remove')}
+            cancelLabel={t('teams.cancel')}
+            onConfirm={() =>
+              run(
+                () => deleteMemberships.mutateAsync({ membershipIds: dialog.members.map((m) => m.membershipId) }),
+                t('teams.member_removed', { count: dialog.members.length }),
+              )
+            }
+            onClose={close}
+          />
+        )}
+        {dialog?.kind === 'remove-access' && (
+          <ConfirmDialog
+            title={t('teams.remove_access_title', { count: dialog.access.length })}
+            body={t('teams.remove_access_body', { count: dialog.access.length, name: dialog.access[0]!.appName })}
+            confirmLabel={t('teams.remove')}
+            cancelLabel={t('teams.cancel')}
+            onConfirm={() =>
+              run(() => deleteAccess.mutateAsync({ accessIds: dialog.access.map((a) => a.id) }), t('teams.access_removed', { count: dialog.access.length }))
+            }
+            onClose={close}
+          />
+        )}
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+/** Query keys of the teams feature: every team query sits under `teamsRootKey`. */
+export const teamsRootKey = ['teams'] as const;
