@@ -1,21 +1,18 @@
 import { Button, Link, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { FullPageError } from '../../components/full-page-status';
 import { PageHeader } from '../../components/page-header';
-import { RedirectWithError } from '../../components/redirect-with-error';
 import { useSession } from '../../features/auth/api/get-session';
 import { useDeleteOrganizationMembership } from '../../features/organizations/api/delete-organization-membership';
-import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
-import { useOrganization } from '../../features/organizations/api/get-organization';
 import { useOrganizationInvites, type OrganizationInvite } from '../../features/organizations/api/get-organization-invites';
 import { useOrganizationMembers, type OrganizationMember } from '../../features/organizations/api/get-organization-members';
 import { useRevokeOrganizationInvite } from '../../features/organizations/api/revoke-organization-invite';
 import { OrganizationInvitesTable } from '../../features/organizations/components/organization-invites-table';
 import { OrganizationMembersTable } from '../../features/organizations/components/organization-members-table';
-import { parseRouteId } from '../../lib/route-id';
 import { useNotify } from '../../lib/notify';
+import { OrganizationGate } from './organization-gate';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
 const loadInvite = () => import('../../features/organizations/components/invite-member-dialog');
@@ -25,12 +22,15 @@ const InviteMemberDialog = lazy(async () => ({ default: (await loadInvite()).Inv
 const ChangeMemberRolesDialog = lazy(async () => ({ default: (await loadRoles()).ChangeMemberRolesDialog }));
 const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
 
-/** /orgs/{orgId}/members (spec 1 §2). A non-numeric id goes up to /orgs, as on the summary. */
+/** /orgs/{orgId}/members (spec 1 §2). */
 export function OrganizationMembersRoute() {
-  const { t } = useTranslation();
-  const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
-  return <OrganizationMembersPage key={id} id={id} />;
+  return (
+    <OrganizationGate>
+      {({ organization, membership, isAdmin }) => (
+        <MembersPage organization={organization} myMembershipId={membership?.id} isAdmin={isAdmin} />
+      )}
+    </OrganizationGate>
+  );
 }
 
 type Dialog =
@@ -39,30 +39,6 @@ type Dialog =
   | { kind: 'delete'; member: OrganizationMember }
   | { kind: 'revoke'; invites: OrganizationInvite[] }
   | null;
-
-function OrganizationMembersPage({ id }: { id: number }) {
-  const { t } = useTranslation();
-  const organization = useOrganization(id);
-  const membership = useMyOrganizationMembership(id);
-
-  if (organization.isError || membership.isError) {
-    return (
-      <FullPageError
-        message={t('org_summary.load_failed')}
-        onRetry={() => void Promise.all([organization.refetch(), membership.refetch()])}
-      />
-    );
-  }
-  if (organization.isPending || membership.isPending) return <FullPageSpinner />;
-  if (organization.data === null) return <RedirectWithError to="/orgs" message={t('orgs.not_found')} />;
-  return (
-    <MembersPage
-      organization={organization.data}
-      myMembershipId={membership.data?.id}
-      isAdmin={membership.data?.role === 'administrator'}
-    />
-  );
-}
 
 interface MembersPageProps {
   organization: { id: number; name: string };

@@ -1,19 +1,16 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/page-header';
-import { RedirectWithError } from '../../components/redirect-with-error';
 import { useSession } from '../../features/auth/api/get-session';
-import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
-import { useOrganization, type OrganizationDetails as Organization } from '../../features/organizations/api/get-organization';
+import { type OrganizationDetails as Organization } from '../../features/organizations/api/get-organization';
 import { useOrganizationFleets } from '../../features/organizations/api/get-organization-fleets';
 import { useOrganizationMembers } from '../../features/organizations/api/get-organization-members';
 import { OrganizationDetails } from '../../features/organizations/components/organization-details';
 import { OrganizationFleetsList } from '../../features/organizations/components/organization-fleets-list';
 import { OrganizationMembersList } from '../../features/organizations/components/organization-members-list';
-import { parseRouteId } from '../../lib/route-id';
+import { OrganizationGate } from './organization-gate';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
 const loadRename = () => import('../../features/organizations/components/rename-organization-dialog');
@@ -25,45 +22,18 @@ const OrganizationLogoDialog = lazy(async () => ({ default: (await loadLogo()).O
 const DeleteOrganizationDialog = lazy(async () => ({ default: (await loadDelete()).DeleteOrganizationDialog }));
 const LeaveOrganizationDialog = lazy(async () => ({ default: (await loadLeave()).LeaveOrganizationDialog }));
 
-/** /orgs/{orgId}: the organization summary (spec 1 §2). A non-numeric id goes up to /orgs. */
+/** /orgs/{orgId}: the organization summary (spec 1 §2). */
 export function OrganizationSummaryRoute() {
-  const { t } = useTranslation();
-  const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
-  return <OrganizationSummaryPage key={id} id={id} />;
+  return (
+    <OrganizationGate>
+      {({ organization, membership, isAdmin }) => (
+        <OrganizationSummary organization={organization} membership={membership} isAdmin={isAdmin} />
+      )}
+    </OrganizationGate>
+  );
 }
 
 type Dialog = 'rename' | 'logo' | 'delete' | 'leave' | null;
-
-function OrganizationSummaryPage({ id }: { id: number }) {
-  const { t } = useTranslation();
-  const organization = useOrganization(id);
-  const membership = useMyOrganizationMembership(id);
-
-  if (organization.isError || membership.isError) {
-    return (
-      <FullPageError
-        message={t('org_summary.load_failed')}
-        onRetry={() => void Promise.all([organization.refetch(), membership.refetch()])}
-      />
-    );
-  }
-  if (organization.isPending || membership.isPending) return <FullPageSpinner />;
-  // Missing and not-readable organizations look the same ({"d":[]}).
-  if (organization.data === null) return <RedirectWithError to="/orgs" message={t('orgs.not_found')} />;
-
-  const isAdmin = membership.data?.role === 'administrator';
-  // Spec 1 §2/§8: frozen organizations send those who may access billing (for now, its
-  // administrators) to the billing page, everybody else back to /orgs.
-  if (organization.data.is_frozen) {
-    return isAdmin ? (
-      <RedirectWithError to={`/orgs/${id}/billing`} message={t('update_billing_details')} />
-    ) : (
-      <RedirectWithError to="/orgs" message={t('reach_administrators')} />
-    );
-  }
-  return <OrganizationSummary organization={organization.data} membership={membership.data} isAdmin={isAdmin} />;
-}
 
 interface SummaryProps {
   organization: Organization;
