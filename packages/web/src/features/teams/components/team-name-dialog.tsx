@@ -1,10 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
-import { FormDialog } from '../../../components/form-dialog';
-import { TextInput } from '../../../components/form-fields';
-import { errorStatus } from '../../../lib/errors';
+import { NameDialog } from '../../../components/name-dialog';
 import { useNotify } from '../../../lib/notify';
 import { useCreateTeam } from '../api/create-team';
 import { useRenameTeam } from '../api/rename-team';
@@ -22,49 +17,29 @@ export function TeamNameDialog(props: Props) {
   const notify = useNotify();
   const create = useCreateTeam();
   const rename = useRenameTeam();
-  const schema = z.object({ name: z.string().check(z.trim(), z.minLength(1, t('teams.name_required')), z.maxLength(100)) });
-  const { register, handleSubmit, formState, setError } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
-    defaultValues: { name: props.mode === 'rename' ? props.team.name : '' },
-  });
-
-  const onSubmit = handleSubmit(async ({ name }) => {
-    try {
-      if (props.mode === 'create') {
-        const team = await create.mutateAsync({ organizationId: props.organizationId, name });
-        notify.success(t('teams.created', { name }));
-        props.onClose();
-        props.onCreated?.(team.id);
-      } else {
-        if (name === props.team.name) return props.onClose();
-        await rename.mutateAsync({ id: props.team.id, name });
-        notify.success(t('teams.renamed'));
-        props.onClose();
-      }
-    } catch (err) {
-      if (errorStatus(err) === 409) setError('name', { message: t('already_used') });
-      else notify.error(err);
-    }
-  });
-
+  const creating = props.mode === 'create';
   return (
-    <FormDialog
-      open
-      title={props.mode === 'create' ? t('teams.create_title') : t('teams.rename_title')}
-      submitLabel={props.mode === 'create' ? t('teams.create_submit') : t('teams.rename_submit')}
+    <NameDialog
+      title={creating ? t('teams.create_title') : t('teams.rename_title')}
+      submitLabel={creating ? t('teams.create_submit') : t('teams.rename_submit')}
       cancelLabel={t('teams.cancel')}
-      submitting={formState.isSubmitting}
-      onSubmit={onSubmit}
+      label={t('teams.name')}
+      inputId="team-name"
+      requiredMessage={t('teams.name_required')}
+      defaultName={props.mode === 'rename' ? props.team.name : undefined}
+      onSave={async (name) => {
+        if (props.mode === 'create') {
+          const team = await create.mutateAsync({ organizationId: props.organizationId, name });
+          notify.success(t('teams.created', { name }));
+          props.onClose();
+          props.onCreated?.(team.id);
+        } else {
+          await rename.mutateAsync({ id: props.team.id, name });
+          notify.success(t('teams.renamed'));
+          props.onClose();
+        }
+      }}
       onClose={props.onClose}
-    >
-      <TextInput
-        {...register('name')}
-        id="team-name"
-        label={t('teams.name')}
-        autoComplete="off"
-        autoFocus
-        error={formState.errors.name?.message}
-      />
-    </FormDialog>
+    />
   );
 }
