@@ -3,6 +3,7 @@ import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sha
 
 export * from './roles/fleet.js';
 export { fleetRoleAtLeast } from './roles/filters.js';
+export * from './roles/fleet-permissions.js';
 
 /**
  * Roles as data. Each role maps to a permission set; conditions are OData filters over the
@@ -54,6 +55,9 @@ export const ROLES = {
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).
     `resin.organization.read?${isOrgMember()}`,
+    // A user with access to one of its fleets (fleet membership or a team's access) reads
+    // the organization's name, handle and logo: fleet pages link to it.
+    `resin.organization.read?${through('', 'application', 'oa', (a) => fleetRoleAtLeast('observer', a))}`,
     'resin.organization.create',
     `resin.organization.update?${isOrgAdmin()}`,
     `resin.organization.delete?${isOrgAdmin()}`,
