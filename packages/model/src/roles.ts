@@ -102,10 +102,11 @@ export const ROLES = {
     `resin.team_membership.delete?${teamOrg('is_member_of__team', isOrgAdmin)}`,
     `resin.team_membership.delete?${userIsMe()}`,
 
-    // Team fleet access: whoever has a role on the fleet, and the team's organization
-    // members, read; administrators of the team's organization who are also fleet
-    // administrators manage (the fleet must belong to the team's organization: a hook).
-    `resin.team_application_access.read?${fleetRoleOf('grants_access_to__application', 'observer')}`,
+    // Team fleet access (spec 2 §6: administrator full, developer read only): fleet
+    // developers and the team's organization members (the team pages) read; administrators
+    // of the team's organization who are also fleet administrators manage (the fleet must
+    // belong to the team's organization: a hook).
+    `resin.team_application_access.read?${fleetRoleOf('grants_access_to__application', 'developer')}`,
     `resin.team_application_access.read?${teamOrg('team', isOrgMember)}`,
     `resin.team_application_access.create?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
     `resin.team_application_access.update?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
