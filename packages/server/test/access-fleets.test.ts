@@ -238,6 +238,32 @@ describe('teams', () => {
     expect((await req(admin.token, 'POST', '/v7/team_membership', { user: m.userId, is_member_of__team: none })).statusCode).toBe(201);
     expect(await seat()).toBe('developer'); // never lowered
   });
+
+  it("granting or raising a team's fleet access raises its members' seat roles", async () => {
+    const f = await fleet('SeatLaterFleet');
+    const tm = await team('LaterAccess');
+    const a = await orgMember();
+    const b = await orgMember();
+    const seat = async (userId: number) =>
+      (
+        await t.db.query<{ effective_seat_role: string | null }>(
+          'SELECT effective_seat_role FROM organization_membership WHERE "user" = $1 AND is_member_of__organization = $2',
+          [userId, admin.orgId],
+        )
+      ).rows[0]?.effective_seat_role;
+    for (const u of [a, b]) expect((await req(admin.token, 'POST', '/v7/team_membership', { user: u.userId, is_member_of__team: tm })).statusCode).toBe(201);
+    expect(await seat(a.userId)).toBeNull();
+    const access = await req(admin.token, 'POST', '/v7/team_application_access', { team: tm, grants_access_to__application: f, application_membership_role: roleIds.operator });
+    expect(access.statusCode, access.body).toBe(201);
+    expect(await seat(a.userId)).toBe('operator');
+    expect(await seat(b.userId)).toBe('operator');
+    const raise = await req(admin.token, 'PATCH', `/v7/team_application_access(${access.json().id})`, { application_membership_role: roleIds.administrator });
+    expect(raise.statusCode, raise.body).toBe(200);
+    expect(await seat(a.userId)).toBe('administrator');
+    const lower = await req(admin.token, 'PATCH', `/v7/team_application_access(${access.json().id})`, { application_membership_role: roleIds.observer });
+    expect(lower.statusCode).toBe(200);
+    expect(await seat(b.userId)).toBe('administrator'); // never lowered
+  });
 });
 
 describe('last organization administrator', () => {

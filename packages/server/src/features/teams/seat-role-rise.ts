@@ -4,10 +4,14 @@ import type { Db } from '../../infra/db/db.js';
 const asSeatRole = (v: string | null): SeatRole | undefined => (SEAT_ROLES as readonly (string | null)[]).includes(v) ? (v as SeatRole) : undefined;
 
 /**
- * Rule (spec 1 §4): when a member joins a team, their organization membership's seat role
- * rises to the highest of the current seat role and the roles of the team's fleet access.
+ * Rule (spec 1 §4, spec 3 §6): a team member's organization membership seat role rises to
+ * the highest of their current seat role and the roles of the team's fleet access. It runs
+ * when a member joins a team (`teamMembershipIds`) and when a team's access is granted or
+ * changed (`teamIds`: every member of those teams). Seat roles only rise here; lowering
+ * one is a billing decision an administrator makes.
  */
-export async function raiseSeatRole(db: Db, teamMembershipId: number): Promise<void> {
+export async function raiseSeatRoles(db: Db, of: { teamMembershipIds: readonly number[] } | { teamIds: readonly number[] }): Promise<void> {
+  const byMembership = 'teamMembershipIds' in of;
   const { rows } = await db.query<{ id: number; seat: string | null; roles: string[] }>(
     `SELECT m.id, m.effective_seat_role AS seat,
             ARRAY(SELECT r.name FROM team_application_access ta
@@ -16,15 +20,29 @@ export async function raiseSeatRole(db: Db, teamMembershipId: number): Promise<v
        FROM team_membership tm
        JOIN team t ON t.id = tm.is_member_of__team
        JOIN organization_membership m ON m."user" = tm."user" AND m.is_member_of__organization = t.belongs_to__organization
-      WHERE tm.id = $1
+      WHERE ${byMembership ? 'tm.id' : 't.id'} = ANY($1::int[])
+      ORDER BY m.id
       FOR UPDATE OF m`,
-    [teamMembershipId],
+    [byMembership ? of.teamMembershipIds : of.teamIds],
+    { name: byMembership ? 'seat-role-rise-by-membership' : 'seat-role-rise-by-team' },
   );
-  const row = rows[0];
-  if (!row) return;
-  const current = asSeatRole(row.seat);
-  const next = highestFleetRole([current, ...row.roles.map(asSeatRole)]);
-  if (next !== undefined && next !== current) {
-    await db.query('UPDATE organization_membership SET effective_seat_role = $2 WHERE id = $1', [row.id, next]);
+  // One organization membership may come through several teams: the highest wins.
+  const next = new Map<number, { current: SeatRole | undefined; next: SeatRole | undefined }>();
+  for (const row of rows) {
+    const current = asSeatRole(row.seat);
+    const prev = next.get(row.id)?.next ?? current;
+    next.set(row.id, { current, next: highestFleetRole([prev, ...row.roles.map(asSeatRole)]) });
   }
+  for (const [id, { current, next: role }] of next) {
+    if (role !== undefined && role !== current) {
+      await db.query('UPDATE organization_membership SET effective_seat_role = $2 WHERE id = $1', [id, role]);
+    }
+  }
+}
+
+/** The teams of some team_application_access rows. */
+export async function teamsOfAccess(db: Db, accessIds: readonly number[]): Promise<number[]> {
+  if (accessIds.length === 0) return [];
+  const { rows } = await db.query<{ team: number }>('SELECT DISTINCT team FROM team_application_access WHERE id = ANY($1::int[])', [accessIds]);
+  return rows.map((r) => r.team);
 }

@@ -1,7 +1,7 @@
 import { registerHook } from '../../infra/odata/index.js';
 import { acceptUsername } from '../access/username-for-user.js';
 import { checkFleetInTeamOrganization } from './fleet-in-team-organization.js';
-import { raiseSeatRole } from './seat-role-rise.js';
+import { raiseSeatRoles, teamsOfAccess } from './seat-role-rise.js';
 import { checkTeamMemberInOrganization } from './team-member-in-organization.js';
 import { checkTeamName } from './team-name.js';
 
@@ -17,8 +17,14 @@ export function registerTeamRules(): void {
   registerHook('team_membership', 'POST', acceptUsername);
   registerHook('team_membership', 'POST', {
     before: ({ db, body }) => checkTeamMemberInOrganization(db, body),
-    after: ({ db, ids }) => raiseSeatRole(db, ids[0]!),
+    after: ({ db, ids }) => raiseSeatRoles(db, { teamMembershipIds: ids }),
   });
 
-  registerHook('team_application_access', 'POST', { before: ({ db, body }) => checkFleetInTeamOrganization(db, body) });
+  registerHook('team_application_access', 'POST', {
+    before: ({ db, body }) => checkFleetInTeamOrganization(db, body),
+    after: async ({ db, ids }) => raiseSeatRoles(db, { teamIds: await teamsOfAccess(db, ids) }),
+  });
+  registerHook('team_application_access', 'PATCH', {
+    after: async ({ db, ids }) => raiseSeatRoles(db, { teamIds: await teamsOfAccess(db, ids) }),
+  });
 }
