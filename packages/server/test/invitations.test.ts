@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setInvitationMailer } from '../src/features/invitations/invitation-mailer.js';
 import { Mailer } from '../src/infra/mail/mailer.js';
+import { HttpError } from '../src/infra/errors.js';
+import { registerHook } from '../src/infra/odata/index.js';
 import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
 
 // Invitations by e-mail (issue 3): organization and fleet invites through the data API,
@@ -388,6 +390,29 @@ describe('invitation mail', () => {
     const before = await mailCount(member.email);
     expect((await inviteToOrg(admin, member.email)).statusCode).toBe(400);
     expect(await mailCount(member.email)).toBe(before);
+  });
+
+  it('no mail leaves for an invite whose transaction rolls back after it was written', async () => {
+    // A later rule of the same write refuses it: the invite row and its mail both vanish.
+    const unregister = registerHook('invitee__is_invited_to__organization', 'POST', {
+      after: () => {
+        throw new HttpError(400, 'refused by a later rule');
+      },
+    });
+    const email = freshEmail('rolledback');
+    try {
+      const res = await inviteToOrg(admin, email);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toBe('refused by a later rule');
+    } finally {
+      unregister();
+    }
+    expect(await mailCount(email)).toBe(0);
+    const { rows } = await t.db.query('SELECT 1 FROM invitee__is_invited_to__organization WHERE invitee = $1', [email]);
+    expect(rows).toHaveLength(0);
+    // The same invite, once nothing refuses it, is mailed.
+    expect((await inviteToOrg(admin, email)).statusCode).toBe(201);
+    expect(await mailCount(email)).toBe(1);
   });
 });
 
