@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { registerApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
+import { createFleet } from './support/fleets';
 import { newEmail, signUp, submitLogin } from './support/users';
 
 /*
@@ -8,18 +9,6 @@ import { newEmail, signUp, submitLogin } from './support/users';
  * An administrator creates a team, adds an organization member, shares one fleet with
  * developer access; the member sees only that fleet, leaves, and loses it; rename, delete.
  */
-
-async function createFleet(page: Page, orgName: string, fleetName: string) {
-  await page.goto('/fleets');
-  await page.getByRole('button', { name: 'Create fleet' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Create fleet' });
-  await dialog.getByLabel('Organization').selectOption({ label: orgName });
-  await dialog.getByLabel('Fleet name').fill(fleetName);
-  await dialog.getByLabel('Device type').selectOption({ label: 'Raspberry Pi 4 (using 64bit OS)' });
-  await dialog.getByRole('button', { name: 'Create fleet' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('table', { name: 'Fleets' })).toContainText(fleetName);
-}
 
 test('an administrator shares a fleet through a team; the member sees it until leaving', async ({ page, browser, request }) => {
   const problems = await watchPageProblems(page);
