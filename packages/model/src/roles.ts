@@ -55,9 +55,6 @@ export const ROLES = {
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).
     `resin.organization.read?${isOrgMember()}`,
-    // A user with access to one of its fleets (fleet membership or a team's access) reads
-    // the organization's name, handle and logo: fleet pages link to it.
-    `resin.organization.read?${through('', 'application', 'oa', (a) => fleetRoleAtLeast('observer', a))}`,
     'resin.organization.create',
     `resin.organization.update?${isOrgAdmin()}`,
     `resin.organization.delete?${isOrgAdmin()}`,
