@@ -120,9 +120,17 @@ export const ROLES = {
     `resin.invitee__is_invited_to__application.delete?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
   ],
 
-  /** Provider staff with full access. */
+  /**
+   * Provider administrators (spec 1 §6, spec 2 §6 balena_admin): read everything, private
+   * fields and the mail outbox included; manage organizations and organization memberships.
+   * Everything else is read-only to them (teams, team memberships, fleets, releases…): to
+   * act inside a customer's fleet they log in as that user (PATCH /login_), which the
+   * server logs.
+   */
   'platform-administrator': [
-    ...Object.keys(model).map((r) => `resin.${r}.all`),
+    ...Object.keys(model).flatMap((r) => [`resin.${r}.read`, `resin.${r}.read-private`]),
+    'resin.organization.all',
+    'resin.organization_membership.all',
     'admin.home',
     'support.home',
   ],

@@ -296,9 +296,10 @@ describe('the outbox (no SMTP_URL)', () => {
 
   it('nobody writes it through the data API, not even the administrator', async () => {
     const post = await app.inject({ method: 'POST', url: '/v7/email_outbox', headers: bearer(adminToken), payload: { recipient: 'x@example.com', subject: 's', text_body: 't', sent_via: 'outbox' } });
-    expect(post.statusCode).toBe(400);
+    // Platform administrators only read it (roles.ts): no create right at all.
+    expect(post.statusCode).toBe(401);
     const patch = await app.inject({ method: 'PATCH', url: `/v7/email_outbox(${outboxId})`, headers: bearer(adminToken), payload: { subject: 'changed' } });
-    expect(patch.statusCode).toBe(400);
+    expect(patch.statusCode).toBe(401);
     expect((await outboxRow(outboxId))?.subject).not.toBe('changed');
   });
 

@@ -82,7 +82,7 @@ describe('organization member (read-only organization access)', () => {
 });
 
 describe('platform administrator', () => {
-  it('reads and changes every organization and fleet, and carries admin.home', async () => {
+  it('reads every organization and fleet, manages organizations and memberships, changes no fleet, and carries admin.home', async () => {
     await createUser(t.db, { email: 'staff@example.com', password: 'staff-password', platformRole: 'administrator', isVerified: true });
     const login = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'staff@example.com', password: 'staff-password' } });
     const token = login.body;
@@ -90,9 +90,16 @@ describe('platform administrator', () => {
     const orgs = (await req(token, 'GET', `/v7/organization?$select=id&$filter=id eq ${admin.orgId} or id eq ${member.orgId}`)).json().d;
     expect(orgs).toHaveLength(2);
     expect((await req(token, 'GET', `/v7/application(${fleetId})?$select=id`)).json().d).toEqual([{ id: fleetId }]);
-    expect((await req(token, 'PATCH', `/v7/application(${fleetId})`, { is_public: true })).statusCode).toBe(200);
-    const { rows } = await t.db.query('SELECT is_public FROM application WHERE id = $1', [fleetId]);
-    expect(rows).toEqual([{ is_public: true }]);
+    // Organization management (spec 2 §6 balena_admin): rename, membership role changes.
+    expect((await req(token, 'PATCH', `/v7/organization(${member.orgId})`, { name: `renamed_by_staff_${member.orgId}` })).statusCode).toBe(200);
+    expect((await t.db.query('SELECT name FROM organization WHERE id = $1', [member.orgId])).rows).toEqual([{ name: `renamed_by_staff_${member.orgId}` }]);
+    // Fleets, teams: read only (spec 1 §6 team rights; fleet table rights).
+    await req(token, 'PATCH', `/v7/application(${fleetId})`, { is_public: true });
+    expect((await t.db.query('SELECT is_public FROM application WHERE id = $1', [fleetId])).rows).toEqual([{ is_public: false }]);
+    expect((await req(token, 'POST', '/v7/team', { name: 'staff team', belongs_to__organization: admin.orgId })).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await t.db.query('SELECT 1 FROM team WHERE name = $1', ['staff team'])).rows).toHaveLength(0);
+    // The fleet's own administrator makes it public.
+    expect((await req(admin.token, 'PATCH', `/v7/application(${fleetId})`, { is_public: true })).statusCode).toBe(200);
     // Still no secrets, even for the administrator.
     expect((await req(token, 'GET', '/v7/user?$select=password')).statusCode).toBe(400);
   });
