@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
-import type { Db } from './infra/db/db.js';
+import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
 import { installErrorHandler } from './infra/http/errors.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { adminRoutes } from './features/admin/login-as.routes.js';
 import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
 import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
@@ -48,6 +49,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandler(app);
 
+  if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);
   app.decorate('authenticator', authenticator);
   const mailer = opts.mailer ?? new Mailer({ db: opts.db });
@@ -68,6 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBusinessRules();
   setInvitationMailer(mailer);
   await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
+  await app.register(adminRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(apiKeyRoutes, { db: opts.db });
   await app.register(organizationLogoRoutes, { db: opts.db });
   await app.register(invitationRoutes, { db: opts.db });

@@ -106,11 +106,12 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
   });
 
   // A fresh 36 h token for a session token; authTime is carried over so the
-  // re-verification window for sensitive actions does not restart.
+  // re-verification window for sensitive actions does not restart, and actualUser so a
+  // login-as session stays marked as the administrator's.
   app.get('/user/v1/refresh-token', async (request, reply) => {
     const actor = requireUser(request);
     if (!actor.claims) throw new UnauthorizedError('A session token is required to refresh');
     reply.type('text/plain');
-    return issueSessionToken(db, jwtSecret, actor.userId!, actor.claims.authTime);
+    return issueSessionToken(db, jwtSecret, actor.userId, actor.claims.authTime, actor.claims.actualUser ?? actor.userId);
   });
 }

@@ -1,0 +1,31 @@
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../infra/errors.js';
+import { issueSessionToken } from '../auth/session.service.js';
+
+export interface LoginAsResult {
+  token: string;
+  user: { id: number; username: string };
+}
+
+/**
+ * Admin login-as (spec 1 §6, §7): a session token for `username` whose `actualUser` is the
+ * administrator, so every later request, the dashboard's banner and the log can tell who
+ * is really acting. Another platform administrator is refused (docs/decisions.md): it
+ * would let one administrator act with, and hide behind, a peer's account.
+ */
+export async function loginAs(db: Db, jwtSecret: string, administratorId: number, username: string): Promise<LoginAsResult> {
+  const name = username.trim();
+  if (!name) throw new BadRequestError('A username is required');
+  const { rows } = await db.query<{ id: number; username: string; platform_role: string | null }>(
+    'SELECT id, username, platform_role FROM "user" WHERE lower(username) = lower($1) LIMIT 1',
+    [name],
+  );
+  const user = rows[0];
+  if (!user) throw new NotFoundError('User not found');
+  if (user.id === administratorId) throw new BadRequestError('You are already signed in as this user');
+  if (user.platform_role === 'administrator') {
+    throw new ForbiddenError('You cannot log in as another platform administrator');
+  }
+  const token = await issueSessionToken(db, jwtSecret, user.id, Date.now(), administratorId);
+  return { token, user: { id: user.id, username: user.username } };
+}
