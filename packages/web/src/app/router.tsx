@@ -5,6 +5,19 @@ import { RequireAuth } from './guards/require-auth';
 import { AppLayout } from './layout/app-layout';
 import { RouteErrorBoundary } from './routes/route-error';
 
+/** /{class}s/{applicationId} with its sub-pages (spec 2 §2); the shell decides the class. */
+function applicationShellRoute(prefix: 'fleets' | 'apps' | 'blocks') {
+  return {
+    path: `${prefix}/:fleetId`,
+    lazy: async () => ({ Component: (await import('./routes/fleet-shell')).FleetShellRoute }),
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('./routes/fleet-summary')).FleetSummaryRoute }) },
+      { path: 'members', lazy: async () => ({ Component: (await import('./routes/fleet-members')).FleetMembersRoute }) },
+      { path: 'teams', lazy: async () => ({ Component: (await import('./routes/fleet-teams')).FleetTeamsRoute }) },
+    ],
+  };
+}
+
 // Every page is its own chunk; the first page ships only the shell plus that page.
 export const router = createBrowserRouter([
   {
@@ -26,7 +39,9 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/fleets" replace /> },
               { path: 'fleets', lazy: async () => ({ Component: (await import('./routes/fleets')).FleetsRoute }) },
+              ...(['fleets', 'apps', 'blocks'] as const).map(applicationShellRoute),
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
+              { path: 'admin', lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }) },
               {
                 path: 'orgs/:orgId',
                 lazy: async () => ({ Component: (await import('./routes/organization-summary')).OrganizationSummaryRoute }),

@@ -2,14 +2,18 @@ import { Box, Toolbar } from '@mui/material';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { useSession } from '../../features/auth/api/get-session';
+import { useSessionClaims } from '../../features/auth/api/get-session-claims';
+import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/session-claims';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
+import { StaffBanners } from './staff-banners';
 
 const SIDEBAR_STATE_KEY = 'flotilla.sidebarOpen';
 
 /** The signed-in frame: header, sidebar and the page. Rendered only under RequireAuth. */
 export function AppLayout() {
   const { data: user } = useSession();
+  const claims = useSessionClaims(user?.id);
   const [open, setOpen] = useState(() => localStorage.getItem(SIDEBAR_STATE_KEY) !== 'false');
   const toggle = () =>
     setOpen((was) => {
@@ -20,9 +24,14 @@ export function AppLayout() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <Header username={user?.username ?? ''} />
-      <Sidebar open={open} onToggle={toggle} />
+      <Sidebar open={open} onToggle={toggle} isStaff={isProviderStaff(claims)} />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: 3 }}>
         <Toolbar />
+        <StaffBanners
+          username={user?.username ?? ''}
+          isPlatformAdministrator={isPlatformAdministrator(claims)}
+          isLoginAs={claims?.actedBy != null}
+        />
         <Outlet />
       </Box>
     </Box>

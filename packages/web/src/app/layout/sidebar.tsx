@@ -3,13 +3,13 @@ import { Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, L
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+import { AdminIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
 interface NavItem {
   to: string;
-  labelKey: 'nav.fleets' | 'nav.organizations';
+  labelKey: 'nav.fleets' | 'nav.organizations' | 'nav.admin';
   Icon: ComponentType;
 }
 
@@ -18,8 +18,11 @@ const NAV_ITEMS: NavItem[] = [
   { to: '/orgs', labelKey: 'nav.organizations', Icon: OrganizationIcon },
 ];
 
+// Spec 3 §6: provider staff (support agents and platform administrators) get an admin link.
+const STAFF_NAV_ITEMS: NavItem[] = [{ to: '/admin', labelKey: 'nav.admin', Icon: AdminIcon }];
+
 /** Spec 1 §9: 220 px open, 56 px collapsed (icons only, names in tooltips). */
-export function Sidebar({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: () => void; isStaff: boolean }) {
   const { t } = useTranslation();
   const width = open ? SIDEBAR_WIDTH_OPEN : SIDEBAR_WIDTH_COLLAPSED;
   return (
@@ -37,7 +40,7 @@ export function Sidebar({ open, onToggle }: { open: boolean; onToggle: () => voi
       <Toolbar />
       <Box component="nav" aria-label={t('nav.main')} sx={{ flexGrow: 1 }}>
         <List>
-          {NAV_ITEMS.map(({ to, labelKey, Icon }) => (
+          {(isStaff ? [...NAV_ITEMS, ...STAFF_NAV_ITEMS] : NAV_ITEMS).map(({ to, labelKey, Icon }) => (
             // Collapsed: the name moves to aria-label and a native tooltip (MUI's Tooltip
             // would add Popper to the first page's JavaScript).
             <ListItemButton

@@ -14,7 +14,7 @@ import { useDeleteTeamAccess } from '../../features/teams/api/delete-team-access
 import { useDeleteTeamMemberships } from '../../features/teams/api/delete-team-memberships';
 import { useTeam, type TeamAccess, type TeamDetails, type TeamMember } from '../../features/teams/api/get-team';
 import { TeamCard } from '../../features/teams/components/team-card';
-import { SelectableTable } from '../../features/teams/components/selectable-table';
+import { SelectableTable } from '../../components/selectable-table';
 import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
 

@@ -22,10 +22,5 @@ export function formatSeatPrice(role: string): string {
   return `+$${seatPrice(role).toFixed(2)} /mo`;
 }
 
-/** The invite dialog's "looks like an email" test: an @ makes it an email invite. */
-export function looksLikeEmail(value: string): boolean {
-  return value.includes('@');
-}
-
 /** Organization roles offered by the invite and role-change dialogs. */
 export const ORGANIZATION_ROLES = ['member', 'administrator'] as const;

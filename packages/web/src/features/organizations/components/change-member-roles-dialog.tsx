@@ -1,7 +1,5 @@
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../../components/form-dialog';
-import { SelectInput } from '../../../components/form-fields';
+import { RoleDialog } from '../../../components/role-dialog';
 import { useNotify } from '../../../lib/notify';
 import { useChangeMemberRoles } from '../api/change-member-role';
 import { formatSeatPrice, ORGANIZATION_ROLES } from '../seat-price';
@@ -19,37 +17,21 @@ export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose
   const { t } = useTranslation();
   const notify = useNotify();
   const change = useChangeMemberRoles();
-  const { register, handleSubmit, formState, setError } = useForm<{ roleName: string }>({ defaultValues: { roleName: '' } });
-
-  const onSubmit = handleSubmit(async ({ roleName }) => {
-    if (!roleName) return setError('roleName', { message: t('members.role_required') });
-    const { failed, firstError } = await change.mutateAsync({ organizationId, membershipIds, roleName });
-    if (failed === 0) notify.success(t('members.roles_changed', { count: membershipIds.length }));
-    else if (membershipIds.length === 1) notify.error(firstError);
-    else notify.error(t('members.operation_failed_for', { count: failed }));
-    onDone();
-  });
-
   return (
-    <FormDialog
-      open
+    <RoleDialog
       title={t('members.change_role_title', { count: membershipIds.length })}
-      submitLabel={t('members.change_role_submit')}
-      cancelLabel={t('members.cancel')}
-      submitting={formState.isSubmitting}
-      onSubmit={onSubmit}
+      roleOptions={ORGANIZATION_ROLES.map((role) => ({
+        value: role,
+        label: t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) }),
+      }))}
+      onSubmit={async (roleName) => {
+        const { failed, firstError } = await change.mutateAsync({ organizationId, membershipIds, roleName });
+        if (failed === 0) notify.success(t('members.roles_changed', { count: membershipIds.length }));
+        else if (membershipIds.length === 1) notify.error(firstError);
+        else notify.error(t('members.operation_failed_for', { count: failed }));
+        onDone();
+      }}
       onClose={onClose}
-    >
-      <SelectInput {...register('roleName')} id="change-role" label={t('members.new_role')} error={formState.errors.roleName?.message}>
-        <option value="" disabled>
-          {t('members.choose_role')}
-        </option>
-        {ORGANIZATION_ROLES.map((role) => (
-          <option key={role} value={role}>
-            {t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) })}
-          </option>
-        ))}
-      </SelectInput>
-    </FormDialog>
+    />
   );
 }

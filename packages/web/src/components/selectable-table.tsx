@@ -1,7 +1,7 @@
 import { Checkbox } from '@mui/material';
 import type { Key } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type Column } from '../../../components/data-table';
+import { DataTable, type Column } from './data-table';
 
 interface Props<Row> {
   label: string;
@@ -15,7 +15,7 @@ interface Props<Row> {
   onSelectedChange: (selected: Set<number>) => void;
 }
 
-/** The shared DataTable with a select column, for team members and team access. */
+/** The shared DataTable with a select column (team members, team access, fleet teams). */
 export function SelectableTable<Row>({ label, rows, columns, getId, getName, canManage, selected, onSelectedChange }: Props<Row>) {
   const { t } = useTranslation();
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(getId(r)));

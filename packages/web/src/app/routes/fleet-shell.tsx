@@ -1,0 +1,77 @@
+import { Link, Stack, Tab, Tabs } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { PageHeader } from '../../components/page-header';
+import { RedirectWithError } from '../../components/redirect-with-error';
+import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
+import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
+import type { FleetAccess } from '../../features/fleet-access/fleet-access';
+import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
+import { parseRouteId } from '../../lib/route-id';
+import type { FleetRouteContext } from './fleet-context';
+
+/** The URL prefix of each application class (spec 2 §2: /{class}s/{applicationId}). */
+const CLASS_PREFIX = { fleet: 'fleets', app: 'apps', block: 'blocks' } as const;
+
+/** Sub-pages that exist so far; the summary is the index. */
+const TABS = ['members', 'teams'] as const;
+
+/**
+ * /fleets|apps|blocks/{applicationId}[/members|teams] (spec 2 §2 "Application shell rules"):
+ * a non-numeric id goes up one level with 'Invalid id passed in url'; a missing or unreadable
+ * application (both answer {"d":[]}) goes to /fleets; a frozen organization to its page;
+ * a class that does not match the URL rewrites the prefix and keeps the sub-path.
+ */
+export function FleetShellRoute() {
+  const { t } = useTranslation();
+  const prefix = useLocation().pathname.split('/')[1] ?? 'fleets';
+  const id = parseRouteId(useParams().fleetId);
+  // Up one level is the class's list; only /fleets exists so far (the /apps and /blocks lists do not).
+  if (id === undefined) return <RedirectWithError to="/fleets" message={t('invalid_id_passed_in_url')} />;
+  return <LoadedFleet key={id} id={id} prefix={prefix} />;
+}
+
+function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const fleet = useFleet(id);
+  const { access, isError, refetch } = useFleetAccess(id);
+
+  if (fleet.isError || isError) return <FullPageError message={t('fleet.load_failed')} onRetry={() => void refetch()} />;
+  if (fleet.isPending) return <FullPageSpinner />;
+  if (fleet.data === null) return <RedirectWithError to="/fleets" message={t('fleet.not_found')} />;
+  const { organization, is_of__class } = fleet.data;
+  if (organization.is_frozen) return <RedirectWithError to={`/orgs/${organization.id}`} message={t('fleet.organization_frozen')} />;
+  const expected = CLASS_PREFIX[is_of__class];
+  if (expected !== prefix) {
+    return <Navigate replace to={`/${expected}${location.pathname.slice(prefix.length + 1)}${location.search}${location.hash}`} />;
+  }
+  if (!access) return <FullPageSpinner />;
+  return <FleetShell fleet={fleet.data} access={access} base={`/${prefix}/${id}`} />;
+}
+
+function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: FleetAccess; base: string }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const tab = TABS.find((x) => pathname === `${base}/${x}`) ?? 'summary';
+  const context: FleetRouteContext = { fleet, access };
+  return (
+    <>
+      <PageHeader title={fleet.app_name} />
+      <Stack spacing={3}>
+        <Link component={RouterLink} to={`/orgs/${fleet.organization.id}`} sx={{ alignSelf: 'flex-start' }}>
+          {t('fleet.organization_link', { name: fleet.organization.name })}
+        </Link>
+        <SupportAccessBanner access={access} supportUntil={fleet.is_accessible_by_support_until__date} />
+        <Tabs value={tab} aria-label={t('fleet.sections')}>
+          <Tab value="summary" label={t('fleet.tab_summary')} component={RouterLink} to={base} />
+          {TABS.map((x) => (
+            <Tab key={x} value={x} label={t(`fleet.tab_${x}`)} component={RouterLink} to={`${base}/${x}`} />
+          ))}
+        </Tabs>
+        <Outlet context={context} />
+      </Stack>
+    </>
+  );
+}

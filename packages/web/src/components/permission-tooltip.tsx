@@ -1,0 +1,19 @@
+import { Tooltip } from '@mui/material';
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Spec 2 §6: controls the user may not use stay visible but disabled, with the denial text
+ * as a tooltip. A disabled button fires no pointer events, so the tooltip sits on a span.
+ */
+export function PermissionTooltip({ allowed, children }: { allowed: boolean; children: ReactElement }) {
+  const { t } = useTranslation();
+  if (allowed) return children;
+  return (
+    <Tooltip title={t('permission_denied')} describeChild>
+      <span style={{ display: 'inline-flex' }} tabIndex={0}>
+        {children}
+      </span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,36 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { sdk } from '../../../lib/sdk';
+
+export interface OutboxMail {
+  id: number;
+  created_at: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  sent_via: 'smtp' | 'outbox';
+  /** Why SMTP delivery failed; null when it did not. */
+  error: string | null;
+}
+
+export const MAIL_OUTBOX_PAGE_SIZE = 100;
+export const mailOutboxQueryKey = ['admin', 'email_outbox'] as const;
+
+/** The newest mails in /v7/email_outbox (platform administrators only; others get 401). */
+export async function getMailOutbox(): Promise<OutboxMail[]> {
+  // email_outbox is ours, not a balena resource, so the SDK has no model method for it.
+  const rows = await sdk.pine.get({
+    resource: 'email_outbox' as 'application',
+    options: {
+      $select: ['id', 'created_at', 'recipient', 'subject', 'text_body', 'sent_via', 'error'] as never,
+      $orderby: { id: 'desc' },
+      $top: MAIL_OUTBOX_PAGE_SIZE,
+    },
+  });
+  return rows as unknown as OutboxMail[];
+}
+
+export const mailOutboxQueryOptions = () => queryOptions({ queryKey: mailOutboxQueryKey, queryFn: getMailOutbox });
+
+export function useMailOutbox(enabled: boolean) {
+  return useQuery({ ...mailOutboxQueryOptions(), enabled });
+}

@@ -1,0 +1,43 @@
+import { Link, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '../../../components/data-table';
+import type { OutboxMail } from '../api/get-mail-outbox';
+
+interface MailOutboxTableProps {
+  mails: OutboxMail[] | undefined;
+  loading: boolean;
+  onOpen: (mail: OutboxMail) => void;
+}
+
+/** Newest first: created, recipient, subject (opens the body), status or SMTP error. */
+export function MailOutboxTable({ mails, loading, onOpen }: MailOutboxTableProps) {
+  const { t } = useTranslation();
+  const columns: Column<OutboxMail>[] = [
+    { key: 'created', header: t('admin.outbox.created'), render: (m) => new Date(m.created_at).toLocaleString() },
+    { key: 'recipient', header: t('admin.outbox.recipient'), render: (m) => m.recipient },
+    {
+      key: 'subject',
+      header: t('admin.outbox.subject'),
+      render: (m) => (
+        <Link component="button" type="button" onClick={() => onOpen(m)} sx={{ textAlign: 'left' }}>
+          {m.subject}
+        </Link>
+      ),
+    },
+    {
+      key: 'status',
+      header: t('admin.outbox.status'),
+      render: (m) =>
+        m.error ? (
+          <Typography variant="body2" color="error">
+            {t('admin.outbox.failed', { error: m.error })}
+          </Typography>
+        ) : m.sent_via === 'smtp' ? (
+          t('admin.outbox.sent')
+        ) : (
+          t('admin.outbox.kept')
+        ),
+    },
+  ];
+  return <DataTable label={t('admin.outbox.title')} columns={columns} rows={mails} getRowKey={(m) => m.id} loading={loading} />;
+}

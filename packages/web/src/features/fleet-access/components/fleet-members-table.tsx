@@ -1,0 +1,66 @@
+import { Button, Link, Stack } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { DataTable, type Column } from '../../../components/data-table';
+import { PermissionTooltip } from '../../../components/permission-tooltip';
+import type { FleetMember } from '../api/get-fleet-members';
+import { fleetRoleLabel } from '../fleet-roles';
+
+interface Props {
+  organizationId: number;
+  members: FleetMember[] | undefined;
+  loading: boolean;
+  /** Fleet administrators change roles and remove members; others see the controls disabled. */
+  canManage: boolean;
+  onChangeRole: (member: FleetMember) => void;
+  onRemove: (member: FleetMember) => void;
+}
+
+/**
+ * The fleet's own members (spec 2 §2): a row links to the user's organization member page
+ * when they are a member of the fleet's organization; fleet-only members are not linked.
+ */
+export function FleetMembersTable({ organizationId, members, loading, canManage, onChangeRole, onRemove }: Props) {
+  const { t } = useTranslation();
+  const name = (m: FleetMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
+  const columns: Column<FleetMember>[] = [
+    {
+      key: 'username',
+      header: t('fleet_members.col_username'),
+      render: (m) =>
+        m.organizationMembershipId === undefined ? (
+          name(m)
+        ) : (
+          <Link component={RouterLink} to={`/orgs/${organizationId}/members/${m.organizationMembershipId}`}>
+            {name(m)}
+          </Link>
+        ),
+    },
+    { key: 'role', header: t('fleet_members.col_role'), render: (m) => fleetRoleLabel(m.role, t) },
+    {
+      key: 'actions',
+      header: t('fleet_members.col_actions'),
+      render: (m) => (
+        <Stack direction="row" spacing={1}>
+          <PermissionTooltip allowed={canManage}>
+            <Button size="small" disabled={!canManage} onClick={() => onChangeRole(m)} aria-label={t('fleet_members.change_role_named', { name: name(m) })}>
+              {t('fleet_members.change_role')}
+            </Button>
+          </PermissionTooltip>
+          <PermissionTooltip allowed={canManage}>
+            <Button
+              size="small"
+              color="error"
+              disabled={!canManage}
+              onClick={() => onRemove(m)}
+              aria-label={t('fleet_members.remove_named', { name: name(m) })}
+            >
+              {t('fleet_members.remove')}
+            </Button>
+          </PermissionTooltip>
+        </Stack>
+      ),
+    },
+  ];
+  return <DataTable label={t('fleet_members.title')} columns={columns} rows={members} getRowKey={(m) => m.id} loading={loading} />;
+}
