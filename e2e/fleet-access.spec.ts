@@ -1,31 +1,15 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { PLATFORM_ADMIN } from './support/outbox';
-import { newEmail, submitLogin } from './support/users';
+import { createApplication } from './support/fleets';
+import { newEmail, signIn } from './support/users';
 
 /*
  * The application shell /fleets/{id} and its Members and Teams pages (spec 2 §2, §6, §7;
  * spec 1 §6 support-access banner): an organization administrator manages fleet members,
  * invites and team access; a fleet member sees the pages read-only; bad ids redirect.
  */
-
-async function signIn(page: Page, username: string, password?: string) {
-  await page.goto('/login');
-  await submitLogin(page, username, password);
-  await expect(page).toHaveURL(/\/fleets$/);
-}
-
-async function createApplication(request: APIRequestContext, admin: ApiUser, orgId: number, name: string, appClass: 'fleet' | 'block') {
-  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', '/v7/device_type?$select=id&$top=1');
-  const app = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
-    app_name: name,
-    organization: orgId,
-    is_for__device_type: types.d[0]!.id,
-    is_of__class: appClass,
-  });
-  return app.id;
-}
 
 async function teamAccessCount(request: APIRequestContext, admin: ApiUser, fleetId: number): Promise<number> {
   const rows = await apiAs<{ d: unknown[] }>(request, admin, 'GET', `/v7/team_application_access?$select=id&$filter=grants_access_to__application%20eq%20${fleetId}`);

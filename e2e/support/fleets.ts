@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs, type ApiUser } from './api';
 
 /** Creates a fleet through the /fleets create dialog and waits for it in the list. */
 export async function createFleet(page: Page, orgName: string, fleetName: string): Promise<void> {
@@ -11,4 +12,22 @@ export async function createFleet(page: Page, orgName: string, fleetName: string
   await dialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('table', { name: 'Fleets' })).toContainText(fleetName);
+}
+
+/** Creates a fleet, app or block through the data API as `admin`; returns its id. */
+export async function createApplication(
+  request: APIRequestContext,
+  admin: ApiUser,
+  orgId: number,
+  name: string,
+  appClass: 'fleet' | 'app' | 'block',
+): Promise<number> {
+  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', '/v7/device_type?$select=id&$top=1');
+  const app = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
+    app_name: name,
+    organization: orgId,
+    is_for__device_type: types.d[0]!.id,
+    is_of__class: appClass,
+  });
+  return app.id;
 }

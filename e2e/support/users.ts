@@ -31,3 +31,10 @@ export async function signUp(page: Page, email: string, password = PASSWORD): Pr
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(/\/fleets$/);
 }
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function signIn(page: Page, username: string, password?: string): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, username, password);
+  await expect(page).toHaveURL(/\/fleets$/);
+}

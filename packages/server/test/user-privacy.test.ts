@@ -173,3 +173,18 @@ describe('balena-sdk', () => {
     expect(none).toEqual([]);
   });
 });
+
+describe('the apps feature flag (displays_apps, an appearance preference)', () => {
+  it('is off by default; the user turns it on for themself only; co-members read it as null', async () => {
+    expect(await rows(`/v7/user(${zed.userId})?$select=displays_apps`, zed.token)).toEqual([{ displays_apps: false }]);
+    const on = await t.app.inject({ method: 'PATCH', url: `/v7/user(${zed.userId})`, headers: bearer(zed.token), payload: { displays_apps: true } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(await rows(`/v7/user(${zed.userId})?$select=displays_apps`, zed.token)).toEqual([{ displays_apps: true }]);
+    // Private: a co-member reads null and cannot change it.
+    expect(await rows(`/v7/user(${zed.userId})?$select=displays_apps`, alice.token)).toEqual([{ displays_apps: null }]);
+    await t.app.inject({ method: 'PATCH', url: `/v7/user(${yan.userId})`, headers: bearer(zed.token), payload: { displays_apps: true } });
+    expect((await t.db.query('SELECT displays_apps FROM "user" WHERE id = $1', [yan.userId])).rows).toEqual([{ displays_apps: false }]);
+    const bad = await t.app.inject({ method: 'PATCH', url: `/v7/user(${zed.userId})`, headers: bearer(zed.token), payload: { displays_apps: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+  });
+});

@@ -27,6 +27,9 @@ export const user: ResourceDef = {
     { name: 'has_been_sent_verification_email', type: 'Boolean', required: true, default: 'false', private: true },
     { name: 'is_verified', type: 'Boolean', required: true, default: 'false', writable: 'never', private: true },
     { name: 'platform_role', type: 'Short Text', enum: PLATFORM_ROLES, writable: 'never', private: true },
+    // Appearance preference (spec 1 §2, §3): the apps feature flag — shows the Apps section
+    // (Alpha) and the apps sub-pages of teams and members.
+    { name: 'displays_apps', type: 'Boolean', required: true, default: 'false', private: true },
     // Tokens issued before this instant are rejected ("log out from other sessions").
     { name: 'tokens_valid_after', type: 'Date Time', secret: true },
   ],

@@ -10,14 +10,16 @@ import { useDeleteOrganizationMembership } from '../../features/organizations/ap
 import { useMemberAccess, type MemberAccess, type MemberAccessItem } from '../../features/organizations/api/get-member-access';
 import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
 import { SummaryListCard } from '../../features/organizations/components/summary-list-card';
+import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
+import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
 import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
 
 const loadConfirm = () => import('../../components/confirm-dialog');
 const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
 
-/** Sub-pages (spec 1 §2); apps would join them behind the apps feature flag, which does not exist yet. */
-const TABS = ['teams', 'fleets', 'blocks'] as const;
+/** Sub-pages (spec 1 §2); apps only with the apps feature flag. */
+const TABS = ['teams', 'fleets', 'apps', 'blocks'] as const;
 type TabName = (typeof TABS)[number];
 
 /** /orgs/{orgId}/members/{memberId}[/teams|fleets|blocks]: memberId is the organization membership id. */
@@ -80,8 +82,9 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
     name: a.via === undefined ? a.name : t('member_summary.via_team', { name: a.name, team: a.via }),
     role: a.role,
   });
-  const fleets = member.access.filter((a) => a.appClass === 'fleet').map(item);
-  const blocks = member.access.filter((a) => a.appClass === 'block').map(item);
+  const appsEnabled = useAppsEnabled();
+  const classes = APPLICATION_CLASSES.filter((c) => c !== 'app' || appsEnabled === true);
+  const accessOf = (appClass: ApplicationClass) => member.access.filter((a) => a.appClass === appClass).map(item);
 
   const confirmDelete = async () => {
     try {
@@ -120,7 +123,7 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
         </Paper>
         <Tabs value={tab ?? 'summary'} aria-label={t('member_summary.sections')}>
           <Tab value="summary" label={t('teams.tab_summary')} component={RouterLink} to={base} />
-          {TABS.map((x) => (
+          {TABS.filter((x) => x !== 'apps' || appsEnabled === true).map((x) => (
             <Tab key={x} value={x} label={t(`member_summary.tab_${x}`)} component={RouterLink} to={`${base}/${x}`} />
           ))}
         </Tabs>
@@ -144,12 +147,18 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
               ))}
             </SummaryListCard>
           )}
-          {(tab === undefined || tab === 'fleets') && (
-            <AccessByRoleCard title={t('teams.fleets')} empty={t('member_summary.fleets_empty')} items={fleets} roleLabel={roleLabel} />
-          )}
-          {(tab === undefined || tab === 'blocks') && (
-            <AccessByRoleCard title={t('teams.blocks')} empty={t('member_summary.blocks_empty')} items={blocks} roleLabel={roleLabel} />
-          )}
+          {classes
+            .filter((appClass) => tab === undefined || tab === `${appClass}s`)
+            .map((appClass) => (
+              <AccessByRoleCard
+                key={appClass}
+                title={t(`teams.${appClass}s`)}
+                empty={t(`member_summary.${appClass}s_empty`)}
+                items={accessOf(appClass)}
+                roleLabel={roleLabel}
+              />
+            ))}
+          {tab === 'apps' && appsEnabled === false && <RedirectWithError to={base} message={t('invalid_id_passed_in_url')} />}
         </Stack>
       </Stack>
       <Suspense fallback={null}>

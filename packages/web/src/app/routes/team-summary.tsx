@@ -15,6 +15,8 @@ import { useDeleteTeamMemberships } from '../../features/teams/api/delete-team-m
 import { useTeam, type TeamAccess, type TeamDetails, type TeamMember } from '../../features/teams/api/get-team';
 import { TeamCard } from '../../features/teams/components/team-card';
 import { SelectableTable } from '../../components/selectable-table';
+import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
+import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
 import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
 
@@ -27,12 +29,12 @@ const AddTeamMembersDialog = lazy(async () => ({ default: (await loadAddMembers(
 const AssignApplicationsDialog = lazy(async () => ({ default: (await loadAssign()).AssignApplicationsDialog }));
 const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
 
-/** Sub-pages (spec 1 §2). Apps would sit here behind the apps feature flag, which does not exist yet. */
-const TABS = ['members', 'fleets', 'blocks'] as const;
+/** Sub-pages (spec 1 §2); apps only with the apps feature flag. */
+const TABS = ['members', 'fleets', 'apps', 'blocks'] as const;
 type TabName = (typeof TABS)[number];
 
 /**
- * /orgs/{orgId}/teams/{teamId}[/members|fleets|blocks] (spec 1 §2). A non-numeric
+ * /orgs/{orgId}/teams/{teamId}[/members|fleets|apps|blocks] (spec 1 §2). A non-numeric
  * organization id goes up to /orgs, a non-numeric team id up to the teams list.
  */
 export function TeamSummaryRoute() {
@@ -64,7 +66,7 @@ function TeamPage({ orgId, teamId, tab }: { orgId: number; teamId: number; tab: 
 
 type Dialog =
   | { kind: 'rename' | 'delete' | 'leave' | 'add-members' }
-  | { kind: 'assign'; appClass: 'fleet' | 'block' }
+  | { kind: 'assign'; appClass: ApplicationClass }
   | { kind: 'remove-members'; members: TeamMember[] }
   | { kind: 'remove-access'; access: TeamAccess[] }
   | null;
@@ -86,8 +88,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
   const teamsList = `/orgs/${team.organizationId}/teams`;
 
   const myMembership = team.members.find((m) => m.userId === session.data?.id);
-  const fleets = team.access.filter((a) => a.appClass === 'fleet');
-  const blocks = team.access.filter((a) => a.appClass === 'block');
+  const appsEnabled = useAppsEnabled();
+  const classes = APPLICATION_CLASSES.filter((c) => c !== 'app' || appsEnabled === true);
+  const accessOf = (appClass: ApplicationClass) => team.access.filter((a) => a.appClass === appClass);
   const memberName = (m: TeamMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
   const created = new Date(team.created_at);
   const roleLabel = (role: string) => (['observer', 'operator', 'developer', 'administrator'].includes(role) ? t(`teams.role_${role as 'observer'}`) : role);
@@ -111,8 +114,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
 
   const changeTab = () => setSelected(new Set());
 
-  const accessTable = (rows: TeamAccess[], appClass: 'fleet' | 'block') => {
-    const label = appClass === 'fleet' ? t('teams.fleets') : t('teams.blocks');
+  const accessTable = (appClass: ApplicationClass) => {
+    const rows = accessOf(appClass);
+    const label = t(`teams.${appClass}s`);
     const picked = rows.filter((a) => selected.has(a.id));
     return (
       <Stack spacing={1}>
@@ -133,7 +137,7 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
           </Stack>
         )}
         {rows.length === 0 ? (
-          <Typography color="text.secondary">{appClass === 'fleet' ? t('teams.fleets_empty') : t('teams.blocks_empty')}</Typography>
+          <Typography color="text.secondary">{t(`teams.${appClass}s_empty`)}</Typography>
         ) : (
           <SelectableTable
             label={label}
@@ -193,7 +197,7 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
         </Paper>
         <Tabs value={tab ?? 'summary'} aria-label={t('teams.sections')} onChange={changeTab}>
           <Tab value="summary" label={t('teams.tab_summary')} component={RouterLink} to={base} />
-          {TABS.map((x) => (
+          {TABS.filter((x) => x !== 'apps' || appsEnabled === true).map((x) => (
             <Tab key={x} value={x} label={t(`teams.tab_${x}`)} component={RouterLink} to={`${base}/${x}`} />
           ))}
         </Tabs>
@@ -204,18 +208,15 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
               empty={t('teams.members_empty')}
               items={team.members.map((m) => ({ key: m.membershipId, primary: memberName(m) }))}
             />
-            <AccessByRoleCard
-              title={t('teams.fleets')}
-              empty={t('teams.fleets_empty')}
-              items={fleets.map((a) => ({ key: a.id, name: a.appName, role: a.role }))}
-              roleLabel={roleLabel}
-            />
-            <AccessByRoleCard
-              title={t('teams.blocks')}
-              empty={t('teams.blocks_empty')}
-              items={blocks.map((a) => ({ key: a.id, name: a.appName, role: a.role }))}
-              roleLabel={roleLabel}
-            />
+            {classes.map((appClass) => (
+              <AccessByRoleCard
+                key={appClass}
+                title={t(`teams.${appClass}s`)}
+                empty={t(`teams.${appClass}s_empty`)}
+                items={accessOf(appClass).map((a) => ({ key: a.id, name: a.appName, role: a.role }))}
+                roleLabel={roleLabel}
+              />
+            ))}
           </Stack>
         )}
         {tab === 'members' && (
@@ -252,8 +253,10 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
             )}
           </Stack>
         )}
-        {tab === 'fleets' && accessTable(fleets, 'fleet')}
-        {tab === 'blocks' && accessTable(blocks, 'block')}
+        {tab === 'fleets' && accessTable('fleet')}
+        {tab === 'apps' && appsEnabled === true && accessTable('app')}
+        {tab === 'apps' && appsEnabled === false && <RedirectWithError to={base} message={t('teams.unknown_tab')} />}
+        {tab === 'blocks' && accessTable('block')}
       </Stack>
       <Suspense fallback={null}>
         {dialog?.kind === 'rename' && <TeamNameDialog mode="rename" team={team} onClose={close} />}

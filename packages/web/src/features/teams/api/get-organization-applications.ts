@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
 import { teamsRootKey } from './keys';
 
-export type ApplicationClass = 'fleet' | 'block';
+export type { ApplicationClass } from '@flotilla/model';
+import type { ApplicationClass } from '@flotilla/model';
 
 export const organizationApplicationsQueryKey = (organizationId: number, appClass: ApplicationClass) =>
   [...teamsRootKey, 'organization-applications', organizationId, appClass] as const;

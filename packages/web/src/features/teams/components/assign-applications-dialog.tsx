@@ -13,12 +13,12 @@ interface Props {
   onClose: () => void;
 }
 
-/** Assign fleets (or blocks) of the organization to a team with one access role. */
+/** Assign fleets (or apps, or blocks) of the organization to a team with one access role. */
 export function AssignApplicationsDialog({ organizationId, teamId, appClass, assignedIds, onClose }: Props) {
   const { t } = useTranslation();
   const apps = useOrganizationApplications(organizationId, appClass);
   const add = useAddTeamAccess();
-  const kind = appClass === 'fleet' ? t('teams.fleets') : t('teams.blocks');
+  const kind = t(`teams.${appClass}s`);
   return (
     <GrantAccessDialog
       title={t('teams.assign_title', { kind })}
