@@ -13,5 +13,11 @@ export const SIDEBAR_WIDTH_COLLAPSED = 56;
 export const FLEET_NAME_MIN_LENGTH = 4;
 export const FLEET_NAME_MAX_LENGTH = 100;
 export const FLEET_LIST_REFETCH_MS = 8000;
+/** Spec 2 §9: a name suggestion draws again up to 500 times to avoid existing names. */
+export const APPLICATION_NAME_SUGGESTION_RETRIES = 500;
+/** Spec 2 §9: name availability (rename) checks are cached 8 seconds. */
+export const APPLICATION_NAME_AVAILABILITY_CACHE_MS = 8000;
+/** Spec 2 §9: fleet grid lens cards are at least 370 px wide. */
+export const FLEET_GRID_CARD_MIN_WIDTH_PX = 370;
 export const LOGO_MAX_BYTES = 1_000_000;
 export const REQUEST_BODY_LIMIT_BYTES = 1_048_576;

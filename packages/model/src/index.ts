@@ -11,3 +11,7 @@ export * from './resources/application.js';
 export * from './resources/access.js';
 export * from './resources/mail.js';
 export * from './resources/invitation.js';
+export * from './resources/release.js';
+export * from './releases.js';
+export * from './resources/device.js';
+export * from './deploy.js';

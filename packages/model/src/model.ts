@@ -5,6 +5,8 @@ import { cpu_architecture, device_type, device_type_alias } from './resources/de
 import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
 import { invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
+import { application_tag, image, image__is_part_of__release, release, release_tag, service } from './resources/release.js';
+import { device } from './resources/device.js';
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
 
 const all: ResourceDef[] = [
@@ -27,6 +29,13 @@ const all: ResourceDef[] = [
   email_outbox,
   invitee__is_invited_to__organization,
   invitee__is_invited_to__application,
+  release,
+  service,
+  image,
+  image__is_part_of__release,
+  release_tag,
+  application_tag,
+  device,
 ];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

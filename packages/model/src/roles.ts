@@ -1,5 +1,6 @@
 import { model } from './model.js';
 import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './roles/filters.js';
+import type { FleetRole } from './roles/fleet.js';
 
 export * from './roles/fleet.js';
 export { fleetRoleAtLeast } from './roles/filters.js';
@@ -31,6 +32,22 @@ const fleetRoleOf = (fk: string, level: Parameters<typeof fleetRoleAtLeast>[0]) 
 const teamOrg = (fk: string, cond: (at: string) => string) => through('', fk, 't', (t) => inOrganization('belongs_to__organization', cond, t));
 
 /**
+ * read / create / update / delete of `resource`, where `on(level)` is the condition that the
+ * caller's role reaches `level`: `read` for reading, `write` for the three writes.
+ */
+function crud(resource: string, on: (level: FleetRole) => string, levels: { read: FleetRole; write: FleetRole }): string[] {
+  return [
+    `resin.${resource}.read?${on(levels.read)}`,
+    ...(['create', 'update', 'delete'] as const).map((verb) => `resin.${resource}.${verb}?${on(levels.write)}`),
+  ];
+}
+
+/** An api_key whose actor is a fleet on which the caller is operator or higher. */
+const PROVISIONING_KEY_OF_OPERATED_FLEET = through('', 'is_of__actor', 'ak', (ak) =>
+  through(ak, 'is_of__application', 'ka', (ka) => fleetRoleAtLeast('operator', ka)),
+);
+
+/**
  * Resources only a platform administrator may read: the mail outbox holds invitation and
  * password-reset links, which would let support staff act as the recipients.
  */
@@ -43,6 +60,11 @@ export const ROLES = {
     ...PUBLIC_REFERENCE,
     'resin.application_membership_role.read',
     `resin.actor.read?id eq @__ACTOR_ID`,
+    // The actors of the fleets and devices the caller reads, so that filters through them
+    // (`api_key?$filter=is_of__actor/any(a: a/is_of__application/any(…))`) work; an actor
+    // has no field but its id.
+    `resin.actor.read?${through('', 'is_of__application', 'fa', (fa) => fleetRoleAtLeast('observer', fa))}`,
+    `resin.actor.read?${through('', 'is_of__device', 'da', (da) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), da))}`,
     // Users: the caller and their organizations' members read a user (username, names…);
     // the private fields (email, newsletter, account type…) only the user themself.
     `resin.user.read?${ME} or ${sharesOrganizationWithMe()}`,
@@ -51,6 +73,12 @@ export const ROLES = {
     `resin.api_key.read?is_of__actor eq @__ACTOR_ID`,
     `resin.api_key.update?is_of__actor eq @__ACTOR_ID`,
     `resin.api_key.delete?is_of__actor eq @__ACTOR_ID`,
+    // Provisioning keys (spec 2 §6 "Operator adds: API keys"): fleet operators and up list,
+    // rename and revoke their fleet's keys (created by POST /api-key/v2/; only name and
+    // description may change, a hook). The key value itself is secret.
+    `resin.api_key.read?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
+    `resin.api_key.update?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
+    `resin.api_key.delete?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
 
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).
@@ -108,6 +136,19 @@ export const ROLES = {
     `resin.team_application_access.create?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
     `resin.team_application_access.update?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
     `resin.team_application_access.delete?${teamOrg('team', isOrgAdmin)} and ${fleetRoleOf('grants_access_to__application', 'administrator')}`,
+
+    // Releases (spec 2 §6 table rights): whoever reads the fleet reads its releases, their
+    // services, images and tags; developers and administrators create (deploy), edit and
+    // delete them (rules such as 'cannot delete pinned releases' are hooks).
+    ...crud('release', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'developer' }),
+    ...crud('service', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
+    ...crud('image', (level) => through('', 'is_a_build_of__service', 'sv', (sv) => onFleet('application', (a) => fleetRoleAtLeast(level, a), sv)), { read: 'observer', write: 'developer' }),
+    ...crud('image__is_part_of__release', (level) => through('', 'is_part_of__release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),
+    ...crud('release_tag', (level) => through('', 'release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),
+    // Fleet tags: developers edit them like the fleet's name (spec 2 §6).
+    ...crud('application_tag', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
+    // Devices: observers read; operators and up create, change and delete (spec 2 §6).
+    ...crud('device', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'operator' }),
 
     // Invitations (spec 1 §3–§5): organization administrators read, create and revoke
     // their organization's invites, fleet administrators their fleet's. Nobody updates an

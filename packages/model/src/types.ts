@@ -69,6 +69,8 @@ export type Action = 'read' | 'read-private' | 'create' | 'update' | 'delete';
 export interface ResourceDef {
   /** OData resource name, also the table name. */
   name: string;
+  /** Other names the data API accepts for this resource (dialect §3: `release_image`). */
+  synonyms?: string[];
   fields: FieldDef[];
   /** To-many navigations (to-one navigations are the ForeignKey fields themselves). */
   reverse?: ReverseNavigationDef[];

@@ -21,6 +21,18 @@ export function fleetNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Spec 2 §5: an application name is unique, case-insensitively, across the user's
+ * applications; the message names the class of the one it clashes with.
+ */
+export function applicationNameClash(name: string, existing: readonly { app_name: string; is_of__class: string }[]): string | undefined {
+  const wanted = name.toLowerCase();
+  const clash = existing.find((a) => a.app_name.toLowerCase() === wanted);
+  if (!clash) return undefined;
+  const noun = clash.is_of__class === 'app' ? 'An app' : clash.is_of__class === 'block' ? 'A block' : 'A fleet';
+  return `${noun} with this name already exists`;
+}
+
 /** Organization handles: lowercase [a-z0-9_], derived from a name or username. */
 export function toHandle(name: string): string {
   const h = name

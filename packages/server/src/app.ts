@@ -14,6 +14,9 @@ import { registerBusinessRules } from './features/rules.js';
 import { invitationRoutes } from './features/invitations/invitation.routes.js';
 import { setInvitationMailer } from './features/invitations/invitation-mailer.js';
 import { Mailer } from './infra/mail/mailer.js';
+import { setRegistryHost } from './features/releases/image-location.js';
+import { deployRoutes } from './features/deploy/deploy.routes.js';
+import { CONTRACT_FETCH_TIMEOUT_MS, type CodeHostOptions } from './features/deploy/deploy-contract.service.js';
 
 export interface AppOptions {
   db: Db;
@@ -27,6 +30,13 @@ export interface AppOptions {
    * with the app.
    */
   mailer?: Mailer;
+  /** Registry host for image locations (FLOTILLA_REGISTRY_HOST); default registry.flotilla.local. */
+  registryHost?: string;
+  /**
+   * The code host /deploy reads balena.yml contracts from (main.ts: FLOTILLA_CODE_HOST_URL and
+   * FLOTILLA_CODE_HOST_RAW_URL). Default: GitHub, 10 s timeout; tests shorten the timeout.
+   */
+  codeHost?: Partial<CodeHostOptions>;
 }
 
 /** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
@@ -69,11 +79,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerBusinessRules();
   setInvitationMailer(mailer);
+  setRegistryHost(opts.registryHost);
   await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(adminRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(apiKeyRoutes, { db: opts.db });
   await app.register(organizationLogoRoutes, { db: opts.db });
   await app.register(invitationRoutes, { db: opts.db });
+  await app.register(deployRoutes, {
+    codeHostUrl: opts.codeHost?.codeHostUrl ?? 'https://github.com',
+    rawUrl: opts.codeHost?.rawUrl ?? 'https://raw.githubusercontent.com',
+    timeoutMs: opts.codeHost?.timeoutMs ?? CONTRACT_FETCH_TIMEOUT_MS,
+  });
   await app.register(dataApiRoutes, { db: opts.db });
   if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
 

@@ -36,6 +36,8 @@ async function main(): Promise<void> {
     jwtSecret,
     mailer,
     webDistDir: WEB_DIST_DIR,
+    registryHost: config.FLOTILLA_REGISTRY_HOST,
+    codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 

@@ -108,8 +108,10 @@ export async function insertFleet(
   appName: string,
   extra: Record<string, unknown> = {},
 ): Promise<number> {
+  // Each fleet is its own actor (its provisioning keys belong to it), as POST /v7/application makes it.
+  const actor = (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
   const cols: Record<string, unknown> = {
-    actor: owner.actorId,
+    actor,
     app_name: appName,
     slug: `${owner.username}/${appName}`.toLowerCase(),
     uuid: randomBytes(16).toString('hex'),

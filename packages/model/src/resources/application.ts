@@ -43,8 +43,15 @@ export const application: ResourceDef = {
     { name: 'is_archived', type: 'Boolean', required: true, default: 'false' },
     { name: 'is_accessible_by_support_until__date', type: 'Date Time' },
     { name: 'is_stored_at__repository_url', type: 'Text', maxLength: 2000 },
+    // The fleet's target release: pinned, or the latest final successful one while
+    // should_track_latest_release holds (kept by the server).
+    { name: 'should_be_running__release', type: 'ForeignKey', references: 'release', onDelete: 'set null' },
   ],
   reverse: [
+    { name: 'owns__release', resource: 'release', via: 'belongs_to__application' },
+    { name: 'owns__device', resource: 'device', via: 'belongs_to__application' },
+    { name: 'service', resource: 'service', via: 'application' },
+    { name: 'application_tag', resource: 'application_tag', via: 'application' },
     { name: 'user_application_membership', resource: 'user_application_membership', via: 'is_member_of__application' },
     { name: 'team_application_access', resource: 'team_application_access', via: 'grants_access_to__application' },
   ],

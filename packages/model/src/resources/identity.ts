@@ -6,7 +6,14 @@ export const PLATFORM_ROLES = ['support_agent', 'administrator'] as const;
 export const actor: ResourceDef = {
   name: 'actor',
   fields: [{ name: 'id', type: 'Serial' }],
-  reverse: [{ name: 'api_key', resource: 'api_key', via: 'is_of__actor' }],
+  reverse: [
+    { name: 'api_key', resource: 'api_key', via: 'is_of__actor' },
+    // What the actor is (dialect: `actor/any(a: a/is_of__application/any(…))`); at most one
+    // of the three has a row.
+    { name: 'is_of__user', resource: 'user', via: 'actor' },
+    { name: 'is_of__application', resource: 'application', via: 'actor' },
+    { name: 'is_of__device', resource: 'device', via: 'actor' },
+  ],
 };
 
 export const user: ResourceDef = {

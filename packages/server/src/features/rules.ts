@@ -3,6 +3,9 @@ import { registerInvitationRules } from './invitations/invitation.hooks.js';
 import { registerApplicationRules } from './applications/application.hooks.js';
 import { registerOrganizationRules } from './organizations/organization.hooks.js';
 import { registerTeamRules } from './teams/team.hooks.js';
+import { registerReleaseRules } from './releases/release.hooks.js';
+import { registerDeviceRules } from './devices/device.hooks.js';
+import { registerApiKeyRules } from './api-keys/api-key.hooks.js';
 
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
@@ -17,4 +20,7 @@ export function registerBusinessRules(): void {
   registerFleetAccessRules();
   registerTeamRules();
   registerInvitationRules();
+  registerReleaseRules();
+  registerDeviceRules();
+  registerApiKeyRules();
 }

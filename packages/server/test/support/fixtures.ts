@@ -117,6 +117,21 @@ async function insertInvite(w: World, kind: 'organization' | 'application'): Pro
       });
 }
 
+/** A release of the world fleet; `running`, so it never becomes a fleet's target release. */
+async function insertRelease(w: World): Promise<number> {
+  return insert(w.db, 'release', { belongs_to__application: w.fleetId, commit: `${uid()}${uid()}`, status: 'running' });
+}
+
+const insertService = (w: World) => insert(w.db, 'service', { application: w.fleetId, service_name: `svc_${uid()}` });
+
+async function insertImage(w: World): Promise<number> {
+  return insert(w.db, 'image', { is_a_build_of__service: await insertService(w), status: 'running', is_stored_at__image_location: `registry.test/v2/${uid()}` });
+}
+
+async function insertReleaseImage(w: World): Promise<number> {
+  return insert(w.db, 'image__is_part_of__release', { image: await insertImage(w), is_part_of__release: await insertRelease(w) });
+}
+
 /** A fleet of the world organization shared like the world fleet (memberships, team access). */
 async function fleetLikeWorld(w: World, owner: SignedUpUser, fleetUsers: Record<string, number>): Promise<number> {
   const id = await insertFleet(w.db, owner, `Fresh${uid()}`, { organization: w.orgId, slug: `${owner.username}/fresh${uid()}` });
@@ -129,6 +144,17 @@ async function fleetLikeWorld(w: World, owner: SignedUpUser, fleetUsers: Record<
   }
   await insert(w.db, 'team_application_access', { team: w.teamId, grants_access_to__application: id, application_membership_role: w.fleetRoles.developer });
   return id;
+}
+
+/** A device of the world fleet, with its own actor. */
+async function insertDevice(w: World): Promise<number> {
+  return insert(w.db, 'device', {
+    actor: await idOf(w.db, 'INSERT INTO actor DEFAULT VALUES RETURNING id'),
+    uuid: randomBytes(16).toString('hex'),
+    device_name: `device-${uid()}`,
+    belongs_to__application: w.fleetId,
+    is_of__device_type: w.deviceTypeId,
+  });
 }
 
 const SERVER_MAINTAINED = (what: string) => ({ status: 400, reason: `${what}: its required fields are writable 'never' (server-maintained reference data)` });
@@ -220,6 +246,18 @@ export const FIXTURES: Record<string, Fixture> = {
     body: async (w) => ({ app_name: `MatrixFleet${uid()}`, organization: w.orgId, is_for__device_type: w.deviceTypeId }),
     update: { field: 'should_track_latest_release', value: (_w, current) => !current },
   },
+  device: {
+    sample: async (w) => insertDevice(w),
+    fresh: async (w) => insertDevice(w),
+    body: async (w) => ({ uuid: randomBytes(16).toString('hex'), belongs_to__application: w.fleetId, is_of__device_type: w.deviceTypeId }),
+    update: { field: 'device_name', value: () => `device-${uid()}` },
+  },
+  application_tag: {
+    sample: async (w) => insert(w.db, 'application_tag', { application: w.fleetId, tag_key: `sample_${uid()}`, value: 'sample' }),
+    fresh: async (w) => insert(w.db, 'application_tag', { application: w.fleetId, tag_key: `fresh_${uid()}`, value: 'fresh' }),
+    body: async (w) => ({ application: w.fleetId, tag_key: `matrix_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
+  },
   application_membership_role: {
     sample: async (w) => w.fleetRoles.observer,
     deleteRejectedWith: { status: 409, reason: 'every seeded fleet role is referenced in the world (FK restrict) and the enum CHECK allows no spare row' },
@@ -297,6 +335,41 @@ export const FIXTURES: Record<string, Fixture> = {
       is_invited_to__application: w.fleetId,
       application_membership_role: w.fleetRoles.observer,
     }),
+  },
+  release: {
+    sample: async (w) => insertRelease(w),
+    fresh: async (w) => insertRelease(w),
+    body: async (w) => ({
+      belongs_to__application: w.fleetId,
+      commit: `${uid()}${uid()}`,
+      status: 'running',
+      source: 'cloud',
+      composition: {},
+      start_timestamp: new Date().toISOString(),
+    }),
+    update: { field: 'note', value: () => `note ${uid()}` },
+  },
+  service: {
+    sample: async (w) => insertService(w),
+    fresh: async (w) => insertService(w),
+    body: async (w) => ({ application: w.fleetId, service_name: `matrix_${uid()}` }),
+  },
+  image: {
+    sample: async (w) => insertImage(w),
+    fresh: async (w) => insertImage(w),
+    body: async (w) => ({ is_a_build_of__service: await insertService(w), status: 'running' }),
+    update: { field: 'build_log', value: () => `log ${uid()}` },
+  },
+  image__is_part_of__release: {
+    sample: async (w) => insertReleaseImage(w),
+    fresh: async (w) => insertReleaseImage(w),
+    body: async (w) => ({ image: await insertImage(w), is_part_of__release: await insertRelease(w) }),
+  },
+  release_tag: {
+    sample: async (w) => insert(w.db, 'release_tag', { release: await insertRelease(w), tag_key: `sample_${uid()}`, value: 'sample' }),
+    fresh: async (w) => insert(w.db, 'release_tag', { release: await insertRelease(w), tag_key: `fresh_${uid()}`, value: 'fresh' }),
+    body: async (w) => ({ release: await insertRelease(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
   },
 };
 

@@ -3,6 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { provisioningKeyRoutes } from './provisioning-key.routes.js';
 
 const userKeySchema = {
   type: 'object',
@@ -41,4 +42,6 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
       return reply.type('application/json').send(JSON.stringify(key));
     },
   );
+
+  await provisioningKeyRoutes(app, { db });
 }

@@ -1,4 +1,4 @@
-import { APPLICATION_MEMBERSHIP_ROLES, APPLICATION_TYPES, CPU_ARCHITECTURES, DEVICE_TYPES, ORGANIZATION_ROLES } from '@flotilla/model';
+import { APPLICATION_MEMBERSHIP_ROLES, APPLICATION_TYPES, CPU_ARCHITECTURES, DEVICE_TYPES, deviceTypeContractData, ORGANIZATION_ROLES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /**
@@ -30,7 +30,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
         slug: dt.slug,
         name: dt.name,
         type: 'hw.device-type',
-        data: { arch: dt.arch, led: dt.led },
+        data: deviceTypeContractData(dt),
         partials: {},
         configVariables: dt.configVars,
       };

@@ -34,6 +34,12 @@ const schema = z
       .max(255)
       .refine((v) => /^[^\r\n]*@[^\r\n]+$/.test(v), 'must be an address such as "Flotilla <no-reply@example.com>"')
       .default('Flotilla <no-reply@localhost>'),
+    // Deploy-from-URL (spec 2 §2 /deploy): repository URLs must be on FLOTILLA_CODE_HOST_URL;
+    // their balena.yml is read from FLOTILLA_CODE_HOST_RAW_URL/<owner>/<repo>/HEAD/balena.yml.
+    FLOTILLA_CODE_HOST_URL: optionalUrl(['http://', 'https://']).default('https://github.com'),
+    FLOTILLA_CODE_HOST_RAW_URL: optionalUrl(['http://', 'https://']).default('https://raw.githubusercontent.com'),
+    // Registry host named in image locations (`<host>/v2/<hex>`); default in features/releases/image-location.ts.
+    FLOTILLA_REGISTRY_HOST: z.string().min(1).max(200).regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name, optionally with :port').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({

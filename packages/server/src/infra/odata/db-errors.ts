@@ -16,6 +16,18 @@ interface PgError {
   message?: string;
   column?: string;
   table?: string;
+  constraint?: string;
+}
+
+/**
+ * Constraints whose violation carries a business rule's own message instead of the
+ * generic one (e.g. the partial unique index `release_one_success_per_commit`). Features
+ * register them with their rules; the status stays the dialect's 409.
+ */
+const constraintMessages = new Map<string, string>();
+
+export function registerConstraintMessage(constraint: string, message: string): void {
+  constraintMessages.set(constraint, message);
 }
 
 /**
@@ -26,6 +38,8 @@ export function translateDbError(err: unknown): unknown {
   if (err instanceof HttpError) return err;
   const e = err as PgError;
   if (typeof e?.code !== 'string') return err;
+  const ruleMessage = e.constraint === undefined ? undefined : constraintMessages.get(e.constraint);
+  if (ruleMessage !== undefined && (e.code === '23505' || e.code === '23503')) return new ConflictError(ruleMessage);
   if (e.code === '23505') return new ConflictError('Unique key constraint violated');
   if (e.code === '23503') return new ConflictError('Foreign key constraint violated');
   if (e.code === '23502') {

@@ -4,4 +4,4 @@ export { odataPost, odataPatch, odataDelete, type PostResult } from './write.js'
 export { registerHook, type Hook, type HookArgs, type WriteMethod } from './hooks.js';
 export { asRoot, ROOT_PERMISSIONS, type DataContext } from './permissions.js';
 export { dataApiRoutes } from './routes.js';
-export { translateDbError, withDbErrors } from './db-errors.js';
+export { registerConstraintMessage, translateDbError, withDbErrors } from './db-errors.js';

@@ -77,6 +77,7 @@ export function permissionCondition(
   action: Action,
   forWrittenRow = action === 'create',
 ): CompiledCondition {
+  resource = resourceInfo(resource).name; // a synonym has its resource's permissions
   const cacheKey = `${permissionsKey(permissions)}\u0000${resource}\u0000${action}\u0000${forWrittenRow}`;
   const hit = compiled.get(cacheKey);
   if (hit !== undefined) return hit;

@@ -66,10 +66,18 @@ function build(def: ResourceDef): ResourceInfo {
   return { name: def.name, def, fields, columns, navigations, keys };
 }
 
-/** The resource named in a URL; unknown (or inherited from Object.prototype) → 404. */
+/** Synonym → resource name (dialect §3: `release_image` is `image__is_part_of__release`). */
+const synonyms = new Map(Object.values(model).flatMap((def) => (def.synonyms ?? []).map((s) => [s, def.name] as const)));
+
+/**
+ * The resource named in a URL (or by a synonym, which resolves to the same resource, its
+ * permissions and hooks included); unknown (or inherited from Object.prototype) → 404.
+ */
 export function resourceInfo(name: string): ResourceInfo {
   let info = infos.get(name);
   if (info) return info;
+  const canonical = synonyms.get(name);
+  if (canonical !== undefined) return resourceInfo(canonical);
   const def = Object.hasOwn(model, name) ? model[name] : undefined;
   if (!def) throw new NotFoundError(`Unknown resource: ${name}`);
   info = build(def);

@@ -1,0 +1,7 @@
+/**
+ * Rule: every change to a release refreshes update_timestamp (server-maintained). The
+ * dashboard shows a running release idle for too long as timeout (`releaseDisplayStatus`).
+ */
+export function touchRelease(body: Record<string, unknown>): void {
+  body.update_timestamp = new Date();
+}
