@@ -63,6 +63,9 @@ test('a new user signs up, creates an organization and a fleet in it, signs out 
   await fleetDialog.getByLabel('Device type').selectOption({ label: 'Raspberry Pi 4 (using 64bit OS)' });
   await fleetDialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(fleetDialog).toBeHidden();
+  // Creating opens the new fleet (spec 2 §2); the list is one click away.
+  await expect(page).toHaveURL(/\/fleets\/\d+$/);
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Fleets' }).click();
 
   // It is listed with its organization and device type.
   const row = page.getByRole('table', { name: 'Fleets' }).getByRole('row').filter({ hasText: fleetName });

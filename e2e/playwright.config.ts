@@ -28,6 +28,9 @@ const serverEnv: Record<string, string> = {
   // Not the default port, so a developer's running `npm start` does not collide.
   FLOTILLA_EMBEDDED_PG_PORT: '54398',
   LOG_LEVEL: 'warn',
+  // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
+  // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
+  FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),

@@ -1,17 +1,22 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { apiAs, type ApiUser } from './api';
 
-/** Creates a fleet through the /fleets create dialog and waits for it in the list. */
-export async function createFleet(page: Page, orgName: string, fleetName: string): Promise<void> {
+/**
+ * Creates a fleet through the /fleets create dialog, which then opens the new fleet's page;
+ * returns its id.
+ */
+export async function createFleet(page: Page, orgName: string, fleetName: string): Promise<number> {
   await page.goto('/fleets');
   await page.getByRole('button', { name: 'Create fleet' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create fleet' });
   await dialog.getByLabel('Organization').selectOption({ label: orgName });
   await dialog.getByLabel('Fleet name').fill(fleetName);
-  await dialog.getByLabel('Device type').selectOption({ label: 'Raspberry Pi 4 (using 64bit OS)' });
+  await dialog.getByLabel('Device type').selectOption('raspberrypi4-64');
   await dialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('table', { name: 'Fleets' })).toContainText(fleetName);
+  await expect(page).toHaveURL(/\/fleets\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name: fleetName })).toBeVisible();
+  return Number(/\/fleets\/(\d+)$/.exec(page.url())![1]);
 }
 
 /** Creates a fleet, app or block through the data API as `admin`; returns its id. */

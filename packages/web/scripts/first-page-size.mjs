@@ -14,7 +14,8 @@ const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf
 const ROUTES = {
   '/login': 'src/app/routes/login.tsx',
   '/signup': 'src/app/routes/signup.tsx',
-  '/fleets': 'src/app/routes/fleets.tsx',
+  '/fleets': 'src/app/routes/applications.tsx',
+  '/orgs/:id/fleets': 'src/app/routes/organization-applications.tsx',
   '/orgs': 'src/app/routes/orgs.tsx',
   '/orgs/:id': 'src/app/routes/organization-summary.tsx',
   '/orgs/:id/members': 'src/app/routes/organization-members.tsx',

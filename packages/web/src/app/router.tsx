@@ -14,6 +14,21 @@ function applicationShellRoute(prefix: 'fleets' | 'apps' | 'blocks') {
       { index: true, lazy: async () => ({ Component: (await import('./routes/fleet-summary')).FleetSummaryRoute }) },
       { path: 'members', lazy: async () => ({ Component: (await import('./routes/fleet-members')).FleetMembersRoute }) },
       { path: 'teams', lazy: async () => ({ Component: (await import('./routes/fleet-teams')).FleetTeamsRoute }) },
+      { path: 'settings', lazy: async () => ({ Component: (await import('./routes/fleet-settings')).FleetSettingsRoute }) },
+      // Spec 2 §2: provisioning keys are a fleet page only.
+      ...(prefix === 'fleets'
+        ? [{ path: 'api-keys', lazy: async () => ({ Component: (await import('./routes/fleet-api-keys')).FleetApiKeysRoute }) }]
+        : []),
+      { path: 'releases', lazy: async () => ({ Component: (await import('./routes/fleet-releases')).FleetReleasesRoute }) },
+      {
+        path: 'releases/:releaseId',
+        lazy: async () => ({ Component: (await import('./routes/release-shell')).ReleaseShellRoute }),
+        children: [
+          { index: true, element: <Navigate to="summary" replace /> },
+          { path: 'summary', lazy: async () => ({ Component: (await import('./routes/release-summary')).ReleaseSummaryRoute }) },
+          { path: 'settings', lazy: async () => ({ Component: (await import('./routes/release-settings')).ReleaseSettingsRoute }) },
+        ],
+      },
     ],
   };
 }
@@ -38,7 +53,22 @@ export const router = createBrowserRouter([
             Component: AppLayout,
             children: [
               { index: true, element: <Navigate to="/fleets" replace /> },
-              { path: 'fleets', lazy: async () => ({ Component: (await import('./routes/fleets')).FleetsRoute }) },
+              { path: 'fleets', lazy: async () => ({ Component: (await import('./routes/applications')).FleetsRoute }) },
+              { path: 'apps', lazy: async () => ({ Component: (await import('./routes/applications')).AppsRoute }) },
+              { path: 'blocks', lazy: async () => ({ Component: (await import('./routes/applications')).BlocksRoute }) },
+              { path: 'deploy', lazy: async () => ({ Component: (await import('./routes/deploy')).DeployRoute }) },
+              {
+                path: 'orgs/:orgId/fleets',
+                lazy: async () => ({ Component: (await import('./routes/organization-applications')).OrganizationFleetsRoute }),
+              },
+              {
+                path: 'orgs/:orgId/apps',
+                lazy: async () => ({ Component: (await import('./routes/organization-applications')).OrganizationAppsRoute }),
+              },
+              {
+                path: 'orgs/:orgId/blocks',
+                lazy: async () => ({ Component: (await import('./routes/organization-applications')).OrganizationBlocksRoute }),
+              },
               ...(['fleets', 'apps', 'blocks'] as const).map(applicationShellRoute),
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
               { path: 'admin', lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }) },

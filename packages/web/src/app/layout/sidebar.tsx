@@ -3,18 +3,24 @@ import { Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, L
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { AdminIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
 interface NavItem {
   to: string;
-  labelKey: 'nav.fleets' | 'nav.organizations' | 'nav.admin';
+  labelKey: 'nav.fleets' | 'nav.apps' | 'nav.blocks' | 'nav.organizations' | 'nav.admin';
   Icon: ComponentType;
+  /** Spec 1 line 7: the Apps section carries an Alpha badge. */
+  badge?: 'nav.alpha';
 }
 
-const NAV_ITEMS: NavItem[] = [
-  { to: '/fleets', labelKey: 'nav.fleets', Icon: FleetIcon },
+const FLEETS_ITEM: NavItem = { to: '/fleets', labelKey: 'nav.fleets', Icon: FleetIcon };
+// Spec 1 line 7: Apps only with the apps flag.
+const APPS_ITEM: NavItem = { to: '/apps', labelKey: 'nav.apps', Icon: AppsIcon, badge: 'nav.alpha' };
+const OTHER_NAV_ITEMS: NavItem[] = [
+  { to: '/blocks', labelKey: 'nav.blocks', Icon: BlockIcon },
   { to: '/orgs', labelKey: 'nav.organizations', Icon: OrganizationIcon },
 ];
 
@@ -25,6 +31,8 @@ const STAFF_NAV_ITEMS: NavItem[] = [{ to: '/admin', labelKey: 'nav.admin', Icon:
 export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: () => void; isStaff: boolean }) {
   const { t } = useTranslation();
   const width = open ? SIDEBAR_WIDTH_OPEN : SIDEBAR_WIDTH_COLLAPSED;
+  const appsEnabled = useAppsEnabled() === true;
+  const items = [FLEETS_ITEM, ...(appsEnabled ? [APPS_ITEM] : []), ...OTHER_NAV_ITEMS, ...(isStaff ? STAFF_NAV_ITEMS : [])];
   return (
     <Drawer
       variant="permanent"
@@ -40,23 +48,35 @@ export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: 
       <Toolbar />
       <Box component="nav" aria-label={t('nav.main')} sx={{ flexGrow: 1 }}>
         <List>
-          {(isStaff ? [...NAV_ITEMS, ...STAFF_NAV_ITEMS] : NAV_ITEMS).map(({ to, labelKey, Icon }) => (
+          {items.map(({ to, labelKey, Icon, badge }) => {
+            // The badge is part of the accessible name ("Apps Alpha"), collapsed or not.
+            const name = badge ? `${t(labelKey)} ${t(badge)}` : t(labelKey);
             // Collapsed: the name moves to aria-label and a native tooltip (MUI's Tooltip
             // would add Popper to the first page's JavaScript).
-            <ListItemButton
+            return (
+              <ListItemButton
                 key={to}
                 component={NavLink}
                 to={to}
-                aria-label={open ? undefined : t(labelKey)}
-                title={open ? undefined : t(labelKey)}
+                aria-label={open ? undefined : name}
+                title={open ? undefined : name}
                 sx={{ minHeight: 44, px: 2, '&.active': { bgcolor: 'action.selected' } }}
               >
                 <ListItemIcon sx={{ minWidth: 0, mr: open ? 2 : 0 }}>
                   <Icon />
                 </ListItemIcon>
                 {open && <ListItemText primary={t(labelKey)} />}
+                {open && badge && (
+                  <Box
+                    component="span"
+                    sx={{ ml: 1, px: 0.75, borderRadius: 1, fontSize: 11, fontWeight: 600, lineHeight: '18px', bgcolor: 'warning.light', color: 'warning.contrastText' }}
+                  >
+                    {t(badge)}
+                  </Box>
+                )}
               </ListItemButton>
-          ))}
+            );
+          })}
         </List>
       </Box>
       <Divider />

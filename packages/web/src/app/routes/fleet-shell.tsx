@@ -1,4 +1,5 @@
 import { Link, Stack, Tab, Tabs } from '@mui/material';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
@@ -11,11 +12,16 @@ import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';
 
+// Warnings are rare and not needed for the first paint: their query and UI load after the shell.
+const ApplicationWarnings = lazy(async () => ({
+  default: (await import('../../features/fleets/components/application-warnings')).ApplicationWarnings,
+}));
+
 /** The URL prefix of each application class (spec 2 §2: /{class}s/{applicationId}). */
 const CLASS_PREFIX = { fleet: 'fleets', app: 'apps', block: 'blocks' } as const;
 
 /** Sub-pages that exist so far; the summary is the index. */
-const TABS = ['members', 'teams'] as const;
+const TABS = ['releases', 'members', 'teams', 'api-keys', 'settings'] as const;
 
 /**
  * /fleets|apps|blocks/{applicationId}[/members|teams] (spec 2 §2 "Application shell rules"):
@@ -54,7 +60,10 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
 function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: FleetAccess; base: string }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const tab = TABS.find((x) => pathname === `${base}/${x}`) ?? 'summary';
+  // Spec 2 §2: only fleets have provisioning keys (api-keys).
+  const tabs = TABS.filter((x) => x !== 'api-keys' || fleet.is_of__class === 'fleet');
+  // A release page (releases/{id}/…) keeps the Releases tab selected.
+  const tab = tabs.find((x) => pathname === `${base}/${x}` || pathname.startsWith(`${base}/${x}/`)) ?? 'summary';
   const context: FleetRouteContext = { fleet, access };
   return (
     <>
@@ -64,9 +73,13 @@ function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: Flee
           {t('fleet.organization_link', { name: fleet.organization.name })}
         </Link>
         <SupportAccessBanner access={access} supportUntil={fleet.is_accessible_by_support_until__date} />
+        {/* Spec 2 §2: discontinued device type and legacy fleet warnings. */}
+        <Suspense fallback={null}>
+          <ApplicationWarnings applicationId={fleet.id} canChangeType={access.can('resin.application.change-type')} />
+        </Suspense>
         <Tabs value={tab} aria-label={t('fleet.sections')}>
           <Tab value="summary" label={t('fleet.tab_summary')} component={RouterLink} to={base} />
-          {TABS.map((x) => (
+          {tabs.map((x) => (
             <Tab key={x} value={x} label={t(`fleet.tab_${x}`)} component={RouterLink} to={`${base}/${x}`} />
           ))}
         </Tabs>

@@ -1,8 +1,38 @@
-import { FleetDetailsCard } from '../../features/fleet-access/components/fleet-details-card';
+import { Paper, Stack, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { useFleetSettings } from '../../features/fleet-settings/api/get-fleet-settings';
+import { FleetDevicesCard } from '../../features/fleet-settings/components/fleet-devices-card';
+import { FleetReleasesCard } from '../../features/fleet-settings/components/fleet-releases-card';
+import { FleetSummaryDetailsCard } from '../../features/fleet-settings/components/fleet-summary-details-card';
 import { useFleetRouteContext } from './fleet-context';
 
-/** /fleets/{id} (summary, the default sub-page): the details card for now (spec 2 §2). */
+/**
+ * /{class}s/{id} (summary, the default sub-page; spec 2 §2 "Fleet pages"): the details,
+ * devices and releases cards, and the place of the device table.
+ */
 export function FleetSummaryRoute() {
+  const { t } = useTranslation();
   const { fleet } = useFleetRouteContext();
-  return <FleetDetailsCard fleet={fleet} />;
+  const base = `/${useLocation().pathname.split('/')[1] ?? 'fleets'}/${fleet.id}`;
+  const settings = useFleetSettings(fleet.id);
+  if (settings.isError) return <FullPageError message={t('fleet.load_failed')} onRetry={() => void settings.refetch()} />;
+  if (!settings.data) return <FullPageSpinner />;
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2} sx={{ alignItems: 'stretch' }}>
+        <FleetSummaryDetailsCard fleet={settings.data} />
+        <FleetDevicesCard fleetId={fleet.id} />
+        <FleetReleasesCard fleetId={fleet.id} base={base} />
+      </Stack>
+      {/* The device table (Table and Map lenses) comes with device registration. */}
+      <Paper variant="outlined" component="section" aria-label={t('fleet_summary.device_table')} sx={{ p: 2 }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          {t('fleet_summary.device_table')}
+        </Typography>
+        <Typography color="text.secondary">{t('fleet_summary.device_table_placeholder')}</Typography>
+      </Paper>
+    </Stack>
+  );
 }

@@ -93,6 +93,13 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
             <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/teams`}>
               {t('org_summary.manage_teams')}
             </Button>
+            {/* Spec 1 §2: the organization's fleets and blocks lists. */}
+            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/fleets`}>
+              {t('fleets.org_link_fleet')}
+            </Button>
+            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/blocks`}>
+              {t('fleets.org_link_block')}
+            </Button>
             {membership && (
               <Button
                 variant="outlined"

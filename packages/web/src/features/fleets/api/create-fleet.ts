@@ -1,26 +1,32 @@
+import type { ApplicationClass } from '@flotilla/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
-import { fleetsQueryKey } from './get-fleets';
+import { applicationsQueryKey } from './get-applications';
 
-export interface CreateFleetInput {
+export interface CreateApplicationInput {
   name: string;
   organizationId: number;
   deviceTypeSlug: string;
+  applicationClass: ApplicationClass;
 }
 
-export async function createFleet({ name, organizationId, deviceTypeSlug }: CreateFleetInput) {
-  return sdk.models.application.create({
+/** Spec 2 §7 SDK create {organization, name, deviceType, applicationClass}; resolves to the new id. */
+export async function createApplication({ name, organizationId, deviceTypeSlug, applicationClass }: CreateApplicationInput): Promise<number> {
+  const app = await sdk.models.application.create({
     name,
     organization: organizationId,
     deviceType: deviceTypeSlug,
-    applicationClass: 'fleet',
+    applicationClass,
   });
+  // Spec 2 §5: a created application without an id is an error.
+  if (typeof app?.id !== 'number') throw new Error('could not find id');
+  return app.id;
 }
 
-export function useCreateFleet() {
+export function useCreateApplication() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: createFleet,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: fleetsQueryKey }),
+    mutationFn: createApplication,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
   });
 }

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
 
-export const deviceTypesQueryKey = ['device_type'] as const;
+export const deviceTypesQueryKey = ['device_type', 'with-contract'] as const;
 
-/** Device types by name (the SDK orders them). */
+/** Device types by name (the SDK orders them), with the contract that says whether each may be chosen. */
 export async function getDeviceTypes() {
-  return sdk.models.deviceType.getAll({ $select: ['id', 'slug', 'name'] });
+  return sdk.models.deviceType.getAll({ $select: ['id', 'slug', 'name', 'contract'] });
 }
+
+export type DeviceTypeRow = Awaited<ReturnType<typeof getDeviceTypes>>[number];
 
 export const deviceTypesQueryOptions = () =>
   queryOptions({

@@ -1,34 +1,52 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { fleetNameProblem } from '@flotilla/model';
+import { applicationNameClash, fleetNameProblem, type ApplicationClass } from '@flotilla/model';
 import { Alert, CircularProgress, Stack } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { SelectInput, TextInput } from '../../../components/form-fields';
-import { errorStatus } from '../../../lib/errors';
+import { errorMessage, errorStatus } from '../../../lib/errors';
 import { useNotify } from '../../../lib/notify';
-import { useCreateFleet } from '../api/create-fleet';
+import { useCreateApplication } from '../api/create-fleet';
 import { useAdminOrganizations } from '../api/get-admin-organizations';
-import { useDeviceTypes } from '../api/get-device-types';
+import { applicationsNamedQueryOptions, useApplicationsNamed, useOrganizationApplicationNames } from '../api/get-application-names';
+import { useDeviceTypes, type DeviceTypeRow } from '../api/get-device-types';
+import { deviceTypeOptions, type DeviceTypeOption } from '../device-type-options';
 import { suggestFleetName } from '../suggest-fleet-name';
 
-/** Spec 2: the default device type is the 64-bit Raspberry Pi 4 type when it exists. */
-const PREFERRED_DEVICE_TYPE = 'raspberrypi4-64';
+/** How long typing pauses before the name's availability is asked. */
+const NAME_CHECK_DELAY_MS = 250;
 
 interface Props {
   open: boolean;
   onClose: () => void;
+  /** The class of the list the dialog was opened from. */
+  initialClass?: ApplicationClass;
+  /** The organization of the list the dialog was opened from (/orgs/{orgId}/…). */
+  initialOrganizationId?: number | undefined;
+  /** The app class is offered only with the apps flag (spec 1 line 7). */
+  appsEnabled?: boolean;
+  /** A device type to preselect (a /deploy link's defaultDeviceType) when it is selectable. */
+  initialDeviceType?: string | undefined;
 }
 
-export function CreateFleetDialog({ open, onClose }: Props) {
+/** Spec 2 §2 "Create fleet, app or block dialog": organization, name, device type, class. */
+export function CreateFleetDialog({ open, onClose, initialClass = 'fleet', initialOrganizationId, appsEnabled = false, initialDeviceType }: Props) {
   const organizations = useAdminOrganizations(open);
   const deviceTypes = useDeviceTypes(open);
   if (!open) return null;
+  const classes: ApplicationClass[] = appsEnabled || initialClass === 'app' ? ['fleet', 'app', 'block'] : ['fleet', 'block'];
   return (
-    <CreateFleetForm
+    <CreateApplicationForm
       onClose={onClose}
+      initialClass={initialClass}
+      initialOrganizationId={initialOrganizationId}
+      initialDeviceType={initialDeviceType}
+      classes={classes}
       organizations={organizations.data}
       deviceTypes={deviceTypes.data}
       loadError={organizations.error ?? deviceTypes.error}
@@ -38,71 +56,124 @@ export function CreateFleetDialog({ open, onClose }: Props) {
 
 interface FormProps {
   onClose: () => void;
+  initialClass: ApplicationClass;
+  initialOrganizationId: number | undefined;
+  initialDeviceType: string | undefined;
+  classes: ApplicationClass[];
   organizations: { id: number; name: string }[] | undefined;
-  deviceTypes: { slug: string; name: string }[] | undefined;
+  deviceTypes: DeviceTypeRow[] | undefined;
   loadError: unknown;
 }
 
-function CreateFleetForm({ onClose, organizations, deviceTypes, loadError }: FormProps) {
+function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, initialDeviceType, classes, organizations, deviceTypes, loadError }: FormProps) {
   const { t } = useTranslation();
   const notify = useNotify();
-  const createFleet = useCreateFleet();
-  const [suggestedName] = useState(suggestFleetName);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const createApplication = useCreateApplication();
   const loading = (!organizations || !deviceTypes) && !loadError;
   const noOrganizations = organizations?.length === 0;
+  const missing = t('fleets.missing_required_attributes');
 
-  const schema = z.object({
-    organizationId: z.string().check(z.minLength(1, t('fleets.organization_required'))),
-    // Spec 2 §5 name rules, shown as the user types.
-    name: z.string().check(
-      z.superRefine((name, ctx) => {
-        const problem = fleetNameProblem(name);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: name });
+  // New applications get the multicontainer application type, so single-container device
+  // types are refused; no billing plans exist yet, so paid-only types are not limited.
+  const typeOptions = useMemo(
+    () => (deviceTypes ? deviceTypeOptions(deviceTypes, { plan: undefined, needsMulticontainer: true }) : undefined),
+    [deviceTypes],
+  );
+
+  const schema = useMemo(
+    () =>
+      z.object({
+        organizationId: z.string().check(z.minLength(1, missing)),
+        // Spec 2 §5 name rules, shown as the user types.
+        name: z.string().check(
+          z.superRefine((name, ctx) => {
+            const problem = name.length === 0 ? missing : fleetNameProblem(name);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem, input: name });
+          }),
+        ),
+        deviceTypeSlug: z.string().check(z.minLength(1, missing)),
+        applicationClass: z.enum(['fleet', 'app', 'block']),
       }),
-    ),
-    deviceTypeSlug: z.string().check(z.minLength(1, t('fleets.device_type_required'))),
-  });
+    [missing],
+  );
   type Values = z.infer<typeof schema>;
+
+  const preselectedOrganization =
+    organizations?.find((o) => o.id === initialOrganizationId)?.id ?? organizations?.[0]?.id;
+  const [organizationId, setOrganizationId] = useState<number | undefined>(undefined);
+  const chosenOrganization = organizationId ?? preselectedOrganization;
+
+  // Spec 2 §5: the suggestion avoids the chosen organization's names.
+  const organizationNames = useOrganizationApplicationNames(chosenOrganization);
+  const suggestedName = useMemo(() => (organizationNames.data ? suggestFleetName(organizationNames.data) : ''), [organizationNames.data]);
 
   // The choices arrive after the dialog opens; fill them in then, keeping what the user typed.
   const initialValues = useMemo<Values>(
     () => ({
-      organizationId: String(organizations?.[0]?.id ?? ''),
+      organizationId: String(preselectedOrganization ?? ''),
       name: suggestedName,
-      deviceTypeSlug: deviceTypes?.find((d) => d.slug === PREFERRED_DEVICE_TYPE)?.slug ?? deviceTypes?.[0]?.slug ?? '',
+      // The requested type when it is selectable, else the recommended one.
+      deviceTypeSlug:
+        typeOptions?.find((o) => o.slug === initialDeviceType && o.state === 'ok')?.slug ?? typeOptions?.find((o) => o.recommended)?.slug ?? '',
+      applicationClass: initialClass,
     }),
-    [organizations, deviceTypes, suggestedName],
+    [preselectedOrganization, suggestedName, typeOptions, initialClass, initialDeviceType],
   );
-  const { register, handleSubmit, formState, setError } = useForm<Values>({
-    resolver: zodResolver(schema),
+  const { register, handleSubmit, formState, setError, watch } = useForm<Values>({
     mode: 'onChange',
     values: initialValues,
     resetOptions: { keepDirtyValues: true },
+    resolver: zodResolver(schema),
   });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const values = watch();
+  const { onChange: onOrganizationChange, ...organizationField } = register('organizationId');
+
+  // Uniqueness across the user's applications, asked once typing pauses; answers cached 8 s.
+  const name = values.name ?? '';
+  const [checkedName, setCheckedName] = useState(name);
+  useEffect(() => {
+    const timer = setTimeout(() => setCheckedName(name), NAME_CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [name]);
+  const syntaxOk = name.length > 0 && fleetNameProblem(name) === undefined;
+  const named = useApplicationsNamed(checkedName, syntaxOk && checkedName === name);
+  const clash = syntaxOk && checkedName === name && named.data ? applicationNameClash(name, named.data) : undefined;
+  const checking = syntaxOk && (checkedName !== name || named.isFetching || !named.data);
+
+  const nameError = formState.errors.name?.message ?? clash;
+  const valid = schema.safeParse(values).success && !clash;
+
+  const onSubmit = handleSubmit(async (submitted) => {
     try {
-      await createFleet.mutateAsync({
-        name: values.name,
-        organizationId: Number(values.organizationId),
-        deviceTypeSlug: values.deviceTypeSlug,
+      const id = await createApplication.mutateAsync({
+        name: submitted.name,
+        organizationId: Number(submitted.organizationId),
+        deviceTypeSlug: submitted.deviceTypeSlug,
+        applicationClass: submitted.applicationClass,
       });
-      notify.success(t('fleets.created', { name: values.name }));
+      notify.success(t('fleets.created', { name: submitted.name }));
       onClose();
+      void navigate(`/${submitted.applicationClass}s/${id}`);
     } catch (err) {
-      if (errorStatus(err) === 409) setError('name', { message: t('fleets.name_taken') });
-      else notify.error(err);
+      if (errorStatus(err) !== 409) return notify.error(err);
+      // Someone took the name meanwhile: say which class holds it when the user can see it.
+      const holders = await queryClient.fetchQuery({ ...applicationsNamedQueryOptions(submitted.name), staleTime: 0 }).catch(() => []);
+      setError('name', { message: applicationNameClash(submitted.name, holders) ?? errorMessage(err, t) });
     }
   });
 
+  const appClass = values.applicationClass ?? initialClass;
   return (
     <FormDialog
       open
-      title={t('fleets.dialog_title')}
-      submitLabel={t('fleets.submit')}
+      title={t(`fleets.dialog_title_${appClass}`)}
+      submitLabel={t(`fleets.create_${appClass}`)}
       cancelLabel={t('fleets.cancel')}
       submitting={formState.isSubmitting}
-      submitDisabled={loading || noOrganizations || !!loadError}
+      submitDisabled={loading || noOrganizations || !!loadError || !valid || checking}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -113,11 +184,15 @@ function CreateFleetForm({ onClose, organizations, deviceTypes, loadError }: For
       )}
       {!!loadError && <Alert severity="error">{t('errors.unknown_error')}</Alert>}
       {noOrganizations && <Alert severity="info">{t('fleets.no_admin_organizations')}</Alert>}
-      {organizations && deviceTypes && !noOrganizations && (
+      {organizations && typeOptions && !noOrganizations && (
         <>
           <SelectInput
-            {...register('organizationId')}
-            id="create-fleet-organization"
+            {...organizationField}
+            onChange={(event) => {
+              setOrganizationId(Number(event.target.value));
+              return onOrganizationChange(event);
+            }}
+            id="create-application-organization"
             label={t('fleets.organization')}
             error={formState.errors.organizationId?.message}
           >
@@ -127,28 +202,68 @@ function CreateFleetForm({ onClose, organizations, deviceTypes, loadError }: For
               </option>
             ))}
           </SelectInput>
+          <SelectInput
+            {...register('applicationClass')}
+            id="create-application-class"
+            label={t('fleets.application_class')}
+          >
+            {classes.map((c) => (
+              <option key={c} value={c}>
+                {t(`fleets.class_${c}`)}
+              </option>
+            ))}
+          </SelectInput>
           <TextInput
             {...register('name')}
-            id="create-fleet-name"
-            label={t('fleets.name')}
+            id="create-application-name"
+            label={t(`fleets.name_${appClass}`)}
             autoComplete="off"
-            error={formState.errors.name?.message}
-            helperText={t('fleets.name_hint')}
+            error={nameError}
+            helperText={checking ? t('fleets.name_checking') : t('fleets.name_hint')}
           />
           <SelectInput
             {...register('deviceTypeSlug')}
-            id="create-fleet-device-type"
+            id="create-application-device-type"
             label={t('fleets.device_type')}
             error={formState.errors.deviceTypeSlug?.message}
           >
-            {deviceTypes.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.name}
-              </option>
-            ))}
+            <DeviceTypeChoices options={typeOptions} />
           </SelectInput>
         </>
       )}
     </FormDialog>
+  );
+}
+
+/**
+ * Spec 2 §5: the first ok type is marked recommended (its own group, so its name stays its
+ * label); types in another state are disabled and say why.
+ */
+function DeviceTypeChoices({ options }: { options: DeviceTypeOption[] }) {
+  const { t } = useTranslation();
+  const option = (o: DeviceTypeOption) => (
+    <option
+      key={o.slug}
+      value={o.slug}
+      disabled={o.disabled}
+      title={
+        o.state === 'needsPlanUpgrade'
+          ? t('fleets.device_type_paid_only')
+          : o.state === 'needsMulticontainerSupport'
+            ? t('fleets.device_type_needs_multicontainer')
+            : undefined
+      }
+    >
+      {o.state === 'ok' ? o.name : t(`fleets.device_type_state_${o.state}`, { name: o.name })}
+    </option>
+  );
+  const recommended = options.filter((o) => o.recommended);
+  const others = options.filter((o) => !o.recommended);
+  return (
+    <>
+      {recommended.length === 0 && <option value="" disabled />}
+      {recommended.length > 0 && <optgroup label={t('fleets.device_types_recommended')}>{recommended.map(option)}</optgroup>}
+      <optgroup label={t('fleets.device_types_other')}>{others.map(option)}</optgroup>
+    </>
   );
 }

@@ -1,8 +1,5 @@
-import { Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../../components/form-dialog';
-import { TextInput } from '../../../components/form-fields';
+import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
 import { useNotify } from '../../../lib/notify';
 import { useDeleteOrganization } from '../api/delete-organization';
 
@@ -18,45 +15,27 @@ export function DeleteOrganizationDialog({ organization, onClose, onDeleted }: P
   const { t } = useTranslation();
   const notify = useNotify();
   const remove = useDeleteOrganization();
-  const [typed, setTyped] = useState('');
-  const matches = typed === organization.name;
-
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (!matches) return;
-    try {
-      await remove.mutateAsync({ id: organization.id });
-      notify.success(t('org_summary.deleted', { name: organization.name }));
-      onDeleted();
-    } catch (err) {
-      notify.error(err);
-    }
-  };
-
-  const blocked = (e: { preventDefault: () => void }) => e.preventDefault();
   return (
-    <FormDialog
-      open
+    <TypeToConfirmDialog
       title={t('org_summary.delete_title')}
+      warning={t('org_summary.delete_warning', { name: organization.name })}
+      expected={organization.name}
+      label={t('org_summary.delete_confirm_label')}
+      hint={t('org_summary.delete_confirm_hint', { name: organization.name })}
+      emptyHint={t('org_summary.all_fields_required')}
       submitLabel={t('org_summary.delete_submit')}
       cancelLabel={t('org_summary.cancel')}
-      submitting={remove.isPending}
-      submitDisabled={!matches}
-      onSubmit={(e) => void onSubmit(e)}
+      inputId="delete-organization-confirm"
+      onConfirm={async () => {
+        try {
+          await remove.mutateAsync({ id: organization.id });
+          notify.success(t('org_summary.deleted', { name: organization.name }));
+          onDeleted();
+        } catch (err) {
+          notify.error(err);
+        }
+      }}
       onClose={onClose}
-    >
-      <Typography>{t('org_summary.delete_warning', { name: organization.name })}</Typography>
-      <TextInput
-        id="delete-organization-confirm"
-        label={t('org_summary.delete_confirm_label')}
-        value={typed}
-        onChange={(e) => setTyped(e.target.value)}
-        onPaste={blocked}
-        onDrop={blocked}
-        autoComplete="off"
-        autoFocus
-        helperText={typed === '' ? t('org_summary.all_fields_required') : t('org_summary.delete_confirm_hint', { name: organization.name })}
-      />
-    </FormDialog>
+    />
   );
 }

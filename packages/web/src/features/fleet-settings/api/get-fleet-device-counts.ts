@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { sdk } from '../../../lib/sdk';
+import { countByStatus, type FleetDeviceCounts } from '../fleet-settings-rules';
+import { fleetSettingsKey } from './keys';
+
+/** The fleet's devices' overall statuses in one request (as the fleet lists read them). */
+export async function getFleetDeviceCounts(fleetId: number): Promise<FleetDeviceCounts> {
+  const devices = await sdk.pine.get({
+    resource: 'device',
+    options: { $select: ['overall_status'], $filter: { belongs_to__application: fleetId } },
+  });
+  return countByStatus(devices.map((d) => (d as { overall_status: string | null }).overall_status));
+}
+
+export const fleetDeviceCountsQueryOptions = (fleetId: number) =>
+  queryOptions({
+    queryKey: [...fleetSettingsKey(fleetId), 'device-counts'],
+    queryFn: () => getFleetDeviceCounts(fleetId),
+    // Spec 2 §9: device and fleet polling every 60 s.
+    refetchInterval: 60_000,
+  });
+
+export function useFleetDeviceCounts(fleetId: number) {
+  return useQuery(fleetDeviceCountsQueryOptions(fleetId));
+}

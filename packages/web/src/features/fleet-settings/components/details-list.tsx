@@ -1,0 +1,24 @@
+import { Paper, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { DefinitionRows } from '../../../components/definition-rows';
+
+/** A titled card of label/value rows (a <dl>), the layout of the summary cards. */
+export function DetailsList({ title, rows, children }: { title: string; rows: [string, ReactNode][]; children?: ReactNode }) {
+  return (
+    <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2, flex: 1, minWidth: 300 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      <DefinitionRows rows={rows} />
+      {children}
+    </Paper>
+  );
+}
+
+/** A date as the summary shows it, with the machine-readable value kept. */
+export function DateText({ value, language, time = false }: { value: string; language: string; time?: boolean }) {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <>{value}</>;
+  const format = new Intl.DateTimeFormat(language, time ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
+  return <time dateTime={value}>{format.format(date)}</time>;
+}

@@ -1,0 +1,29 @@
+import { Box, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+
+/** One setting: its name and explanation on the left, its controls on the right. */
+export function SettingRow({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <Stack
+      component="section"
+      aria-label={title}
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      sx={{ py: 2, borderBottom: 1, borderColor: 'divider', alignItems: { md: 'flex-start' } }}
+    >
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+          {title}
+        </Typography>
+        {description && (
+          <Typography variant="body2" color="text.secondary" component="div">
+            {description}
+          </Typography>
+        )}
+      </Box>
+      <Stack spacing={1} sx={{ flex: 1, minWidth: 0, alignItems: 'flex-start' }}>
+        {children}
+      </Stack>
+    </Stack>
+  );
+}

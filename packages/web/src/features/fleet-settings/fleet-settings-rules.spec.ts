@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { countByStatus, fromDateTimeLocal, isClassicOrLegacy, keyExpiryDate, supportAccessDefault, supportAccessState, toDateTimeLocal } from './fleet-settings-rules';
+
+const now = new Date('2026-03-10T12:00:00.000Z');
+
+describe('supportAccessState', () => {
+  it('is off without a date, on before it and expired after it', () => {
+    expect(supportAccessState(null, now)).toBe('off');
+    expect(supportAccessState('2026-03-11T00:00:00.000Z', now)).toBe('on');
+    expect(supportAccessState('2026-03-10T12:00:00.000Z', now)).toBe('expired');
+    expect(supportAccessState('2026-01-01T00:00:00.000Z', now)).toBe('expired');
+  });
+});
+
+describe('support access date picker', () => {
+  it('defaults to 5 days ahead', () => {
+    expect(supportAccessDefault(now).toISOString()).toBe('2026-03-15T12:00:00.000Z');
+  });
+  it('round-trips a local date-time input value to the minute', () => {
+    const local = new Date(2026, 2, 15, 9, 5);
+    expect(toDateTimeLocal(local)).toBe('2026-03-15T09:05');
+    expect(fromDateTimeLocal('2026-03-15T09:05')?.getTime()).toBe(local.getTime());
+    expect(fromDateTimeLocal('')).toBeUndefined();
+    expect(fromDateTimeLocal('tomorrow')).toBeUndefined();
+  });
+});
+
+describe('isClassicOrLegacy', () => {
+  it('blocks applications of a legacy type only', () => {
+    expect(isClassicOrLegacy({ is_legacy: true })).toBe(true);
+    expect(isClassicOrLegacy({ is_legacy: false })).toBe(false);
+    expect(isClassicOrLegacy(null)).toBe(false);
+  });
+});
+
+describe('keyExpiryDate', () => {
+  it('adds preset days, gives null for never', () => {
+    expect(keyExpiryDate('30', '', now)).toEqual({ expiryDate: '2026-04-09T12:00:00.000Z' });
+    expect(keyExpiryDate('1', '', now)).toEqual({ expiryDate: '2026-03-11T12:00:00.000Z' });
+    expect(keyExpiryDate('never', '', now)).toEqual({ expiryDate: null });
+  });
+  it('needs a custom date that is not in the past', () => {
+    expect(keyExpiryDate('custom', '', now)).toEqual({ error: 'custom_required' });
+    expect(keyExpiryDate('custom', toDateTimeLocal(new Date(now.getTime() - 60_000)), now)).toEqual({ error: 'custom_in_past' });
+    const later = new Date(2027, 0, 1, 8, 30);
+    expect(keyExpiryDate('custom', toDateTimeLocal(later), now)).toEqual({ expiryDate: later.toISOString() });
+  });
+});
+
+describe('countByStatus', () => {
+  it('counts devices per overall status, every status present', () => {
+    const counts = countByStatus(['operational', 'operational', 'disconnected', null]);
+    expect(counts.total).toBe(4);
+    expect(counts.byStatus.operational).toBe(2);
+    expect(counts.byStatus.disconnected).toBe(1);
+    expect(counts.byStatus.configuring).toBe(0);
+    expect(Object.keys(counts.byStatus)).toHaveLength(7);
+  });
+});

@@ -1,0 +1,75 @@
+import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+
+/** Pure rules of the fleet summary, settings and API keys pages (spec 2 §4, §5, §9). */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Spec 2 §9: the support-access date picker defaults to 5 days ahead. */
+export const SUPPORT_ACCESS_DEFAULT_DAYS = 5;
+
+export type SupportAccessState = 'on' | 'expired' | 'off';
+
+/** Spec 2 §4: support access is on, expired or off, by its expiry date. */
+export function supportAccessState(until: string | null, now: Date): SupportAccessState {
+  if (!until) return 'off';
+  return new Date(until).getTime() > now.getTime() ? 'on' : 'expired';
+}
+
+/** `<input type="datetime-local">` value (local time, minutes) for an instant. */
+export function toDateTimeLocal(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The instant a datetime-local value names (local time); undefined when it is not one. */
+export function fromDateTimeLocal(value: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function supportAccessDefault(now: Date): Date {
+  return new Date(now.getTime() + SUPPORT_ACCESS_DEFAULT_DAYS * DAY_MS);
+}
+
+/**
+ * Spec 2 §5: renaming classic or legacy applications is blocked. As on the server, those
+ * are the applications whose application type is marked `is_legacy`.
+ */
+export function isClassicOrLegacy(type: { is_legacy: boolean } | null): boolean {
+  return !!type?.is_legacy;
+}
+
+/** API key expiry choices: preset days, a custom date, or never. */
+export const KEY_EXPIRY_PRESET_DAYS = [1, 7, 30, 90] as const;
+export type KeyExpiryChoice = `${(typeof KEY_EXPIRY_PRESET_DAYS)[number]}` | 'custom' | 'never';
+
+/**
+ * The expiry date a choice means: an ISO string, null for never, or an error key when a
+ * custom date is missing or not in the future.
+ */
+export function keyExpiryDate(choice: KeyExpiryChoice, custom: string, now: Date): { expiryDate: string | null } | { error: 'custom_required' | 'custom_in_past' } {
+  if (choice === 'never') return { expiryDate: null };
+  if (choice === 'custom') {
+    const date = fromDateTimeLocal(custom);
+    if (!date) return { error: 'custom_required' };
+    if (date.getTime() <= now.getTime()) return { error: 'custom_in_past' };
+    return { expiryDate: date.toISOString() };
+  }
+  return { expiryDate: new Date(now.getTime() + Number(choice) * DAY_MS).toISOString() };
+}
+
+/** The first 7 characters of a commit, as release lists show it. */
+export const shortCommit = (commit: string) => commit.slice(0, 7);
+
+export interface FleetDeviceCounts {
+  total: number;
+  byStatus: Record<DeviceOverallStatus, number>;
+}
+
+/** Counts a fleet's devices per overall status (spec 2 §2 "Device counts are shown per overall status"). */
+export function countByStatus(statuses: readonly (string | null)[]): FleetDeviceCounts {
+  const byStatus = Object.fromEntries(DEVICE_OVERALL_STATUSES.map((s) => [s, 0])) as Record<DeviceOverallStatus, number>;
+  for (const s of statuses) if (s !== null && Object.hasOwn(byStatus, s)) byStatus[s as DeviceOverallStatus] += 1;
+  return { total: statuses.length, byStatus };
+}
+
