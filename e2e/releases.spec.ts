@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
-import { createFleet } from './support/fleets';
-import { deployRelease, newCommit, pinFleetToRelease } from './support/releases';
+import { createFleetWithSuggestedName } from './support/fleets';
+import { deployRelease, newCommit } from './support/releases';
 import { newEmail, signIn } from './support/users';
 
 /*
@@ -26,19 +26,10 @@ test('a developer deploys, finds, edits, pins, invalidates, finalizes and delete
   const admin = await registerApiUser(request, newEmail('reladmin'));
   const observer = await registerApiUser(request, newEmail('relobserver'));
   const orgName = `Releases E2E ${stamp}`;
-  const orgId = await organizationWithMember(request, admin, observer, orgName);
-  const fleetName = `release-fleet-${stamp}`;
-
-  // The user creates the fleet in the dashboard.
+  await organizationWithMember(request, admin, observer, orgName);
+  // The user creates the fleet in the dashboard, keeping the suggested name.
   await signIn(page, admin.email);
-  await createFleet(page, orgName, fleetName);
-  const apps = await apiAs<{ d: { id: number }[] }>(
-    request,
-    admin,
-    'GET',
-    `/v7/application?$select=id&$filter=${encodeURIComponent(`organization eq ${orgId} and app_name eq '${fleetName}'`)}`,
-  );
-  const fleetId = apps.d[0]!.id;
+  const { id: fleetId } = await createFleetWithSuggestedName(page, orgName);
   const roles = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: roles.d[0]!.id });
 
@@ -172,8 +163,15 @@ test('a developer deploys, finds, edits, pins, invalidates, finalizes and delete
   await expect(versionDialog).toBeHidden();
   await expect(details).toContainText('1.3.0');
 
-  // Pinned: the fleet targets the release, so it cannot be deleted (the server agrees).
-  await pinFleetToRelease(request, admin, fleetId, releaseA);
+  // Pin the fleet to it on the fleet's settings page; now it cannot be deleted (the server agrees).
+  const releaseUrl = new URL(page.url()).pathname;
+  await page.goto(`/fleets/${fleetId}/settings`);
+  await page.getByRole('combobox', { name: 'Default release' }).selectOption({ value: commitA });
+  await page.getByRole('region', { name: 'Default release' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('successfully pinned to release')).toBeVisible();
+  await page.goto(releaseUrl);
+  // The fleet shell's and the release page's Settings tabs; the release's is the last.
+  await expect(page.getByRole('tab', { name: 'Settings' })).toHaveCount(2);
   await page.getByRole('tab', { name: 'Settings' }).last().click();
   await expect(page).toHaveURL(new RegExp(`/fleets/${fleetId}/releases/${releaseA}/settings$`));
   const deleteSection = page.getByRole('region', { name: 'Delete release' });

@@ -19,6 +19,26 @@ export async function createFleet(page: Page, orgName: string, fleetName: string
   return Number(/\/fleets\/(\d+)$/.exec(page.url())![1]);
 }
 
+/**
+ * Creates a fleet through the create dialog keeping the dialog's suggested adjective-noun
+ * name; returns the fleet's id and that name.
+ */
+export async function createFleetWithSuggestedName(page: Page, orgName: string): Promise<{ id: number; name: string }> {
+  await page.goto('/fleets');
+  await page.getByRole('button', { name: 'Create fleet' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Create fleet' });
+  await dialog.getByLabel('Organization').selectOption({ label: orgName });
+  const nameInput = dialog.getByLabel('Fleet name');
+  await expect(nameInput).toHaveValue(/^[a-z]+-[a-z]+$/);
+  const name = await nameInput.inputValue();
+  await dialog.getByLabel('Device type').selectOption('raspberrypi4-64');
+  await dialog.getByRole('button', { name: 'Create fleet' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/fleets\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  return { id: Number(/\/fleets\/(\d+)$/.exec(page.url())![1]), name };
+}
+
 /** Creates a fleet, app or block through the data API as `admin`; returns its id. */
 export async function createApplication(
   request: APIRequestContext,

@@ -69,11 +69,6 @@ export async function deployRelease(request: APIRequestContext, user: ApiUser, f
   return release.id;
 }
 
-/** Pins a fleet to a release as balena-sdk's application.pinToRelease does. */
-export async function pinFleetToRelease(request: APIRequestContext, user: ApiUser, fleetId: number, releaseId: number): Promise<void> {
-  await apiAs(request, user, 'PATCH', `/v7/application(${fleetId})`, { should_be_running__release: releaseId, should_track_latest_release: false });
-}
-
 /** A 40-hex commit unique to this run. */
 export function newCommit(): string {
   let hex = '';
