@@ -34,6 +34,24 @@ const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'pack
   stdio: 'inherit',
   cwd: root,
 });
+// FLOTILLA_DEMO_DEVICES=N: a demo fleet with N simulated devices (scripts/demo-fleet.mjs).
+let demo = null;
+const demoCount = Number(process.env.FLOTILLA_DEMO_DEVICES ?? 0);
+if (Number.isInteger(demoCount) && demoCount > 0) {
+  const { startDemo } = await import('./demo-fleet.mjs');
+  startDemo({ root, count: demoCount }).then(
+    (child) => (demo = child),
+    (err) => console.error(`[demo] not started: ${err.message}`),
+  );
+}
 // Forward Ctrl-C / SIGTERM so the server stops PostgreSQL cleanly before we exit.
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    demo?.kill(sig);
+    server.kill(sig);
+  });
+}
+server.on('exit', (code, signal) => {
+  demo?.kill('SIGTERM');
+  process.exit(code ?? (signal ? 0 : 1));
+});

@@ -11,6 +11,16 @@ function runCli(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
+/** Runs the CLI with a recording runner: which long-lived command would have started. */
+async function runWithRunner(...argv: string[]) {
+  const started: unknown[] = [];
+  const code = await main(argv, { stdout: () => {}, stderr: () => {} }, async (command) => {
+    started.push(command);
+    return 7;
+  });
+  return { code, started };
+}
+
 describe('flotilla-agent usage', () => {
   it.each([[], ['--help'], ['-h'], ['help']])('prints the usage and exits 0 for %j', (...argv: string[]) => {
     const { code, stdout, stderr } = runCli(...argv);
@@ -52,12 +62,15 @@ describe('flotilla-agent run', () => {
     expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json' });
   });
 
-  it('says it is not implemented yet and exits 2', () => {
-    const { code, stdout, stderr } = runCli('run', '--config', 'agent.json');
-    expect(code).toBe(EXIT.notImplemented);
-    expect(stdout).toBe('');
-    expect(stderr).toContain('`run` is not implemented yet');
-    expect(stderr).toContain(USAGE);
+  it('hands the parsed command to the runner and returns its exit code', async () => {
+    expect(await runWithRunner('run', '--config', 'agent.json')).toEqual({ code: 7, started: [{ kind: 'run', config: 'agent.json' }] });
+  });
+
+  it('says in its help that it runs no containers and never reboots the host', () => {
+    const { stdout } = runCli('run', '--help');
+    expect(stdout).toContain('runs no containers');
+    expect(stdout).toContain('do not touch the host');
+    expect(stdout).toContain('/tmp/flotilla/updates.lock');
   });
 
   it('requires --config and rejects unknown options', () => {
@@ -82,11 +95,41 @@ describe('flotilla-agent simulate', () => {
     });
   });
 
-  it('says it is not implemented yet and exits 2', () => {
+  it('parses the optional simulation settings', () => {
+    expect(parseCommand([...valid, '--fleet', '12', '--locations', '--seed', '42', '--poll-interval', '5', '--device-type', 'raspberrypi3', '--quiet'])).toEqual({
+      kind: 'simulate',
+      api: 'http://localhost:8080',
+      provisioningKey: 'abc123',
+      count: 25,
+      fleetId: 12,
+      locations: true,
+      seed: 42,
+      pollIntervalS: 5,
+      deviceType: 'raspberrypi3',
+      quiet: true,
+    });
+  });
+
+  it.each([
+    ['--fleet', 'x', '--fleet must be a fleet id'],
+    ['--seed', '-1', '--seed must be a non-negative integer'],
+    ['--poll-interval', '0', '--poll-interval must be at least 1'],
+  ])('rejects %s %s', (flag, value, message) => {
+    const { code, stderr } = runCli(...valid, `${flag}=${value}`);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain(message);
+  });
+
+  it('hands a valid simulation to the runner', async () => {
+    const { code, started } = await runWithRunner(...valid);
+    expect(code).toBe(7);
+    expect(started).toEqual([{ kind: 'simulate', api: 'http://localhost:8080', provisioningKey: 'abc123', count: 25 }]);
+  });
+
+  it('fails with exit code 2 when no runner is wired', () => {
     const { code, stderr } = runCli(...valid);
-    expect(code).toBe(EXIT.notImplemented);
-    expect(stderr).toContain('`simulate` is not implemented yet');
-    expect(stderr).toContain('25 device(s) against http://localhost:8080');
+    expect(code).toBe(EXIT.failed);
+    expect(stderr).toContain('no runner for `simulate`');
   });
 
   it('names every missing option', () => {

@@ -10,7 +10,7 @@ export interface CliOutput {
 export const EXIT = {
   ok: 0,
   usage: 1,
-  notImplemented: 2,
+  failed: 2,
 } as const;
 
 export const USAGE = `Usage: flotilla-agent <command> [options]
@@ -20,12 +20,15 @@ The Flotilla device agent.
 Commands:
   run --config <file>
       Run the agent on this Linux device: register with the provisioning key from
-      <file>, poll and apply the target state, report state and metrics, stream
-      logs and keep the cloud link open.
+      <file>, poll the target state, report state and real host metrics, keep the
+      cloud link open and answer device actions. It runs no containers: a new
+      release is "downloaded" (simulated) and its services reported as running;
+      reboot and shutdown never touch the host (see \`run --help\`).
 
   simulate --api <url> --provisioning-key <key> --count <n>
       Simulate <n> virtual devices in this process against the API at <url>,
-      registering them with <key> (heartbeats, metrics, logs, updates).
+      registering them with <key> (heartbeats, drifting metrics, updates,
+      actions, reboots).
 
   help, --help, -h
       Show this help.
@@ -36,8 +39,23 @@ Run \`flotilla-agent <command> --help\` for one command's options.
 const RUN_USAGE = `Usage: flotilla-agent run --config <file>
 
 Options:
-  --config <file>   agent configuration (JSON: API URL, provisioning key, device type)
+  --config <file>   config.json as balenaOS writes it: apiEndpoint, applicationId,
+                    deviceType, apiKey (provisioning key), optional uuid and
+                    deviceApiKey (generated and written back when missing),
+                    appUpdatePollInterval (ms), updateLockPath
   -h, --help        show this help
+
+What it does and does not do:
+  - registers with the provisioning key, then drops it from the file;
+  - polls GET /device/v3/{uuid}/state (ETag, jitter, back-off on errors) and
+    reports PATCH /device/v3/state with this host's CPU, memory, storage and
+    temperature;
+  - runs no containers: a new target release is "downloaded" (simulated, with
+    progress) and its services are reported as running;
+  - reboot and shutdown actions do not touch the host: reboot drops the cloud
+    link and restarts the agent in-process, shutdown stops the agent;
+  - while the update lock file exists (default /tmp/flotilla/updates.lock),
+    actions that stop services answer 423 unless forced.
 `;
 
 const SIMULATE_USAGE = `Usage: flotilla-agent simulate --api <url> --provisioning-key <key> --count <n>
@@ -46,13 +64,35 @@ Options:
   --api <url>               base URL of the Flotilla API, e.g. http://localhost:8080
   --provisioning-key <key>  fleet provisioning key used to register the devices
   --count <n>               number of virtual devices (a positive integer)
+  --fleet <id>              the key's fleet id (read through the API when omitted)
+  --device-type <slug>      device type to register (default: the fleet's)
+  --locations               give devices coordinates around a few cities
+  --seed <s>                reproducible devices and randomness; the same seed
+                            reuses the same devices on the next run
+  --poll-interval <s>       fixed poll interval in seconds (default: the fleet's
+                            BALENA_SUPERVISOR_POLL_INTERVAL, else 60)
+  --quiet                   no per-device log lines, only the summary
   -h, --help                show this help
+
+Virtual devices run no containers either: updates are simulated (downloading with
+a percentage, applying changes, done).
 `;
 
 export type Command =
   | { kind: 'help'; text: string }
   | { kind: 'run'; config: string }
-  | { kind: 'simulate'; api: string; provisioningKey: string; count: number }
+  | {
+      kind: 'simulate';
+      api: string;
+      provisioningKey: string;
+      count: number;
+      fleetId?: number;
+      deviceType?: string;
+      locations?: boolean;
+      seed?: number;
+      pollIntervalS?: number;
+      quiet?: boolean;
+    }
   | { kind: 'error'; message: string; usage: string };
 
 const HELP_FLAGS = new Set(['help', '--help', '-h']);
@@ -82,7 +122,17 @@ function parseRun(args: string[]): Command {
 function parseSimulate(args: string[]): Command {
   const parsed = parseOptions(
     args,
-    { api: { type: 'string' }, 'provisioning-key': { type: 'string' }, count: { type: 'string' } },
+    {
+      api: { type: 'string' },
+      'provisioning-key': { type: 'string' },
+      count: { type: 'string' },
+      fleet: { type: 'string' },
+      'device-type': { type: 'string' },
+      locations: { type: 'boolean' },
+      seed: { type: 'string' },
+      'poll-interval': { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
     SIMULATE_USAGE,
   );
   if (!parsed.ok) return parsed.command;
@@ -101,7 +151,27 @@ function parseSimulate(args: string[]): Command {
   if (!/^[1-9][0-9]*$/.test(count)) {
     return usageError(`simulate: --count must be a positive integer, got "${count}"`, SIMULATE_USAGE);
   }
-  return { kind: 'simulate', api, provisioningKey, count: Number(count) };
+  const command: Command & { kind: 'simulate' } = { kind: 'simulate', api, provisioningKey, count: Number(count) };
+  const fleet = text(parsed.values.fleet);
+  if (fleet !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(fleet)) return usageError(`simulate: --fleet must be a fleet id, got "${fleet}"`, SIMULATE_USAGE);
+    command.fleetId = Number(fleet);
+  }
+  const deviceType = text(parsed.values['device-type']);
+  if (deviceType !== undefined) command.deviceType = deviceType;
+  if (parsed.values.locations === true) command.locations = true;
+  if (parsed.values.quiet === true) command.quiet = true;
+  const seed = text(parsed.values.seed);
+  if (seed !== undefined) {
+    if (!/^[0-9]+$/.test(seed)) return usageError(`simulate: --seed must be a non-negative integer, got "${seed}"`, SIMULATE_USAGE);
+    command.seed = Number(seed);
+  }
+  const poll = text(parsed.values['poll-interval']);
+  if (poll !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(poll) || Number(poll) < 1) return usageError(`simulate: --poll-interval must be at least 1 (seconds), got "${poll}"`, SIMULATE_USAGE);
+    command.pollIntervalS = Number(poll);
+  }
+  return command;
 }
 
 /** A non-empty string option value, or undefined. */
@@ -109,7 +179,7 @@ function text(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-type OptionSpec = Record<string, { type: 'string' }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
 type OptionValues = Record<string, string | boolean | undefined>;
 type ParsedOptions = { ok: true; values: OptionValues } | { ok: false; command: Command };
 
@@ -137,11 +207,15 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** Runs a long-lived command (run / simulate); resolves with the exit code when it ends. */
+export type CommandRunner = (command: Extract<Command, { kind: 'run' | 'simulate' }>, out: CliOutput) => Promise<number>;
+
 /**
- * The whole CLI as a pure function: parses `argv` (the arguments after the program
- * name), writes to `out` and returns the process exit code.
+ * The whole CLI: parses `argv` (the arguments after the program name), writes to `out`
+ * and returns the exit code — synchronously for help and usage errors, as a promise for
+ * the long-lived commands (which `runner` executes; the bin passes the real one).
  */
-export function main(argv: readonly string[], out: CliOutput): number {
+export function main(argv: readonly string[], out: CliOutput, runner?: CommandRunner): number | Promise<number> {
   const command = parseCommand(argv);
   switch (command.kind) {
     case 'help':
@@ -151,13 +225,11 @@ export function main(argv: readonly string[], out: CliOutput): number {
       out.stderr(`flotilla-agent: ${command.message}\n\n${command.usage}`);
       return EXIT.usage;
     case 'run':
-      out.stderr(`flotilla-agent: \`run\` is not implemented yet (config: ${command.config}).\n\n${USAGE}`);
-      return EXIT.notImplemented;
     case 'simulate':
-      out.stderr(
-        `flotilla-agent: \`simulate\` is not implemented yet ` +
-          `(${command.count} device(s) against ${command.api}).\n\n${USAGE}`,
-      );
-      return EXIT.notImplemented;
+      if (!runner) {
+        out.stderr(`flotilla-agent: no runner for \`${command.kind}\`\n`);
+        return EXIT.failed;
+      }
+      return runner(command, out);
   }
 }

@@ -14,4 +14,8 @@ export * from './resources/invitation.js';
 export * from './resources/release.js';
 export * from './releases.js';
 export * from './resources/device.js';
+export * from './resources/device-state.js';
+export * from './devices.js';
 export * from './deploy.js';
+export * from './resources/variables.js';
+export * from './variables.js';

@@ -7,6 +7,16 @@ import { email_outbox } from './resources/mail.js';
 import { invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
 import { application_tag, image, image__is_part_of__release, release, release_tag, service } from './resources/release.js';
 import { device } from './resources/device.js';
+import { image_install, service_install } from './resources/device-state.js';
+import {
+  application_config_variable,
+  application_environment_variable,
+  build_environment_variable,
+  device_config_variable,
+  device_environment_variable,
+  device_service_environment_variable,
+  service_environment_variable,
+} from './resources/variables.js';
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
 
 const all: ResourceDef[] = [
@@ -36,6 +46,15 @@ const all: ResourceDef[] = [
   release_tag,
   application_tag,
   device,
+  image_install,
+  service_install,
+  application_environment_variable,
+  application_config_variable,
+  build_environment_variable,
+  service_environment_variable,
+  device_environment_variable,
+  device_config_variable,
+  device_service_environment_variable,
 ];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

@@ -47,6 +47,9 @@ const PROVISIONING_KEY_OF_OPERATED_FLEET = through('', 'is_of__actor', 'ak', (ak
   through(ak, 'is_of__application', 'ka', (ka) => fleetRoleAtLeast('operator', ka)),
 );
 
+/** The fleet at `at` owns the calling device. */
+const OWNS_ME = (at: string) => through(at, 'owns__device', 'od', (od) => `${od}${ME}`);
+
 /**
  * Resources only a platform administrator may read: the mail outbox holds invitation and
  * password-reset links, which would let support staff act as the recipients.
@@ -149,6 +152,25 @@ export const ROLES = {
     ...crud('application_tag', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     // Devices: observers read; operators and up create, change and delete (spec 2 §6).
     ...crud('device', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'operator' }),
+    // What devices run (image_install, service_install): written by the device API from
+    // the devices' state reports, read by whoever reads the device.
+    `resin.image_install.read?${through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), dv))}`,
+    `resin.service_install.read?${through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), dv))}`,
+    // Variables (spec 2 §6): whoever reads the fleet reads them; fleet and service
+    // variables are changed by developers and up, a device's (config, environment, service
+    // overrides) by operators and up ("Operator adds: … device config, environment and
+    // service variables"). Name rules are hooks (features/variables).
+    ...crud('application_environment_variable', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
+    ...crud('application_config_variable', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
+    ...crud('build_environment_variable', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
+    ...crud('service_environment_variable', (level) => through('', 'service', 'sv', (sv) => onFleet('application', (a) => fleetRoleAtLeast(level, a), sv)), { read: 'observer', write: 'developer' }),
+    ...crud('device_environment_variable', (level) => through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv)), { read: 'observer', write: 'operator' }),
+    ...crud('device_config_variable', (level) => through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv)), { read: 'observer', write: 'operator' }),
+    ...crud(
+      'device_service_environment_variable',
+      (level) => through('', 'service_install', 'si', (si) => through(si, 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv))),
+      { read: 'observer', write: 'operator' },
+    ),
 
     // Invitations (spec 1 §3–§5): organization administrators read, create and revoke
     // their organization's invites, fleet administrators their fleet's. Nobody updates an
@@ -159,6 +181,39 @@ export const ROLES = {
     `resin.invitee__is_invited_to__application.read?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.create?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.delete?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
+  ],
+
+  /**
+   * A device authenticated with its device API key (dialect §4): its own row and what it
+   * runs, and its fleet's application, releases, services and images; nothing else.
+   */
+  device: [
+    ...PUBLIC_REFERENCE,
+    `resin.actor.read?id eq @__ACTOR_ID`,
+    `resin.device.read?${ME}`,
+    `resin.image_install.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+    `resin.service_install.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+    `resin.application.read?${OWNS_ME('')}`,
+    `resin.release.read?${onFleet('belongs_to__application', OWNS_ME)}`,
+    `resin.service.read?${onFleet('application', OWNS_ME)}`,
+    `resin.image.read?${through('', 'is_a_build_of__service', 'sv', (sv) => onFleet('application', OWNS_ME, sv))}`,
+    `resin.image__is_part_of__release.read?${through('', 'is_part_of__release', 'rl', (rl) => onFleet('belongs_to__application', OWNS_ME, rl))}`,
+    // Its own variables; older agents seed their configuration with
+    // `POST device_config_variable {device, name, value}` (dialect §4.1).
+    `resin.device_config_variable.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+    `resin.device_config_variable.create?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+    `resin.device_environment_variable.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+  ],
+
+  /**
+   * A fleet's provisioning key (dialect §4.1): it registers devices (POST /device/register),
+   * reads its fleet and the fleet's devices (the key exchange looks the device up).
+   */
+  'provisioning-api-key': [
+    ...PUBLIC_REFERENCE,
+    `resin.actor.read?id eq @__ACTOR_ID`,
+    `resin.application.read?${ME}`,
+    `resin.device.read?${onFleet('belongs_to__application', (a) => `${a}${ME}`)}`,
   ],
 
   /**

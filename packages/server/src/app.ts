@@ -14,9 +14,15 @@ import { registerBusinessRules } from './features/rules.js';
 import { invitationRoutes } from './features/invitations/invitation.routes.js';
 import { setInvitationMailer } from './features/invitations/invitation-mailer.js';
 import { Mailer } from './infra/mail/mailer.js';
+import { InProcessBus, type Bus } from './infra/bus/bus.js';
 import { setRegistryHost } from './features/releases/image-location.js';
 import { deployRoutes } from './features/deploy/deploy.routes.js';
+import { deviceApiRoutes } from './features/device-api/device-api.routes.js';
 import { CONTRACT_FETCH_TIMEOUT_MS, type CodeHostOptions } from './features/deploy/deploy-contract.service.js';
+import { cloudLinkRoutes } from './features/cloud-link/cloud-link.routes.js';
+import { actionRoutes } from './features/actions/actions.routes.js';
+import { JobRunner } from './infra/jobs/job-runner.js';
+import { heartbeatSweepJob } from './infra/jobs/heartbeat-sweep.js';
 
 export interface AppOptions {
   db: Db;
@@ -30,6 +36,8 @@ export interface AppOptions {
    * with the app.
    */
   mailer?: Mailer;
+  /** The pub/sub bus (main.ts: Redis with REDIS_URL). Default: in-process. Not closed with the app when passed in. */
+  bus?: Bus;
   /** Registry host for image locations (FLOTILLA_REGISTRY_HOST); default registry.flotilla.local. */
   registryHost?: string;
   /**
@@ -37,6 +45,15 @@ export interface AppOptions {
    * FLOTILLA_CODE_HOST_RAW_URL). Default: GitHub, 10 s timeout; tests shorten the timeout.
    */
   codeHost?: Partial<CodeHostOptions>;
+  /** Device actions: how long to wait for the device's answer (default 30 s). */
+  actionTimeoutMs?: number;
+  /** Cloud link liveness ping interval (default 30 s). */
+  cloudLinkPingIntervalMs?: number;
+  /**
+   * Run durable jobs (pg-boss; main.ts: on). Off by default so API tests do not start
+   * workers; `clock` is the heartbeat sweep's notion of now.
+   */
+  jobs?: boolean | { clock?: () => Date; pollingIntervalSeconds?: number };
 }
 
 /** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
@@ -46,6 +63,10 @@ declare module 'fastify' {
     authenticator: Authenticator;
     /** Sends e-mail (SMTP or the outbox) and builds public links; see infra/mail. */
     mailer: Mailer;
+    /** Pub/sub across server processes; see infra/bus. */
+    bus: Bus;
+    /** Durable jobs (infra/jobs), or null when the app runs without them. */
+    jobs: JobRunner | null;
   }
 }
 
@@ -65,6 +86,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? new Mailer({ db: opts.db });
   mailer.useLogger(app.log);
   app.decorate('mailer', mailer);
+  const bus = opts.bus ?? new InProcessBus();
+  app.decorate('bus', bus);
+  if (!opts.bus) app.addHook('onClose', async () => bus.close());
   if (!opts.mailer) app.addHook('onClose', async () => mailer.close());
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
@@ -90,8 +114,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rawUrl: opts.codeHost?.rawUrl ?? 'https://raw.githubusercontent.com',
     timeoutMs: opts.codeHost?.timeoutMs ?? CONTRACT_FETCH_TIMEOUT_MS,
   });
+  await app.register(deviceApiRoutes, { db: opts.db, bus });
+  await app.register(cloudLinkRoutes, { db: opts.db, publicUrl: mailer.publicUrl, pingIntervalMs: opts.cloudLinkPingIntervalMs });
+  await app.register(actionRoutes, { db: opts.db, timeoutMs: opts.actionTimeoutMs });
   await app.register(dataApiRoutes, { db: opts.db });
   if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
+
+  let jobs: JobRunner | null = null;
+  if (opts.jobs) {
+    const jobOpts = opts.jobs === true ? {} : opts.jobs;
+    jobs = new JobRunner({ db: opts.db, pollingIntervalSeconds: jobOpts.pollingIntervalSeconds, onError: (err) => app.log.error({ err }, 'job runner') });
+    jobs.register(heartbeatSweepJob(opts.db, jobOpts.clock));
+    await jobs.start();
+    app.addHook('onClose', async () => jobs?.stop());
+  }
+  app.decorate('jobs', jobs);
 
   return app;
 }

@@ -8,6 +8,7 @@ import { ensurePlatformAdmin } from './features/users/platform-admin.js';
 import { buildApp } from './app.js';
 import { createMailer, describeSmtpUrl } from './infra/mail/mailer.js';
 import { WEB_DIST_DIR } from './paths.js';
+import { RedisBus } from './infra/bus/redis.js';
 
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
 
@@ -31,10 +32,19 @@ async function main(): Promise<void> {
   );
   const jwtSecret = await resolveJwtSecret(db, config.FLOTILLA_JWT_SECRET);
   const mailer = createMailer(db, config);
+  // Many processes behind one load balancer share actions, logs and cache invalidation
+  // through Redis; one process keeps the bus in memory.
+  let bus: RedisBus | undefined;
+  if (config.REDIS_URL) {
+    bus = new RedisBus(config.REDIS_URL, (err) => say(`redis: ${err instanceof Error ? err.message : String(err)}`));
+    await bus.ready();
+  }
   const app = await buildApp({
     db,
     jwtSecret,
     mailer,
+    bus,
+    jobs: true,
     webDistDir: WEB_DIST_DIR,
     registryHost: config.FLOTILLA_REGISTRY_HOST,
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
@@ -48,6 +58,7 @@ async function main(): Promise<void> {
     say(`${signal} received, shutting down`);
     await app.close().catch(() => undefined);
     mailer.close();
+    await bus?.close().catch(() => undefined);
     await db.end().catch(() => undefined);
     if (embedded) {
       await embedded.stop().catch(() => undefined);
@@ -68,6 +79,7 @@ async function main(): Promise<void> {
   if (adminNotice.length === 0) say(`  Platform administrator: ${config.FLOTILLA_ADMIN_EMAIL} (password as set on the first start).`);
   if (config.SMTP_URL) say(`  Mail: sent through ${describeSmtpUrl(config.SMTP_URL)} from ${mailer.from}.`);
   else say(`  Mail: no SMTP_URL set; e-mails are kept in the outbox (platform administrators read them at ${url}/v7/email_outbox).`);
+  say(`  Bus: ${config.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process (one server process; set REDIS_URL to run several)'}.`);
   say('Press Ctrl-C to stop.');
 }
 

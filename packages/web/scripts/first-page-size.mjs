@@ -27,6 +27,8 @@ const ROUTES = {
   '/fleets/:id': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-summary.tsx'],
   '/fleets/:id/members': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-members.tsx'],
   '/fleets/:id/teams': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-teams.tsx'],
+  '/fleets/:id/devices': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-devices.tsx'],
+  '/devices/:uuid': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-summary.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
   '(not found)': 'src/app/routes/not-found.tsx',
 };

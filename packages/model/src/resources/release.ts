@@ -67,7 +67,11 @@ export const service: ResourceDef = {
     { name: 'application', type: 'ForeignKey', references: 'application', required: true, writable: 'create', onDelete: 'cascade' },
     { name: 'service_name', type: 'Short Text', required: true, writable: 'create', maxLength: 63 },
   ],
-  reverse: [{ name: 'is_built_by__image', resource: 'image', via: 'is_a_build_of__service' }],
+  reverse: [
+    { name: 'is_built_by__image', resource: 'image', via: 'is_a_build_of__service' },
+    { name: 'service_install', resource: 'service_install', via: 'installs__service' },
+    { name: 'service_environment_variable', resource: 'service_environment_variable', via: 'service' },
+  ],
   unique: [['application', 'service_name']],
 };
 

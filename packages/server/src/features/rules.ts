@@ -6,6 +6,8 @@ import { registerTeamRules } from './teams/team.hooks.js';
 import { registerReleaseRules } from './releases/release.hooks.js';
 import { registerDeviceRules } from './devices/device.hooks.js';
 import { registerApiKeyRules } from './api-keys/api-key.hooks.js';
+import { registerStateChangeRules } from './device-api/state-change.hooks.js';
+import { registerVariableRules } from './variables/variable.hooks.js';
 
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
@@ -23,4 +25,6 @@ export function registerBusinessRules(): void {
   registerReleaseRules();
   registerDeviceRules();
   registerApiKeyRules();
+  registerStateChangeRules();
+  registerVariableRules();
 }

@@ -157,6 +157,22 @@ async function insertDevice(w: World): Promise<number> {
   });
 }
 
+/** A service of the world fleet installed on a device of the world fleet (variables' service overrides). */
+async function insertVariableServiceInstall(w: World): Promise<number> {
+  return insert(w.db, 'service_install', { device: await insertDevice(w), installs__service: await insertService(w) });
+}
+
+/** Fixtures of a variable resource (name/value under a parent), named by `prefix` (config names need a namespace). */
+function variableFixture(table: string, parentField: string, parent: (w: World) => Promise<number>, prefix: string): Fixture {
+  const row = async (w: World, what: string) => insert(w.db, table, { [parentField]: await parent(w), name: `${prefix}${what}_${uid()}`, value: what });
+  return {
+    sample: async (w) => row(w, 'SAMPLE'),
+    fresh: async (w) => row(w, 'FRESH'),
+    body: async (w) => ({ [parentField]: await parent(w), name: `${prefix}MATRIX_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
+  };
+}
+
 const SERVER_MAINTAINED = (what: string) => ({ status: 400, reason: `${what}: its required fields are writable 'never' (server-maintained reference data)` });
 
 export const FIXTURES: Record<string, Fixture> = {
@@ -371,6 +387,24 @@ export const FIXTURES: Record<string, Fixture> = {
     body: async (w) => ({ release: await insertRelease(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
     update: { field: 'value', value: () => `value-${uid()}` },
   },
+  // Written only by the device API from state reports: nobody may create or change them here.
+  image_install: {
+    sample: async (w) => insert(w.db, 'image_install', { device: await insertDevice(w), installs__image: await insertImage(w), status: 'Running' }),
+    fresh: async (w) => insert(w.db, 'image_install', { device: await insertDevice(w), installs__image: await insertImage(w), status: 'Running' }),
+    body: async (w) => ({ device: await insertDevice(w), installs__image: await insertImage(w), status: 'Running' }),
+  },
+  service_install: {
+    sample: async (w) => insertVariableServiceInstall(w),
+    fresh: async (w) => insertVariableServiceInstall(w),
+    body: async (w) => ({ device: await insertDevice(w), installs__service: await insertService(w) }),
+  },
+  application_environment_variable: variableFixture('application_environment_variable', 'application', async (w) => w.fleetId, 'VAR_'),
+  application_config_variable: variableFixture('application_config_variable', 'application', async (w) => w.fleetId, 'BALENA_'),
+  build_environment_variable: variableFixture('build_environment_variable', 'application', async (w) => w.fleetId, 'BUILD_'),
+  service_environment_variable: variableFixture('service_environment_variable', 'service', insertService, 'VAR_'),
+  device_environment_variable: variableFixture('device_environment_variable', 'device', insertDevice, 'VAR_'),
+  device_config_variable: variableFixture('device_config_variable', 'device', insertDevice, 'BALENA_'),
+  device_service_environment_variable: variableFixture('device_service_environment_variable', 'service_install', insertVariableServiceInstall, 'VAR_'),
 };
 
 async function login(app: FastifyInstance, email: string, password: string): Promise<string> {

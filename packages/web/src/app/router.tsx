@@ -15,9 +15,12 @@ function applicationShellRoute(prefix: 'fleets' | 'apps' | 'blocks') {
       { path: 'members', lazy: async () => ({ Component: (await import('./routes/fleet-members')).FleetMembersRoute }) },
       { path: 'teams', lazy: async () => ({ Component: (await import('./routes/fleet-teams')).FleetTeamsRoute }) },
       { path: 'settings', lazy: async () => ({ Component: (await import('./routes/fleet-settings')).FleetSettingsRoute }) },
-      // Spec 2 §2: provisioning keys are a fleet page only.
+      // Spec 2 §2: provisioning keys and devices are fleet pages only.
       ...(prefix === 'fleets'
-        ? [{ path: 'api-keys', lazy: async () => ({ Component: (await import('./routes/fleet-api-keys')).FleetApiKeysRoute }) }]
+        ? [
+            { path: 'api-keys', lazy: async () => ({ Component: (await import('./routes/fleet-api-keys')).FleetApiKeysRoute }) },
+            { path: 'devices', lazy: async () => ({ Component: (await import('./routes/fleet-devices')).FleetDevicesRoute }) },
+          ]
         : []),
       { path: 'releases', lazy: async () => ({ Component: (await import('./routes/fleet-releases')).FleetReleasesRoute }) },
       {
@@ -70,6 +73,11 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/organization-applications')).OrganizationBlocksRoute }),
               },
               ...(['fleets', 'apps', 'blocks'] as const).map(applicationShellRoute),
+              {
+                path: 'devices/:uuid',
+                lazy: async () => ({ Component: (await import('./routes/device-shell')).DeviceShellRoute }),
+                children: [{ index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) }],
+              },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
               { path: 'admin', lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }) },
               {

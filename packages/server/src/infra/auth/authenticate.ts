@@ -9,6 +9,8 @@ import { looksLikeJwt, verifyJwt } from './jwt.js';
 const USER_PERMISSIONS = ROLES['default-user'];
 const SUPPORT_PERMISSIONS = [...ROLES['default-user'], ...ROLES.support_agent];
 const ADMIN_PERMISSIONS = ROLES['platform-administrator'];
+const DEVICE_PERMISSIONS = ROLES.device;
+const PROVISIONING_PERMISSIONS = ROLES['provisioning-api-key'];
 
 /** The permission set of a user from their platform role (stable arrays, so caches can key on them). */
 export function userPermissions(platformRole: string | null): readonly string[] {
@@ -86,18 +88,42 @@ export class Authenticator {
     return { actorId: user.actor, kind: 'user', userId: user.id, permissions: userPermissions(user.platform_role), claims };
   }
 
+  /**
+   * An API key authenticates as its actor: a user (named key), a device (device key:
+   * `kind 'device'` with `deviceId`) or a fleet (provisioning key: `kind 'application'`
+   * with `applicationId`).
+   */
   async fromApiKey(key: string): Promise<Actor> {
-    const { rows } = await this.db.query<{ id: number; actor: number; expired: boolean; user_id: number | null; platform_role: string | null }>(
+    const { rows } = await this.db.query<{
+      id: number;
+      actor: number;
+      expired: boolean;
+      user_id: number | null;
+      platform_role: string | null;
+      device_id: number | null;
+      application_id: number | null;
+    }>(
       `SELECT k.id, k.is_of__actor AS actor, (k.expiry_date IS NOT NULL AND k.expiry_date <= now()) AS expired,
-              u.id AS user_id, u.platform_role
-         FROM api_key k LEFT JOIN "user" u ON u.actor = k.is_of__actor
+              u.id AS user_id, u.platform_role, d.id AS device_id, a.id AS application_id
+         FROM api_key k
+         LEFT JOIN "user" u ON u.actor = k.is_of__actor
+         LEFT JOIN device d ON d.actor = k.is_of__actor
+         LEFT JOIN application a ON a.actor = k.is_of__actor
         WHERE k.key = $1`,
       [hashApiKey(key)],
     );
     const row = rows[0];
     if (!row) throw new UnauthorizedError('Unauthorized: unknown API key');
     if (row.expired) throw new UnauthorizedError('Unauthorized: the API key has expired');
-    if (row.user_id === null) throw new UnauthorizedError('Unauthorized: unknown API key');
-    return { actorId: row.actor, kind: 'user', userId: row.user_id, permissions: userPermissions(row.platform_role), apiKeyId: row.id };
+    if (row.user_id !== null) {
+      return { actorId: row.actor, kind: 'user', userId: row.user_id, permissions: userPermissions(row.platform_role), apiKeyId: row.id };
+    }
+    if (row.device_id !== null) {
+      return { actorId: row.actor, kind: 'device', deviceId: row.device_id, permissions: DEVICE_PERMISSIONS, apiKeyId: row.id };
+    }
+    if (row.application_id !== null) {
+      return { actorId: row.actor, kind: 'application', applicationId: row.application_id, permissions: PROVISIONING_PERMISSIONS, apiKeyId: row.id };
+    }
+    throw new UnauthorizedError('Unauthorized: unknown API key');
   }
 }

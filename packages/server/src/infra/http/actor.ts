@@ -7,6 +7,10 @@ export interface Actor {
   /** Permission strings (see @flotilla/model roles); the same array for the same role set. */
   permissions: readonly string[];
   userId?: number;
+  /** kind 'device': the device the device API key belongs to. */
+  deviceId?: number;
+  /** kind 'application': the fleet the provisioning key belongs to. */
+  applicationId?: number;
   /** Present when the caller used a session token (JWT). */
   claims?: SessionClaims;
   /** Present when the caller used an API key. */

@@ -1,4 +1,5 @@
-import { Paper, Stack, Typography } from '@mui/material';
+import { Paper, Skeleton, Stack } from '@mui/material';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
@@ -8,9 +9,12 @@ import { FleetReleasesCard } from '../../features/fleet-settings/components/flee
 import { FleetSummaryDetailsCard } from '../../features/fleet-settings/components/fleet-summary-details-card';
 import { useFleetRouteContext } from './fleet-context';
 
+// The device table (and its strings) loads after the summary's cards: not on the first page.
+const FleetDevicesTable = lazy(async () => ({ default: (await import('./fleet-devices')).FleetDevicesRoute }));
+
 /**
  * /{class}s/{id} (summary, the default sub-page; spec 2 §2 "Fleet pages"): the details,
- * devices and releases cards, and the place of the device table.
+ * devices and releases cards, and the device table.
  */
 export function FleetSummaryRoute() {
   const { t } = useTranslation();
@@ -26,13 +30,15 @@ export function FleetSummaryRoute() {
         <FleetDevicesCard fleetId={fleet.id} />
         <FleetReleasesCard fleetId={fleet.id} base={base} />
       </Stack>
-      {/* The device table (Table and Map lenses) comes with device registration. */}
-      <Paper variant="outlined" component="section" aria-label={t('fleet_summary.device_table')} sx={{ p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('fleet_summary.device_table')}
-        </Typography>
-        <Typography color="text.secondary">{t('fleet_summary.device_table_placeholder')}</Typography>
-      </Paper>
+      <Suspense
+        fallback={
+          <Paper variant="outlined" sx={{ p: 2 }}>
+            <Skeleton height={120} />
+          </Paper>
+        }
+      >
+        <FleetDevicesTable />
+      </Suspense>
     </Stack>
   );
 }

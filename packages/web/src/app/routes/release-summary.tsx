@@ -2,7 +2,7 @@ import { Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSetReleaseKnownIssueList, useSetReleaseNote } from '../../features/releases/api/release-mutations';
-import { AutosaveTextField } from '../../features/releases/components/autosave-text-field';
+import { AutosaveTextField } from '../../components/autosave-text-field';
 import { BuildLogViewer } from '../../features/releases/components/build-log-viewer';
 import { ReleaseDetailsCard } from '../../features/releases/components/release-details-card';
 import { ReleaseImages } from '../../features/releases/components/release-images';
@@ -37,6 +37,8 @@ export function ReleaseSummaryRoute() {
             initialValue={release.known_issue_list ?? ''}
             disabled={!canUpdate}
             onSave={(value) => setKnownIssues.mutateAsync({ id: release.id, knownIssueList: value })}
+            savingLabel={t('releases.saving')}
+            savedLabel={t('releases.saved')}
           />
           <AutosaveTextField
             key={`note-${release.id}`}
@@ -45,6 +47,8 @@ export function ReleaseSummaryRoute() {
             initialValue={release.note ?? ''}
             disabled={!canUpdate}
             onSave={(value) => setNote.mutateAsync({ id: release.id, note: value })}
+            savingLabel={t('releases.saving')}
+            savedLabel={t('releases.saved')}
           />
         </Stack>
       </Paper>

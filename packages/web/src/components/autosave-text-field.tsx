@@ -1,9 +1,11 @@
-import { FormHelperText, InputLabel, FormControl, OutlinedInput } from '@mui/material';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNotify } from '../../../lib/notify';
+import { useNotify } from '../lib/notify';
 
-/** Spec 2 §9: notes and known issues are saved 500 ms after the last keystroke. */
+/** Spec 2 §4, §9: notes and known issues (release and device) save 500 ms after the last keystroke. */
 export const AUTOSAVE_DEBOUNCE_MS = 500;
 
 interface Props {
@@ -13,13 +15,15 @@ interface Props {
   initialValue: string;
   disabled: boolean;
   onSave: (value: string) => Promise<unknown>;
+  /** Status texts (the feature's strings): while waiting or saving, and once saved. */
+  savingLabel: string;
+  savedLabel: string;
 }
 
 type SaveState = 'idle' | 'pending' | 'saving' | 'saved';
 
 /** A multi-line text field that saves itself after a pause in typing, and on leaving the page. */
-export function AutosaveTextField({ id, label, initialValue, disabled, onSave }: Props) {
-  const { t } = useTranslation();
+export function AutosaveTextField({ id, label, initialValue, disabled, onSave, savingLabel, savedLabel }: Props) {
   const notify = useNotify();
   const [value, setValue] = useState(initialValue);
   const [state, setState] = useState<SaveState>('idle');
@@ -63,7 +67,7 @@ export function AutosaveTextField({ id, label, initialValue, disabled, onSave }:
     pending.current = { value: next, timer: setTimeout(() => void save(next), AUTOSAVE_DEBOUNCE_MS) };
   };
 
-  const status = state === 'pending' || state === 'saving' ? t('releases.saving') : state === 'saved' ? t('releases.saved') : undefined;
+  const status = state === 'pending' || state === 'saving' ? savingLabel : state === 'saved' ? savedLabel : undefined;
   return (
     <FormControl fullWidth>
       <InputLabel htmlFor={id}>{label}</InputLabel>

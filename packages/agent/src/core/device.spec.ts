@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { Device, type DeviceEvent } from './device.js';
+import { Scheduler } from './scheduler.js';
+import type { DeviceApi, RegisterInput, StatePoll } from '../net/device-api.js';
+import { HttpError } from '../net/http-client.js';
+
+const uuid = 'b'.repeat(32);
+const target = (commit: string | null) => ({
+  [uuid]: {
+    name: 'dev',
+    config: {},
+    apps: { 'app-uuid': { id: 3, name: 'Fleet', class: 'fleet', releases: commit ? { [commit]: { id: 1, services: { main: { id: 1, image_id: 9, image: `img-${commit}` } } } } : {} } },
+  },
+});
+
+/** A scripted server: records calls, answers polls from a queue. */
+function fakeApi() {
+  const calls = { register: [] as RegisterInput[], polls: [] as (string | null)[], reports: [] as Record<string, unknown>[] };
+  const polls: (StatePoll | Error)[] = [];
+  const api = {
+    async register(input: RegisterInput) {
+      calls.register.push(input);
+      return { id: 77, exchanged: false };
+    },
+    async pollState(_uuid: string, _key: string, etag: string | null) {
+      calls.polls.push(etag);
+      const next = polls.shift() ?? { status: 304 as const };
+      if (next instanceof Error) throw next;
+      return next;
+    },
+    async reportState(_uuid: string, _key: string, fields: Record<string, unknown>) {
+      calls.reports.push(fields);
+    },
+    linkUrl: () => 'ws://unused',
+  };
+  return { api: api as unknown as DeviceApi, calls, polls };
+}
+
+function setup(locked = false) {
+  let now = 1_000_000;
+  const scheduler = new Scheduler(() => now, false);
+  const { api, calls, polls } = fakeApi();
+  const events: DeviceEvent[] = [];
+  const device = new Device(
+    { api, scheduler, random: () => 0, log: () => {}, onEvent: (_d, e) => events.push(e) },
+    {
+      uuid,
+      deviceApiKey: 'device-key-0123456789',
+      provisioningKey: 'prov',
+      applicationId: 3,
+      deviceType: 'raspberrypi3',
+      pollIntervalMs: 60_000,
+      metricsIntervalMs: 60_000,
+      reportDebounceMs: 0,
+      downloadMs: () => 10_000,
+      applyMs: () => 2_000,
+      osVersion: 'os',
+      osVariant: 'prod',
+      supervisorVersion: '14.0.0',
+      ipAddress: '10.0.0.1',
+      macAddress: 'AA',
+      sampleMetrics: () => null,
+      isLocked: () => locked,
+      rebootOfflineMs: () => 5_000,
+      link: false,
+    },
+  );
+  /** Advances the fake clock to `to`, running due tasks and letting their promises settle. */
+  const advance = async (ms: number) => {
+    const end = now + ms;
+    for (;;) {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      scheduler.runDue(now);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      const nextAt = (scheduler as unknown as { heap: { at: number; cancelled: boolean }[] }).heap.filter((t) => !t.cancelled).map((t) => t.at).sort((a, b) => a - b)[0];
+      if (nextAt === undefined || nextAt > end) break;
+      now = Math.max(now, nextAt);
+    }
+    now = end;
+  };
+  return { device, calls, polls, events, advance };
+}
+
+describe('the device protocol loop', () => {
+  it('registers once, drops the provisioning key, then polls with the ETag it got', async () => {
+    const { device, calls, polls, advance } = setup();
+    polls.push({ status: 200, etag: '"e1"', body: target(null) });
+    device.start();
+    await advance(0);
+    expect(calls.register).toHaveLength(1);
+    expect(calls.register[0]).toMatchObject({ applicationId: 3, uuid, provisioningKey: 'prov', deviceApiKey: 'device-key-0123456789' });
+    expect(device.deviceId).toBe(77);
+    expect(calls.polls).toEqual([null]);
+    await advance(60_000);
+    expect(calls.polls).toEqual([null, '"e1"']);
+    // The first report went at once, without an app (no release yet).
+    expect(calls.reports[0]).toMatchObject({ status: 'Idle', update_status: 'done', supervisor_version: '14.0.0' });
+    device.stop();
+  });
+
+  it('reports downloading with progress, applying changes, then done with the new release running', async () => {
+    const { device, calls, polls, advance } = setup();
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(13_000);
+    // The boot report (before the target arrived) says done; then the update's phases in order.
+    const statuses = calls.reports.map((r) => r.update_status).filter(Boolean);
+    expect(statuses).toEqual(['done', 'downloading', 'applying changes', 'done']);
+    const progress = calls.reports.map((r) => r.download_progress).filter((p): p is number => typeof p === 'number');
+    expect(progress.length).toBeGreaterThan(3);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    const last = calls.reports.at(-1)!;
+    expect(last.apps).toEqual({ 'app-uuid': { release_uuid: 'c1', releases: { c1: { update_status: 'done', services: { main: { image: 'img-c1', status: 'Running', download_progress: null } } } } } });
+    expect(device.running?.commit).toBe('c1');
+    device.stop();
+  });
+
+  it('backs off 15 s after a failed poll, then returns to the interval', async () => {
+    const { device, calls, polls, advance } = setup();
+    polls.push(new HttpError(503, '', 'unavailable'), { status: 304 });
+    device.start();
+    await advance(0);
+    expect(calls.polls).toHaveLength(1);
+    await advance(14_999);
+    expect(calls.polls).toHaveLength(1);
+    await advance(1);
+    expect(calls.polls).toHaveLength(2);
+    await advance(59_999);
+    expect(calls.polls).toHaveLength(2);
+    await advance(1);
+    expect(calls.polls).toHaveLength(3);
+    device.stop();
+  });
+
+  it('polls at once on an update action, and refuses a reboot under the lock unless forced', async () => {
+    const { device, calls, advance } = setup(true);
+    device.start();
+    await advance(0);
+    expect(calls.polls).toHaveLength(1);
+    expect(await device.handleAction({ type: 'action', id: '1', action: 'update', params: {} })).toEqual({ status: 200, body: { Data: 'OK', Error: null } });
+    await advance(0);
+    expect(calls.polls).toHaveLength(2);
+    expect((await device.handleAction({ type: 'action', id: '2', action: 'reboot', params: {} })).status).toBe(423);
+    expect((await device.handleAction({ type: 'action', id: '3', action: 'reboot', params: { force: true } })).status).toBe(200);
+    device.stop();
+  });
+
+  it('goes offline on reboot and comes back with a fresh poll and a full report', async () => {
+    const { device, calls, events, polls, advance } = setup();
+    polls.push({ status: 200, etag: '"e1"', body: target(null) });
+    device.start();
+    await advance(1_000);
+    const reportsBefore = calls.reports.length;
+    device.power('reboot');
+    expect(device.phase).toBe('offline');
+    await advance(4_999);
+    expect(device.phase).toBe('offline');
+    const pollsBefore = calls.polls.length;
+    await advance(1);
+    expect(device.phase).toBe('online');
+    expect(calls.polls.slice(pollsBefore)).toEqual([null]);
+    expect(calls.reports.length).toBe(reportsBefore + 1);
+    expect(calls.reports.at(-1)).toHaveProperty('os_version');
+    expect(events.filter((e) => e.type === 'power')).toEqual([{ type: 'power', kind: 'reboot' }, { type: 'power', kind: 'back' }]);
+    device.stop();
+  });
+
+  it('stops a service on stop-service and 404s an unknown one', async () => {
+    const { device, calls, polls, advance } = setup();
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(13_000);
+    expect((await device.handleAction({ type: 'action', id: '1', action: 'stop-service', params: { appId: 3, serviceName: 'nope' } })).status).toBe(404);
+    expect((await device.handleAction({ type: 'action', id: '2', action: 'stop-service', params: { appId: 3, data: { imageId: 9 } } })).status).toBe(200);
+    await advance(0);
+    expect(JSON.stringify(calls.reports.at(-1)!.apps)).toContain('"status":"Stopped"');
+    device.stop();
+  });
+});

@@ -1,0 +1,514 @@
+import { errorBackoff, jittered, reconnectDelay, type Random } from './backoff.js';
+import { fail, lockCheck, ok, parseActionMessage, resultFrame, serviceSelector, type ActionMessage, type ActionResult } from './actions.js';
+import { buildReport, diffReport, mergeSent, type DeviceFacts, type Metrics, type ReportFields, type ServiceStatus } from './report.js';
+import type { Scheduler, Task } from './scheduler.js';
+import { diffTarget, pollIntervalFrom, summarizeTarget, type TargetRelease, type TargetSummary } from './target-state.js';
+import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan } from './update-progress.js';
+import { HttpError } from '../net/http-client.js';
+import type { DeviceApi } from '../net/device-api.js';
+import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
+
+/**
+ * One device's protocol loop: register → poll target state → simulate the update → report
+ * → keep the cloud link and answer actions. Shared by `run` (one real device) and
+ * `simulate` (thousands of virtual ones); everything that differs — metrics source, lock,
+ * what a reboot means — comes in through `DeviceOptions`. All timing goes through the
+ * shared `Scheduler`, so a device costs no timers of its own.
+ */
+
+export type DeviceEvent =
+  | { type: 'registered'; deviceId: number; exchanged: boolean }
+  | { type: 'register-failed'; error: string }
+  | { type: 'poll'; status: 200 | 304 }
+  | { type: 'poll-failed'; error: string }
+  | { type: 'target'; commit: string | null }
+  | { type: 'update'; phase: string; progress: number; commit: string }
+  | { type: 'report'; fields: ReportFields }
+  | { type: 'report-failed'; error: string }
+  | { type: 'link'; up: boolean; error?: string }
+  | { type: 'action'; action: string; status: number }
+  | { type: 'power'; kind: 'reboot' | 'shutdown' | 'back' };
+
+export interface DeviceEnv {
+  api: DeviceApi;
+  scheduler: Scheduler;
+  random: Random;
+  log(device: Device, message: string): void;
+  onEvent?(device: Device, event: DeviceEvent): void;
+  /** Shares one object per release commit between devices (memory at 10,000 devices). */
+  internRelease?(release: TargetRelease): TargetRelease;
+}
+
+export interface DeviceOptions {
+  uuid: string;
+  deviceApiKey: string;
+  provisioningKey?: string;
+  applicationId: number;
+  deviceType: string;
+  deviceId?: number;
+  /** Poll interval until the target's BALENA_SUPERVISOR_POLL_INTERVAL says otherwise. */
+  pollIntervalMs: number;
+  /** When true the interval above wins over the fleet's config var. */
+  pollIntervalFixed?: boolean;
+  metricsIntervalMs?: number;
+  reportDebounceMs?: number;
+  downloadMs(): number;
+  applyMs(): number;
+  osVersion: string;
+  osVariant: string;
+  supervisorVersion: string;
+  ipAddress: string;
+  macAddress: string;
+  isUndervolted?: boolean;
+  latitude?: string;
+  longitude?: string;
+  sampleMetrics(): Metrics | null;
+  isLocked(): boolean;
+  /**
+   * Status a service settles in some seconds after its release started (simulator: a few
+   * one-shot services exit to Idle, a few are stopped). Every service first reports Running,
+   * which is what marks the release as running on the server.
+   */
+  settledServiceStatus?(serviceName: string): ServiceStatus;
+  /** How long a reboot keeps the device away. */
+  rebootOfflineMs(): number;
+  /** Called after the device registered (run: write config.json back). */
+  onRegistered?(deviceId: number): Promise<void> | void;
+  /** Called when a shutdown was executed (run: exit the process). */
+  onShutdown?(): void;
+  link?: boolean;
+}
+
+type Phase = 'new' | 'registering' | 'online' | 'offline' | 'off' | 'stopped';
+
+export class Device {
+  phase: Phase = 'new';
+  deviceId: number | undefined;
+  etag: string | null = null;
+  target: TargetSummary | null = null;
+  running: TargetRelease | null = null;
+  installing: TargetRelease | null = null;
+  plan: UpdatePlan | null = null;
+  serviceStatus: Record<string, ServiceStatus> = {};
+  sent: ReportFields | null = null;
+  linkUp = false;
+  private provisioningKey: string | undefined;
+  private pollIntervalMs: number;
+  private pollFailures = 0;
+  private reportFailures = 0;
+  private registerFailures = 0;
+  private linkAttempts = 0;
+  private lastMetricsAt = -Infinity;
+  private pollTask: Task | null = null;
+  private reportTask: Task | null = null;
+  private metricsTask: Task | null = null;
+  private updateTask: Task | null = null;
+  private linkTask: Task | null = null;
+  private link: WsConnection | null = null;
+  private polling = false;
+  private reporting = false;
+  private reportAgain = false;
+
+  constructor(
+    readonly env: DeviceEnv,
+    readonly opts: DeviceOptions,
+  ) {
+    this.deviceId = opts.deviceId;
+    this.provisioningKey = opts.provisioningKey;
+    this.pollIntervalMs = opts.pollIntervalMs;
+  }
+
+  get uuid(): string {
+    return this.opts.uuid;
+  }
+
+  get currentPollIntervalMs(): number {
+    return this.pollIntervalMs;
+  }
+
+  /** Starts the device after `delayMs` (the simulator staggers thousands of boots). */
+  start(delayMs = 0): void {
+    this.phase = 'registering';
+    this.env.scheduler.after(delayMs, () => void this.register());
+  }
+
+  /** Stops every loop and closes the link; the device object can be dropped afterwards. */
+  stop(): void {
+    this.phase = 'stopped';
+    this.cancelLoops();
+    this.closeLink('agent stopping');
+  }
+
+  /** Polls right away (the `update` action, or a test that does not want to wait). */
+  pollNow(): void {
+    if (this.phase !== 'online') return;
+    this.env.scheduler.cancel(this.pollTask);
+    this.pollTask = this.env.scheduler.after(0, () => void this.poll());
+  }
+
+  private emit(event: DeviceEvent): void {
+    this.env.onEvent?.(this, event);
+  }
+
+  // --- registration -------------------------------------------------------------------
+
+  private async register(): Promise<void> {
+    if (this.phase !== 'registering') return;
+    if (this.deviceId !== undefined && this.provisioningKey === undefined) {
+      this.goOnline();
+      return;
+    }
+    if (this.provisioningKey === undefined) throw new Error('no provisioning key and no device id');
+    try {
+      const { id, exchanged } = await this.env.api.register({
+        applicationId: this.opts.applicationId,
+        uuid: this.uuid,
+        deviceType: this.opts.deviceType,
+        deviceApiKey: this.opts.deviceApiKey,
+        provisioningKey: this.provisioningKey,
+        supervisorVersion: this.opts.supervisorVersion,
+        osVersion: this.opts.osVersion,
+        osVariant: this.opts.osVariant,
+        macAddress: this.opts.macAddress,
+      });
+      if (this.phase !== 'registering') return;
+      this.deviceId = id;
+      // Dialect §4.1 step 4: from now on only the device key; the provisioning key is dropped.
+      this.provisioningKey = undefined;
+      this.registerFailures = 0;
+      await this.opts.onRegistered?.(id);
+      this.emit({ type: 'registered', deviceId: id, exchanged });
+      this.goOnline();
+    } catch (err) {
+      if (this.phase !== 'registering') return;
+      this.registerFailures++;
+      const message = errorText(err);
+      this.emit({ type: 'register-failed', error: message });
+      this.env.log(this, `registration failed (${message}); retrying`);
+      this.env.scheduler.after(errorBackoff(60_000, this.registerFailures, 2_000), () => void this.register());
+    }
+  }
+
+  private goOnline(): void {
+    this.phase = 'online';
+    this.connectLink();
+    this.pollTask = this.env.scheduler.after(0, () => void this.poll());
+    // First report right away: versions, network and metrics of a (re)started device.
+    this.requestReport();
+    this.scheduleMetrics();
+  }
+
+  // --- target state -------------------------------------------------------------------
+
+  private async poll(): Promise<void> {
+    this.pollTask = null;
+    if (this.phase !== 'online' || this.polling) return;
+    this.polling = true;
+    try {
+      const res = await this.env.api.pollState(this.uuid, this.opts.deviceApiKey, this.etag);
+      if (this.phase !== 'online') return;
+      this.pollFailures = 0;
+      this.emit({ type: 'poll', status: res.status });
+      if (res.status === 200) {
+        this.etag = res.etag;
+        this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId));
+      }
+      this.schedulePoll(jittered(this.pollIntervalMs, this.env.random));
+    } catch (err) {
+      if (this.phase !== 'online') return;
+      this.pollFailures++;
+      this.emit({ type: 'poll-failed', error: errorText(err) });
+      this.schedulePoll(errorBackoff(this.pollIntervalMs, this.pollFailures));
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private schedulePoll(delayMs: number): void {
+    this.env.scheduler.cancel(this.pollTask);
+    this.pollTask = this.env.scheduler.after(delayMs, () => void this.poll());
+  }
+
+  private applyTarget(next: TargetSummary): void {
+    const diff = diffTarget(this.target, next);
+    if (next.release) next.release = this.env.internRelease?.(next.release) ?? next.release;
+    this.target = next;
+    if (!this.opts.pollIntervalFixed) this.pollIntervalMs = pollIntervalFrom(next.config, this.opts.pollIntervalMs);
+    if (diff.releaseChanged || diff.servicesChanged) this.emit({ type: 'target', commit: next.release?.commit ?? null });
+    const want = next.release;
+    if (want === null) return;
+    if (this.running?.commit === want.commit && !diff.servicesChanged) return;
+    if (this.installing?.commit === want.commit) return;
+    if (this.running?.commit === want.commit && this.plan === null) {
+      // Same release, different services (a service added or rebuilt): restart them as the release's.
+      this.running = want;
+      this.resetServiceStatus(want);
+      this.requestReport();
+      return;
+    }
+    this.startUpdate(want);
+  }
+
+  private startUpdate(release: TargetRelease): void {
+    const now = this.env.scheduler.now();
+    this.installing = release;
+    this.plan = planUpdate(this.running?.commit ?? null, release.commit, now, this.opts.downloadMs(), this.opts.applyMs());
+    this.env.log(this, `updating to release ${release.commit.slice(0, 7)} (${release.services.length} service(s))`);
+    this.env.scheduler.cancel(this.updateTask);
+    this.updateTask = this.env.scheduler.after(0, () => this.updateStep());
+  }
+
+  private updateStep(): void {
+    this.updateTask = null;
+    const plan = this.plan;
+    const release = this.installing;
+    if (plan === null || release === null || this.phase !== 'online') return;
+    const now = this.env.scheduler.now();
+    const snap = updateAt(plan, now);
+    this.emit({ type: 'update', phase: snap.phase, progress: snap.progress, commit: release.commit });
+    if (snap.phase === 'done') {
+      this.running = release;
+      this.installing = null;
+      this.plan = null;
+      this.resetServiceStatus(release);
+      this.env.log(this, `release ${release.commit.slice(0, 7)} is running`);
+      this.requestReport(0);
+      return;
+    }
+    this.requestReport(0);
+    const at = nextUpdateEventAt(plan, now);
+    if (at !== null) this.updateTask = this.env.scheduler.at(at, () => this.updateStep());
+  }
+
+  private resetServiceStatus(release: TargetRelease): void {
+    const status: Record<string, ServiceStatus> = {};
+    for (const s of release.services) status[s.name] = 'Running';
+    this.serviceStatus = status;
+    const settle = this.opts.settledServiceStatus;
+    if (!settle) return;
+    this.env.scheduler.after(15_000 + this.env.random() * 15_000, () => {
+      if (this.phase !== 'online' || this.running !== release || this.serviceStatus !== status) return;
+      const settled: Record<string, ServiceStatus> = {};
+      for (const s of release.services) settled[s.name] = settle(s.name);
+      this.serviceStatus = settled;
+      this.requestReport();
+    });
+  }
+
+  // --- state report -------------------------------------------------------------------
+
+  /** Reports soon; several changes within the debounce window go as one PATCH. */
+  requestReport(delayMs = this.opts.reportDebounceMs ?? 1_000): void {
+    if (this.phase !== 'online') return;
+    if (this.reporting) {
+      this.reportAgain = true;
+      return;
+    }
+    const at = this.env.scheduler.now() + delayMs;
+    if (this.reportTask && !this.reportTask.cancelled && this.reportTask.at <= at) return;
+    this.env.scheduler.cancel(this.reportTask);
+    this.reportTask = this.env.scheduler.at(at, () => void this.report());
+  }
+
+  private scheduleMetrics(): void {
+    const every = this.opts.metricsIntervalMs ?? 60_000;
+    this.env.scheduler.cancel(this.metricsTask);
+    this.metricsTask = this.env.scheduler.after(jittered(every, this.env.random, 0.1), () => {
+      this.metricsTask = null;
+      if (this.phase !== 'online') return;
+      this.requestReport(0);
+      this.scheduleMetrics();
+    });
+  }
+
+  facts(includeMetrics: boolean): DeviceFacts {
+    const update = this.plan ? updateAt(this.plan, this.env.scheduler.now()) : null;
+    return {
+      osVersion: this.opts.osVersion,
+      osVariant: this.opts.osVariant,
+      supervisorVersion: this.opts.supervisorVersion,
+      ipAddress: this.opts.ipAddress,
+      macAddress: this.opts.macAddress,
+      isUndervolted: this.opts.isUndervolted ?? false,
+      ...(this.opts.latitude !== undefined && this.opts.longitude !== undefined ? { latitude: this.opts.latitude, longitude: this.opts.longitude } : {}),
+      metrics: includeMetrics ? this.opts.sampleMetrics() : null,
+      appUuid: this.target?.appUuid ?? null,
+      running: this.running,
+      serviceStatus: this.serviceStatus,
+      installing: this.installing,
+      update,
+    };
+  }
+
+  private async report(): Promise<void> {
+    this.reportTask = null;
+    if (this.phase !== 'online') return;
+    const now = this.env.scheduler.now();
+    const withMetrics = now - this.lastMetricsAt >= (this.opts.metricsIntervalMs ?? 60_000);
+    const fields = buildReport(this.facts(withMetrics));
+    const diff = diffReport(this.sent, fields, withMetrics);
+    if (withMetrics) this.lastMetricsAt = now;
+    if (diff === null) return;
+    this.reporting = true;
+    try {
+      await this.env.api.reportState(this.uuid, this.opts.deviceApiKey, diff);
+      this.sent = mergeSent(this.sent, diff);
+      this.reportFailures = 0;
+      this.emit({ type: 'report', fields: diff });
+    } catch (err) {
+      this.reportFailures++;
+      this.lastMetricsAt = -Infinity;
+      this.emit({ type: 'report-failed', error: errorText(err) });
+      this.reporting = false;
+      if (this.phase === 'online') {
+        this.env.scheduler.cancel(this.reportTask);
+        this.reportTask = this.env.scheduler.after(errorBackoff(60_000, this.reportFailures, 2_000), () => void this.report());
+      }
+      return;
+    } finally {
+      this.reporting = false;
+    }
+    if (this.reportAgain) {
+      this.reportAgain = false;
+      this.requestReport(0);
+    }
+  }
+
+  // --- cloud link ---------------------------------------------------------------------
+
+  private connectLink(): void {
+    if (this.opts.link === false || this.phase !== 'online' || this.link) return;
+    const conn = new WsConnection(this.env.api.linkUrl(), { authorization: `Bearer ${this.opts.deviceApiKey}` }, {
+      onOpen: () => {
+        this.linkAttempts = 0;
+        this.linkUp = true;
+        this.emit({ type: 'link', up: true });
+      },
+      onMessage: (text) => this.onLinkMessage(conn, text),
+      onClose: () => {
+        if (this.link === conn) this.link = null;
+        const wasUp = this.linkUp;
+        this.linkUp = false;
+        const error = conn.error ? errorText(conn.error) : undefined;
+        if (wasUp || error) this.emit({ type: 'link', up: false, ...(error ? { error } : {}) });
+        if (this.phase === 'online') {
+          const delay = reconnectDelay(this.linkAttempts++, this.env.random);
+          this.linkTask = this.env.scheduler.after(delay, () => {
+            this.linkTask = null;
+            this.connectLink();
+          });
+        }
+      },
+    });
+    this.link = conn;
+  }
+
+  private closeLink(reason: string): void {
+    this.env.scheduler.cancel(this.linkTask);
+    this.linkTask = null;
+    const conn = this.link;
+    this.link = null;
+    conn?.close(1001, reason);
+  }
+
+  private onLinkMessage(conn: WsConnection, text: string): void {
+    const msg = parseActionMessage(text);
+    if (msg === null) return;
+    void this.handleAction(msg).then((result) => {
+      this.emit({ type: 'action', action: msg.action, status: result.status });
+      conn.send(resultFrame(msg.id, result));
+      if (result.status === 200 && (msg.action === 'reboot' || msg.action === 'shutdown')) {
+        // Answer first, then go: the server relays the 200 before the link drops.
+        this.env.scheduler.after(100, () => this.power(msg.action as 'reboot' | 'shutdown'));
+      }
+    });
+  }
+
+  async handleAction(msg: ActionMessage): Promise<ActionResult> {
+    const locked = lockCheck(msg.action, msg.params, this.opts.isLocked());
+    if (locked) {
+      this.env.log(this, `${msg.action} refused: update lock held`);
+      return locked;
+    }
+    switch (msg.action) {
+      case 'reboot':
+      case 'shutdown':
+        this.env.log(this, `${msg.action} requested`);
+        return ok();
+      case 'blink':
+        this.env.log(this, 'identify: blinking the LED');
+        return ok();
+      case 'restart':
+        this.env.log(this, 'restarting the fleet app services');
+        if (this.running) this.resetServiceStatus(this.running);
+        this.requestReport(0);
+        return ok();
+      case 'purge':
+        this.env.log(this, 'purging the fleet app data (volumes)');
+        return ok();
+      case 'update':
+        this.env.log(this, 'update requested: polling the target state now');
+        if (msg.params.force === true || (msg.params.data as { force?: boolean } | undefined)?.force === true) this.etag = null;
+        this.pollNow();
+        return ok();
+      case 'restart-service':
+      case 'start-service':
+      case 'stop-service':
+        return this.serviceAction(msg);
+      default:
+        return fail(400, `unknown action ${String(msg.action)}`);
+    }
+  }
+
+  private serviceAction(msg: ActionMessage): ActionResult {
+    const { serviceName, imageId } = serviceSelector(msg.params);
+    const appId = msg.params.appId ?? (msg.params.data as { appId?: unknown } | undefined)?.appId;
+    if (appId !== undefined && this.target?.appId != null && Number(appId) !== this.target.appId) return fail(400, `app ${String(appId)} is not on this device`);
+    const service = this.running?.services.find((s) => (serviceName !== undefined ? s.name === serviceName : s.imageId === imageId));
+    if (service === undefined) return fail(404, `Service not found, a container must exist for ${msg.action.replace('-service', '')} to work.`);
+    const next: ServiceStatus = msg.action === 'stop-service' ? 'Stopped' : 'Running';
+    this.serviceStatus = { ...this.serviceStatus, [service.name]: next };
+    this.env.log(this, `${msg.action} ${service.name}`);
+    this.requestReport(0);
+    return ok();
+  }
+
+  // --- power --------------------------------------------------------------------------
+
+  /** Reboot: the link drops, the device is away for a few seconds and comes back fresh. */
+  power(kind: 'reboot' | 'shutdown'): void {
+    if (this.phase !== 'online') return;
+    this.emit({ type: 'power', kind });
+    this.phase = kind === 'reboot' ? 'offline' : 'off';
+    this.cancelLoops();
+    this.closeLink(kind === 'reboot' ? 'rebooting' : 'shutting down');
+    if (kind === 'shutdown') {
+      this.opts.onShutdown?.();
+      return;
+    }
+    this.env.scheduler.after(this.opts.rebootOfflineMs(), () => {
+      if (this.phase !== 'offline') return;
+      // A fresh boot: full target state and a full report.
+      this.etag = null;
+      this.sent = null;
+      this.lastMetricsAt = -Infinity;
+      this.linkAttempts = 0;
+      if (this.running) this.resetServiceStatus(this.running);
+      this.emit({ type: 'power', kind: 'back' });
+      this.goOnline();
+      if (this.plan) this.updateTask = this.env.scheduler.after(0, () => this.updateStep());
+    });
+  }
+
+  private cancelLoops(): void {
+    const s = this.env.scheduler;
+    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask]) s.cancel(t);
+    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = null;
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof HttpError) return `${err.status} ${err.body.slice(0, 120)}`;
+  if (err instanceof WsUpgradeError) return `link refused ${err.status}`;
+  return err instanceof Error ? err.message : String(err);
+}

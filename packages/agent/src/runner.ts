@@ -1,0 +1,77 @@
+import { EXIT, type CommandRunner } from './cli.js';
+import { ConfigError, loadConfig } from './core/config.js';
+import { startAgent } from './host/run-agent.js';
+import { startSimulation } from './simulate/simulator.js';
+
+/** Resolves on SIGINT / SIGTERM (or on `also`), for long-lived commands. */
+function untilStopped(also?: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    void also?.then(done);
+  });
+}
+
+/** The bin's runner: the real `run` and `simulate`, until a signal stops them. */
+export const runCommand: CommandRunner = async (command, out) => {
+  if (command.kind === 'run') {
+    let loaded;
+    try {
+      loaded = await loadConfig(command.config);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      out.stderr(`flotilla-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    let shutdown: () => void = () => {};
+    const shutdownRequested = new Promise<void>((resolve) => (shutdown = resolve));
+    const agent = await startAgent({
+      config: loaded.config,
+      configPath: command.config,
+      log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),
+      onEvent: (e) => {
+        if (e.type === 'poll-failed' || e.type === 'report-failed' || e.type === 'register-failed') out.stderr(`${new Date().toISOString()} ${e.type}: ${e.error}\n`);
+        if (e.type === 'link') out.stdout(`${new Date().toISOString()} cloud link ${e.up ? 'up' : `down${e.error ? ` (${e.error})` : ''}`}\n`);
+      },
+      onShutdown: shutdown,
+    });
+    out.stdout(`flotilla-agent: device ${loaded.config.uuid} → ${loaded.config.apiEndpoint}\n`);
+    await untilStopped(shutdownRequested);
+    await agent.stop();
+    return EXIT.ok;
+  }
+
+  let sim;
+  try {
+    sim = await startSimulation({
+      api: command.api,
+      provisioningKey: command.provisioningKey,
+      count: command.count,
+      ...(command.fleetId !== undefined ? { fleetId: command.fleetId } : {}),
+      ...(command.deviceType !== undefined ? { deviceType: command.deviceType } : {}),
+      ...(command.seed !== undefined ? { seed: command.seed } : {}),
+      ...(command.pollIntervalS !== undefined ? { pollIntervalMs: command.pollIntervalS * 1000 } : {}),
+      locations: command.locations === true,
+      log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),
+    });
+  } catch (err) {
+    out.stderr(`flotilla-agent: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT.failed;
+  }
+  out.stdout(`flotilla-agent: simulating ${command.count} device(s) in fleet ${sim.fleetId} (${sim.deviceType}) against ${command.api}\n`);
+  const summary = setInterval(() => {
+    const s = sim.stats();
+    out.stdout(
+      `[simulate] online ${s.online}/${s.devices}, links ${s.linked}, updating ${s.updating}, polls ${s.polls} (${s.pollErrors} failed), reports ${s.reports} (${s.reportErrors} failed)\n`,
+    );
+  }, 10_000);
+  await untilStopped();
+  clearInterval(summary);
+  await sim.stop();
+  return EXIT.ok;
+};

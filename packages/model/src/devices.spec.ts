@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { heartbeatState } from './devices.js';
+
+describe('heartbeatState', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+
+  it('is unknown for a device that never polled', () => {
+    expect(heartbeatState(null, 15_000, now)).toBe('unknown');
+    expect(heartbeatState(undefined, 15_000, now)).toBe('unknown');
+  });
+
+  it('is online within the interval plus a third of it', () => {
+    expect(heartbeatState(ago(0), 15_000, now)).toBe('online');
+    expect(heartbeatState(ago(15_000), 15_000, now)).toBe('online');
+    expect(heartbeatState(ago(19_950), 15_000, now)).toBe('online');
+  });
+
+  it('is timeout past the window, up to twice it', () => {
+    expect(heartbeatState(ago(19_951), 15_000, now)).toBe('timeout');
+    expect(heartbeatState(ago(39_900), 15_000, now)).toBe('timeout');
+  });
+
+  it('is offline beyond twice the window', () => {
+    expect(heartbeatState(ago(39_901), 15_000, now)).toBe('offline');
+    expect(heartbeatState(ago(3_600_000), 15_000, now)).toBe('offline');
+  });
+
+  it('scales with the poll interval and accepts epoch numbers', () => {
+    expect(heartbeatState(now.getTime() - 700_000, 600_000, now.getTime())).toBe('online');
+    expect(heartbeatState(now.getTime() - 900_000, 600_000, now.getTime())).toBe('timeout');
+  });
+});

@@ -1,0 +1,45 @@
+import type { FieldDef, ResourceDef } from '../types.js';
+
+/**
+ * Variables (spec 2 §3 "Variables", §5; dialect §3 "Key/value tables"): name/value pairs
+ * attached to a fleet, a device, a service or a service on one device. Environment
+ * variables reach the containers, configuration variables the device agent and the host
+ * OS; build variables only the builder. Each `(parent, name)` is unique, which the SDK's
+ * upsert relies on (a duplicate POST answers 409, then it PATCHes by filter). The name
+ * rules are in ../variables.ts.
+ */
+
+const common = (parent: string, references: string): FieldDef[] => [
+  { name: 'id', type: 'Serial' },
+  { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+  { name: parent, type: 'ForeignKey', references, required: true, writable: 'create', onDelete: 'cascade' },
+  { name: 'name', type: 'Short Text', required: true, maxLength: 255 },
+  { name: 'value', type: 'Text', required: true, maxLength: 1_000_000 },
+];
+
+const variable = (name: string, parent: string, references = parent): ResourceDef => ({
+  name,
+  fields: common(parent, references),
+  unique: [[parent, 'name']],
+});
+
+export const application_environment_variable = variable('application_environment_variable', 'application');
+export const application_config_variable = variable('application_config_variable', 'application');
+/** Build-time variables (docker build arguments); they never reach a device's target state. */
+export const build_environment_variable = variable('build_environment_variable', 'application');
+export const service_environment_variable = variable('service_environment_variable', 'service');
+export const device_environment_variable = variable('device_environment_variable', 'device');
+export const device_config_variable = variable('device_config_variable', 'device');
+/** A device's override of one service's variable: the parent is that service on that device. */
+export const device_service_environment_variable = variable('device_service_environment_variable', 'service_install');
+
+/** The variable resources, by kind of name rule (../variables.ts). */
+export const ENVIRONMENT_VARIABLE_RESOURCES = [
+  'application_environment_variable',
+  'build_environment_variable',
+  'service_environment_variable',
+  'device_environment_variable',
+  'device_service_environment_variable',
+] as const;
+export const CONFIG_VARIABLE_RESOURCES = ['application_config_variable', 'device_config_variable'] as const;
+export type VariableResource = (typeof ENVIRONMENT_VARIABLE_RESOURCES)[number] | (typeof CONFIG_VARIABLE_RESOURCES)[number];

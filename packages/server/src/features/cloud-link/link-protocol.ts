@@ -1,0 +1,65 @@
+/**
+ * The cloud link's wire and bus messages (issue-5 contract). Device ↔ server over one
+ * WebSocket per device (JSON text frames); server process ↔ server process over the bus,
+ * so an action asked on one process reaches the link held by another.
+ */
+
+export const DEVICE_ACTIONS = ['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update', 'restart-service', 'start-service', 'stop-service'] as const;
+export type DeviceAction = (typeof DEVICE_ACTIONS)[number];
+
+/** Server → device. */
+export interface ActionFrame {
+  type: 'action';
+  id: string;
+  action: DeviceAction;
+  params: Record<string, unknown>;
+}
+
+/** Device → server. 423 = update lock (`force: true` in the params overrides it). */
+export interface ResultFrame {
+  type: 'result';
+  id: string;
+  status: number;
+  body: unknown;
+}
+
+/** Bus: an action for the process holding `deviceId`'s link. */
+export const actionChannel = (deviceId: number) => `device-link:action:${deviceId}`;
+export interface ActionRequest {
+  requestId: string;
+  action: DeviceAction;
+  params: Record<string, unknown>;
+  replyTo: string;
+}
+export interface ActionReply {
+  requestId: string;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Bus: a link for `deviceId` opened (`linkId` names it); every other link of that device,
+ * on any process, closes (a device has at most one link).
+ */
+export const linkOpenedChannel = (deviceId: number) => `device-link:opened:${deviceId}`;
+export interface LinkOpened {
+  linkId: string;
+}
+
+export function isResultFrame(v: unknown): v is ResultFrame {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return r.type === 'result' && typeof r.id === 'string' && Number.isInteger(r.status) && (r.status as number) >= 100 && (r.status as number) <= 599;
+}
+
+export function isActionRequest(v: unknown): v is ActionRequest {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.requestId === 'string' &&
+    typeof r.replyTo === 'string' &&
+    (DEVICE_ACTIONS as readonly string[]).includes(r.action as string) &&
+    typeof r.params === 'object' &&
+    r.params !== null
+  );
+}

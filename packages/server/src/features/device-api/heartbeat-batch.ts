@@ -1,0 +1,59 @@
+import type { Db } from '../../infra/db/db.js';
+
+/**
+ * Records target-state polls as API heartbeats (dialect §4.4; issue 5 contract): each poll
+ * only notes the device and the time; one UPDATE per second writes them all
+ * (`api_heartbeat_at`, `api_heartbeat_state = 'online'`, and `last_connectivity_event` when
+ * the device was not online).
+ */
+export class HeartbeatBatch {
+  private pending = new Map<number, Date>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly intervalMs = 1_000,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  record(deviceId: number, at = new Date()): void {
+    this.pending.set(deviceId, at);
+  }
+
+  /** Writes what is pending (also on close). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const batch = this.pending;
+      this.pending = new Map();
+      const ids = [...batch.keys()];
+      const times = ids.map((id) => batch.get(id)!.toISOString());
+      try {
+        await this.db.query(
+          `UPDATE device d
+              SET api_heartbeat_at = GREATEST(d.api_heartbeat_at, v.at),
+                  api_heartbeat_state = 'online',
+                  last_connectivity_event = CASE WHEN d.api_heartbeat_state <> 'online' THEN v.at ELSE d.last_connectivity_event END
+             FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at)
+            WHERE d.id = v.id`,
+          [ids, times],
+        );
+      } catch (err) {
+        this.onError(err);
+      }
+    });
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}

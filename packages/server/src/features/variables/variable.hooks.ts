@@ -1,0 +1,28 @@
+import { CONFIG_VARIABLE_RESOURCES, ENVIRONMENT_VARIABLE_RESOURCES, type VariableResource } from '@flotilla/model';
+import { registerHook } from '../../infra/odata/index.js';
+import { checkVariableName } from './variable-name.js';
+import { checkServiceExists, checkServiceInstallExists, checkServiceOfDeviceFleet } from './variable-service.js';
+
+/**
+ * Variables (spec 2 §5): name rules on create and rename, service checks for service-scoped
+ * variables. A duplicate (parent, name) is the database's unique constraint: 409 'Unique
+ * key constraint violated', which the SDK's upsert turns into a PATCH. The
+ * `device-state:changed` announcement of every variable write is the device API's rule
+ * (device-api/state-change.hooks.ts).
+ */
+export function registerVariableRules(): void {
+  const resources: VariableResource[] = [...ENVIRONMENT_VARIABLE_RESOURCES, ...CONFIG_VARIABLE_RESOURCES];
+  for (const resource of resources) {
+    registerHook(resource, 'POST', {
+      before: async ({ db, body }) => {
+        checkVariableName(resource, 'POST', body);
+        if (resource === 'service_environment_variable') await checkServiceExists(db, body);
+        if (resource === 'device_service_environment_variable') await checkServiceInstallExists(db, body);
+      },
+      after: async ({ db, ids }) => {
+        if (resource === 'device_service_environment_variable') await checkServiceOfDeviceFleet(db, ids);
+      },
+    });
+    registerHook(resource, 'PATCH', { before: ({ body }) => checkVariableName(resource, 'PATCH', body) });
+  }
+}

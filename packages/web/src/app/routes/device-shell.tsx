@@ -1,0 +1,67 @@
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, Outlet, useParams } from 'react-router';
+import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { PageHeader } from '../../components/page-header';
+import { RedirectWithError } from '../../components/redirect-with-error';
+import { useDevice, type DeviceDetails } from '../../features/devices/api/get-device';
+import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
+import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
+import type { DeviceRouteContext } from './device-context';
+import '../../features/devices/i18n';
+
+const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
+
+/**
+ * /devices/{uuid} (spec 2 §2 "Device shell rules"): a device that is missing or unreadable
+ * (both answer {"d":[]}) goes to /; a frozen organization to its page. The device model has
+ * no frozen flag yet, so the frozen-device rule (→ /fleets/{appId}) does not apply.
+ */
+export function DeviceShellRoute() {
+  const uuid = useParams().uuid ?? '';
+  return <LoadedDevice key={uuid} uuid={uuid} />;
+}
+
+function LoadedDevice({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  const device = useDevice(uuid);
+  if (device.isError && device.data === undefined) {
+    return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void device.refetch()} />;
+  }
+  if (device.isPending) return <FullPageSpinner />;
+  if (device.data === null) return <RedirectWithError to="/" message={t('devices.not_found')} />;
+  const { organization } = device.data.fleet;
+  if (organization.is_frozen) return <RedirectWithError to={`/orgs/${organization.id}`} message={t('devices.organization_frozen')} />;
+  return <DeviceShell device={device.data} />;
+}
+
+function DeviceShell({ device }: { device: DeviceDetails }) {
+  const { t } = useTranslation();
+  const { access, isError, refetch } = useFleetAccess(device.fleet.id);
+  if (isError) return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void refetch()} />;
+  if (!access) return <FullPageSpinner />;
+  const base = `/devices/${device.uuid}`;
+  const context: DeviceRouteContext = { device, access };
+  return (
+    <>
+      <PageHeader title={device.device_name} actions={<DeviceActionsMenu device={device} can={access.can} />} />
+      <Stack spacing={2}>
+        <Link
+          component={RouterLink}
+          to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t('devices.back_to_fleet', { name: device.fleet.app_name })}
+        </Link>
+        {/* The other device pages of spec 2 §2 (actions, settings, location, …) join these tabs. */}
+        <Tabs value="summary" aria-label={t('devices.sections')}>
+          <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />
+        </Tabs>
+        <Outlet context={context} />
+      </Stack>
+    </>
+  );
+}

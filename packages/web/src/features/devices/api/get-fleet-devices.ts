@@ -1,0 +1,138 @@
+import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { sdk } from '../../../lib/sdk';
+import { DEVICE_PAGE_SIZE, DEVICE_TABLE_REFETCH_MS, fleetDevicesKey } from './keys';
+
+export interface DeviceFilters {
+  status?: DeviceOverallStatus;
+  deviceTypeId?: number;
+  /** `is_running__release` (the release page links here with it). */
+  releaseId?: number;
+  /** Contained in the name or the uuid, case-insensitively. */
+  search?: string;
+}
+
+export interface DeviceRow {
+  id: number;
+  uuid: string;
+  device_name: string;
+  overall_status: DeviceOverallStatus | null;
+  last_connectivity_event: string | null;
+  is_online: boolean;
+  os_version: string | null;
+  os_variant: string | null;
+  ip_address: string | null;
+  deviceType: { slug: string; name: string } | null;
+  release: { id: number; commit: string; raw_version: string } | null;
+}
+
+export interface DevicePage {
+  rows: DeviceRow[];
+  /** Devices matching the filters. */
+  total: number;
+}
+
+const lowerContains = (field: string, text: string) => ({ $contains: [{ $tolower: { $: [field] } }, text] });
+
+/** The pine $filter for a fleet's devices with the table's filters. */
+export function deviceTableFilter(fleetId: number, filters: DeviceFilters): object {
+  const and: object[] = [{ belongs_to__application: fleetId }];
+  if (filters.status) and.push({ overall_status: filters.status });
+  if (filters.deviceTypeId !== undefined) and.push({ is_of__device_type: filters.deviceTypeId });
+  if (filters.releaseId !== undefined) and.push({ is_running__release: filters.releaseId });
+  const text = filters.search?.trim().toLowerCase();
+  if (text) and.push({ $or: [lowerContains('device_name', text), lowerContains('uuid', text)] });
+  // pine wants at least two operands in an $and.
+  return and.length === 1 ? and[0]! : { $and: and };
+}
+
+interface RawDevice {
+  id: number;
+  uuid: string;
+  device_name: string;
+  overall_status: DeviceOverallStatus | null;
+  last_connectivity_event: string | null;
+  is_online: boolean;
+  os_version: string | null;
+  os_variant: string | null;
+  ip_address: string | null;
+  is_of__device_type: { slug: string; name: string }[];
+  is_running__release: { id: number; commit: string; raw_version: string }[];
+}
+
+/**
+ * One page of a fleet's devices (spec 2 §7: `$top` page size, ordered by
+ * last_connectivity_event desc then id desc, plus a count query with the same filter).
+ */
+export async function getFleetDevices(fleetId: number, filters: DeviceFilters, page: number): Promise<DevicePage> {
+  const $filter = deviceTableFilter(fleetId, filters);
+  const [devices, total] = await Promise.all([
+    sdk.pine.get({
+      resource: 'device',
+      options: {
+        $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'is_online', 'os_version', 'os_variant', 'ip_address'],
+        $expand: {
+          is_of__device_type: { $select: ['slug', 'name'] },
+          is_running__release: { $select: ['id', 'commit', 'raw_version'] },
+        },
+        $filter,
+        $orderby: [{ last_connectivity_event: 'desc' }, { id: 'desc' }],
+        $top: DEVICE_PAGE_SIZE,
+        $skip: page * DEVICE_PAGE_SIZE,
+      },
+    } as never) as Promise<RawDevice[]>,
+    sdk.pine.get({ resource: 'device', options: { $count: { $filter } } } as never) as Promise<number>,
+  ]);
+  return {
+    total,
+    rows: devices.map((d) => ({
+      id: d.id,
+      uuid: d.uuid,
+      device_name: d.device_name,
+      overall_status: d.overall_status,
+      last_connectivity_event: d.last_connectivity_event,
+      is_online: d.is_online,
+      os_version: d.os_version,
+      os_variant: d.os_variant,
+      ip_address: d.ip_address,
+      deviceType: d.is_of__device_type[0] ?? null,
+      release: d.is_running__release[0] ?? null,
+    })),
+  };
+}
+
+export const fleetDevicesQueryOptions = (fleetId: number, filters: DeviceFilters, page: number) =>
+  queryOptions({
+    queryKey: [...fleetDevicesKey(fleetId), 'page', filters, page],
+    queryFn: () => getFleetDevices(fleetId, filters, page),
+    refetchInterval: DEVICE_TABLE_REFETCH_MS,
+    placeholderData: keepPreviousData,
+  });
+
+export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number) {
+  return useQuery(fleetDevicesQueryOptions(fleetId, filters, page));
+}
+
+export type StatusCounts = Record<DeviceOverallStatus, number>;
+
+/** The fleet's device count per overall status, each a server-side `$count` (spec 2 §2). */
+export async function getDeviceStatusCounts(fleetId: number): Promise<StatusCounts> {
+  const counts = await Promise.all(
+    DEVICE_OVERALL_STATUSES.map(
+      (status) =>
+        sdk.pine.get({
+          resource: 'device',
+          options: { $count: { $filter: { belongs_to__application: fleetId, overall_status: status } } },
+        } as never) as Promise<number>,
+    ),
+  );
+  return Object.fromEntries(DEVICE_OVERALL_STATUSES.map((s, i) => [s, counts[i] ?? 0])) as StatusCounts;
+}
+
+export function useDeviceStatusCounts(fleetId: number) {
+  return useQuery({
+    queryKey: [...fleetDevicesKey(fleetId), 'status-counts'],
+    queryFn: () => getDeviceStatusCounts(fleetId),
+    refetchInterval: DEVICE_TABLE_REFETCH_MS,
+  });
+}

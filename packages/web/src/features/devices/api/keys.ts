@@ -1,0 +1,13 @@
+/** Query keys of the devices feature (fleet tables and device pages). */
+export const fleetDevicesKey = (fleetId: number) => ['fleet', fleetId, 'devices'] as const;
+export const deviceKey = (uuid: string) => ['device', uuid] as const;
+
+/** Spec 2 §9: the default polling interval (15 s) for the device table. */
+export const DEVICE_TABLE_REFETCH_MS = 15_000;
+/** Spec 2 §9: device pages poll every 60 s. */
+export const DEVICE_REFETCH_MS = 60_000;
+/**
+ * Spec 2 §9 leaves the device table's page size open ("a shared constant"). Pages are
+ * fetched from the server ($top/$skip), so a page of 50 rows needs no virtualisation.
+ */
+export const DEVICE_PAGE_SIZE = 50;

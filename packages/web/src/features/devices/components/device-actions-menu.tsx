@@ -1,0 +1,94 @@
+import Button from '@mui/material/Button';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useSnackbar } from 'notistack';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../lib/errors';
+import type { DeviceDetails } from '../api/get-device';
+import { runDeviceAction } from '../api/device-mutations';
+import { actionDisabledReason, contractSupportsBlink, DEVICE_ACTIONS, isUpdateLocked, type DeviceAction } from '../device-rules';
+
+// Loads when a device first answers 423: dialog code stays off the device page's first load.
+const UpdateLockDialog = lazy(async () => ({ default: (await import('./update-lock-dialog')).UpdateLockDialog }));
+
+/** Spec 2 §6: restart services needs the device config right; the other actions device update. */
+const PERMISSION: Record<DeviceAction, string> = {
+  identify: 'resin.device.update',
+  restart: 'resin.device_config_variable.all',
+  reboot: 'resin.device.update',
+  shutdown: 'resin.device.update',
+  purge: 'resin.device.update',
+};
+
+/**
+ * The device's actions menu (spec 2 §2): each action disabled with the spec's reason (§4),
+ * a refusal shown as a danger toast, and a 423 as 'action blocked by update lock' with an
+ * offer to force.
+ */
+export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [locked, setLocked] = useState<DeviceAction | null>(null);
+  const target = { id: device.id, uuid: device.uuid, appId: device.fleet.id };
+  const supportsBlink = contractSupportsBlink(device.deviceType.contract);
+
+  const run = async (action: DeviceAction, force = false) => {
+    try {
+      await runDeviceAction(target, action, force);
+      enqueueSnackbar(t('devices.action_done', { action: t(`devices.action_${action}`) }), { variant: 'success' });
+    } catch (err) {
+      if (!force && isUpdateLocked(err)) setLocked(action);
+      else enqueueSnackbar(errorMessage(err, t), { variant: 'error' });
+    }
+  };
+
+  return (
+    <>
+      <Button variant="outlined" aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+        {t('devices.actions')}
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} slotProps={{ list: { 'aria-label': t('devices.actions') } }}>
+        {DEVICE_ACTIONS.map((action) => {
+          const reason = actionDisabledReason(action, {
+            is_online: device.is_online,
+            overall_status: device.overall_status,
+            supportsBlink,
+            allowed: can(PERMISSION[action]),
+          });
+          return (
+            <MenuItem
+              key={action}
+              // A disabled item would hide its reason from pointer and screen reader alike;
+              // it stays focusable and says why instead of calling the device.
+              aria-disabled={reason !== undefined}
+              sx={reason ? { opacity: 0.6 } : undefined}
+              onClick={() => {
+                setAnchor(null);
+                if (reason) enqueueSnackbar(t(`devices.${reason}`), { variant: 'info' });
+                else void run(action);
+              }}
+            >
+              <ListItemText primary={t(`devices.action_${action}`)} secondary={reason ? t(`devices.${reason}`) : undefined} />
+            </MenuItem>
+          );
+        })}
+      </Menu>
+      {locked ? (
+        <Suspense fallback={null}>
+          <UpdateLockDialog
+            action={t(`devices.action_${locked}`)}
+            onForce={async () => {
+              const action = locked;
+              setLocked(null);
+              await run(action, true);
+            }}
+            onClose={() => setLocked(null)}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

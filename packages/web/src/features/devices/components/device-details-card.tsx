@@ -1,0 +1,119 @@
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { DefinitionRows } from '../../../components/definition-rows';
+import { PermissionTooltip } from '../../../components/permission-tooltip';
+import { useNotify } from '../../../lib/notify';
+import { useRenameDevice, useSetDeviceNote } from '../api/device-mutations';
+import type { DeviceDetails, ReleaseRef } from '../api/get-device';
+import { DeviceNoteField } from './device-note-field';
+import { DeviceStatusChip } from './device-status-chip';
+import { addressList, formatTimestamp } from './format';
+
+// The rename form (react-hook-form, zod) loads when the dialog first opens.
+const NameDialog = lazy(async () => ({ default: (await import('../../../components/name-dialog')).NameDialog }));
+
+const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
+
+/** Spec 2 §4 "Support access: on, expired or off, by its expiry date". */
+function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'off' {
+  if (!until) return 'off';
+  return Date.parse(until) > now ? 'on' : 'expired';
+}
+
+/**
+ * The device info card of the summary (spec 2 §2 "Device summary card fields", those the
+ * model holds): name with rename, fleet, status, cloud link, heartbeat, versions, releases,
+ * support access, addresses and the note. Tags wait for the device_tag resource.
+ */
+export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const rename = useRenameDevice(device.uuid);
+  const setNote = useSetDeviceNote(device.uuid);
+  const [renaming, setRenaming] = useState(false);
+  const canUpdate = can('resin.device.update');
+  const none = t('devices.none');
+  const text = (value: string | null | undefined): ReactNode => (value ? value : none);
+  const release = (r: ReleaseRef | null): ReactNode => (r ? `${r.raw_version} (${r.commit.slice(0, 7)})` : none);
+  const target = device.pinned ?? device.fleet.target;
+  const support = supportAccess(device.is_accessible_by_support_until__date, Date.now());
+
+  const rows: [string, ReactNode][] = [
+    [
+      t('devices.name'),
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
+        <span>{device.device_name}</span>
+        <PermissionTooltip allowed={canUpdate}>
+          <Button size="small" disabled={!canUpdate} onClick={() => setRenaming(true)}>
+            {t('devices.rename')}
+          </Button>
+        </PermissionTooltip>
+      </Stack>,
+    ],
+    [
+      t('devices.fleet'),
+      <Link component={RouterLink} to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}>
+        {device.fleet.app_name}
+      </Link>,
+    ],
+    [t('devices.status'), <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />],
+    [t('devices.cloud_link'), device.is_online ? t('devices.connected') : t('devices.disconnected')],
+    [t('devices.heartbeat'), t(`devices.heartbeat_${device.api_heartbeat_state as 'online' | 'offline' | 'timeout' | 'unknown'}`, { defaultValue: device.api_heartbeat_state })],
+    [t('devices.last_seen'), formatTimestamp(device.last_connectivity_event) ?? t('devices.never')],
+    [t('devices.uuid'), <code>{device.uuid}</code>],
+    [t('devices.device_type'), device.deviceType.name],
+    [t('devices.update_status'), text(device.update_status)],
+    [t('devices.os_version'), text(device.os_version)],
+    [t('devices.os_variant'), text(device.os_variant)],
+    [t('devices.supervisor_version'), text(device.supervisor_version)],
+    [t('devices.current_release'), release(device.running)],
+    [t('devices.target_release'), <>{release(target)}{device.pinned ? ` · ${t('devices.pinned')}` : ''}</>],
+    [
+      t('devices.support_access'),
+      support === 'on'
+        ? t('devices.support_on', { date: formatTimestamp(device.is_accessible_by_support_until__date) })
+        : t(`devices.support_${support}`),
+    ],
+    [t('devices.is_active'), device.is_active ? t('devices.yes') : t('devices.no')],
+    [t('devices.local_ip'), addressList(device.ip_address).join(', ') || none],
+    [t('devices.public_ip'), addressList(device.public_address).join(', ') || none],
+    [t('devices.mac_address'), addressList(device.mac_address).join(', ') || none],
+  ];
+
+  return (
+    <Paper variant="outlined" component="section" aria-label={t('devices.details')} sx={{ p: 2, flex: 2, minWidth: 0 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
+        {t('devices.details')}
+      </Typography>
+      <DefinitionRows rows={rows} />
+      <Stack sx={{ mt: 2 }}>
+        <DeviceNoteField initialValue={device.note ?? ''} disabled={!canUpdate} onSave={(note) => setNote.mutateAsync(note)} />
+      </Stack>
+      {renaming ? (
+        <Suspense fallback={null}>
+          <NameDialog
+            title={t('devices.rename_title')}
+            submitLabel={t('devices.save')}
+            cancelLabel={t('devices.cancel')}
+            label={t('devices.rename_label')}
+            inputId="device-rename"
+            requiredMessage={t('devices.confirm_empty')}
+            defaultName={device.device_name}
+            onSave={async (name) => {
+              await rename.mutateAsync(name);
+              setRenaming(false);
+              notify.success(t('devices.renamed'));
+            }}
+            onClose={() => setRenaming(false)}
+          />
+        </Suspense>
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,111 @@
+import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+import type { DeviceFilters, StatusCounts } from '../api/get-fleet-devices';
+import type { FilterOption } from '../api/get-device-filter-options';
+
+interface Props {
+  filters: DeviceFilters;
+  onChange: (next: DeviceFilters) => void;
+  counts: StatusCounts | undefined;
+  deviceTypes: FilterOption[];
+  releases: FilterOption[];
+}
+
+/** Status counts (each a status filter), device-type and release filters, and the name search. */
+export function DeviceFiltersBar({ filters, onChange, counts, deviceTypes, releases }: Props) {
+  const { t } = useTranslation();
+  const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
+  const setStatus = (status: DeviceOverallStatus | undefined) => onChange({ ...filters, status });
+  const any = t('devices.filter_any');
+  const hasFilters = Object.values(filters).some((v) => v !== undefined && v !== '');
+  return (
+    <Stack spacing={1.5}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} role="group" aria-label={t('devices.counts')}>
+        <Chip
+          label={t('devices.count_all', { count: total ?? 0 })}
+          color={filters.status === undefined ? 'primary' : 'default'}
+          onClick={() => setStatus(undefined)}
+          aria-pressed={filters.status === undefined}
+        />
+        {DEVICE_OVERALL_STATUSES.map((s) => (
+          <Chip
+            key={s}
+            label={`${t(`devices.status_${s}`)} (${counts?.[s] ?? 0})`}
+            color={filters.status === s ? 'primary' : 'default'}
+            variant={counts?.[s] ? 'filled' : 'outlined'}
+            onClick={() => setStatus(filters.status === s ? undefined : s)}
+            aria-pressed={filters.status === s}
+          />
+        ))}
+      </Stack>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5}>
+        <TextField
+          size="small"
+          label={t('devices.search_label')}
+          helperText={t('devices.search_hint')}
+          value={filters.search ?? ''}
+          onChange={(e) => onChange({ ...filters, search: e.target.value || undefined })}
+        />
+        <TextField
+          select
+          size="small"
+          sx={{ minWidth: 180 }}
+          label={t('devices.filter_status')}
+          value={filters.status ?? ''}
+          onChange={(e) => setStatus((e.target.value || undefined) as DeviceOverallStatus | undefined)}
+        >
+          <MenuItem value="">{any}</MenuItem>
+          {DEVICE_OVERALL_STATUSES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {t(`devices.status_${s}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          sx={{ minWidth: 200 }}
+          label={t('devices.filter_device_type')}
+          value={filters.deviceTypeId ?? ''}
+          onChange={(e) => onChange({ ...filters, deviceTypeId: e.target.value === '' ? undefined : Number(e.target.value) })}
+        >
+          <MenuItem value="">{any}</MenuItem>
+          {deviceTypes.map((o) => (
+            <MenuItem key={o.id} value={o.id}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          sx={{ minWidth: 200 }}
+          label={t('devices.filter_release')}
+          value={filters.releaseId ?? ''}
+          onChange={(e) => onChange({ ...filters, releaseId: e.target.value === '' ? undefined : Number(e.target.value) })}
+        >
+          <MenuItem value="">{any}</MenuItem>
+          {/* A release from the URL that is not among the listed ones still shows as chosen. */}
+          {filters.releaseId !== undefined && !releases.some((o) => o.id === filters.releaseId) ? (
+            <MenuItem value={filters.releaseId}>#{filters.releaseId}</MenuItem>
+          ) : null}
+          {releases.map((o) => (
+            <MenuItem key={o.id} value={o.id}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        {hasFilters ? (
+          <Button onClick={() => onChange({})} sx={{ alignSelf: 'flex-start' }}>
+            {t('devices.clear_filters')}
+          </Button>
+        ) : null}
+      </Stack>
+    </Stack>
+  );
+}

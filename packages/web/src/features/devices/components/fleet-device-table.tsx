@@ -1,0 +1,153 @@
+import Alert from '@mui/material/Alert';
+import Checkbox from '@mui/material/Checkbox';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { DataTable, type Column } from '../../../components/data-table';
+import { useDeviceFilterOptions } from '../api/get-device-filter-options';
+import { useDeviceStatusCounts, useFleetDevices, type DeviceFilters, type DeviceRow } from '../api/get-fleet-devices';
+import { DEVICE_PAGE_SIZE } from '../api/keys';
+import { deviceTableParams, parseDeviceTableParams } from '../device-table-params';
+import { DeviceBatchActions, type SelectedDevice } from './device-batch-actions';
+import { DeviceFiltersBar } from './device-filters-bar';
+import { DeviceStatusChip } from './device-status-chip';
+import { addressList, formatTimestamp } from './format';
+
+interface Props {
+  fleetId: number;
+  /** Whether the caller holds a permission on this fleet (spec 2 §6). */
+  can: (permission: string) => boolean;
+}
+
+/**
+ * The fleet's device table (spec 2 §2 "Fleet pages", §7 "Devices"): per-status counts, filters
+ * kept in the URL, server-side pages ordered by last connectivity, row selection and batch
+ * actions. Pages come from the server, so at most DEVICE_PAGE_SIZE rows render at once.
+ */
+export function FleetDeviceTable({ fleetId, can }: Props) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const { filters, page } = parseDeviceTableParams(params);
+  const devices = useFleetDevices(fleetId, filters, page);
+  const counts = useDeviceStatusCounts(fleetId);
+  const options = useDeviceFilterOptions(fleetId);
+  const [selected, setSelected] = useState<Map<number, SelectedDevice>>(new Map());
+  const canSelect = can('resin.device.update') || can('resin.device.delete');
+
+  const update = (next: DeviceFilters, nextPage: number) => {
+    setSelected(new Map());
+    setParams(deviceTableParams(params, next, nextPage), { replace: true });
+  };
+
+  const rows = devices.data?.rows;
+  const total = devices.data?.total ?? 0;
+  const toggle = (row: DeviceRow, on: boolean) => {
+    const next = new Map(selected);
+    if (on) next.set(row.id, { id: row.id, uuid: row.uuid, device_name: row.device_name });
+    else next.delete(row.id);
+    setSelected(next);
+  };
+  const allOnPage = rows !== undefined && rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  const none = t('devices.none');
+  const columns: Column<DeviceRow>[] = [
+    ...(canSelect
+      ? [
+          {
+            key: 'select',
+            header: (
+              <Checkbox
+                size="small"
+                checked={allOnPage}
+                indeterminate={selected.size > 0 && !allOnPage}
+                onChange={(e) => {
+                  const next = new Map(selected);
+                  for (const r of rows ?? []) {
+                    if (e.target.checked) next.set(r.id, { id: r.id, uuid: r.uuid, device_name: r.device_name });
+                    else next.delete(r.id);
+                  }
+                  setSelected(next);
+                }}
+                slotProps={{ input: { 'aria-label': t('devices.select_all') } }}
+              />
+            ),
+            render: (row: DeviceRow) => (
+              <Checkbox
+                size="small"
+                checked={selected.has(row.id)}
+                onChange={(e) => toggle(row, e.target.checked)}
+                slotProps={{ input: { 'aria-label': t('devices.select_row', { name: row.device_name }) } }}
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'name',
+      header: t('devices.col_name'),
+      render: (row) => (
+        <Link component={RouterLink} to={`/devices/${row.uuid}`}>
+          {row.device_name}
+        </Link>
+      ),
+    },
+    { key: 'status', header: t('devices.col_status'), render: (row) => <DeviceStatusChip status={row.overall_status} /> },
+    { key: 'last_seen', header: t('devices.col_last_seen'), render: (row) => formatTimestamp(row.last_connectivity_event) ?? t('devices.never') },
+    { key: 'device_type', header: t('devices.col_device_type'), render: (row) => row.deviceType?.name ?? none },
+    {
+      key: 'release',
+      header: t('devices.col_release'),
+      render: (row) => (row.release ? `${row.release.raw_version} (${row.release.commit.slice(0, 7)})` : none),
+    },
+    {
+      key: 'os',
+      header: t('devices.col_os'),
+      render: (row) => (row.os_version ? `${row.os_version}${row.os_variant ? ` (${row.os_variant})` : ''}` : none),
+    },
+    { key: 'ip', header: t('devices.col_ip'), render: (row) => addressList(row.ip_address).join(', ') || none },
+  ];
+
+  const from = total === 0 ? 0 : page * DEVICE_PAGE_SIZE + 1;
+  const to = Math.min(total, (page + 1) * DEVICE_PAGE_SIZE);
+  const filtered = Object.keys(filters).length > 0;
+  return (
+    <Paper variant="outlined" component="section" aria-label={t('devices.list')} sx={{ p: 2 }}>
+      <Stack spacing={2}>
+        <Typography variant="h6" component="h2">
+          {t('devices.list')}
+        </Typography>
+        <DeviceFiltersBar
+          filters={filters}
+          onChange={(next) => update(next, 0)}
+          counts={counts.data}
+          deviceTypes={options.data?.deviceTypes ?? []}
+          releases={options.data?.releases ?? []}
+        />
+        {canSelect ? (
+          <Stack direction="row" spacing={2}>
+            <DeviceBatchActions fleetId={fleetId} selected={[...selected.values()]} can={can} onDone={() => setSelected(new Map())} />
+          </Stack>
+        ) : null}
+        {devices.isError ? <Alert severity="error">{t('devices.load_failed')}</Alert> : null}
+        <DataTable label={t('devices.table')} columns={columns} rows={rows} getRowKey={(r) => r.id} loading={devices.isPending} />
+        {rows?.length === 0 ? <Typography color="text.secondary">{filtered ? t('devices.no_match') : t('devices.empty')}</Typography> : null}
+        {total > DEVICE_PAGE_SIZE ? (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+            <Typography>{t('devices.page_of', { from, to, total })}</Typography>
+            <IconButton aria-label={t('devices.previous_page')} disabled={page === 0} onClick={() => update(filters, page - 1)}>
+              ‹
+            </IconButton>
+            <IconButton aria-label={t('devices.next_page')} disabled={to >= total} onClick={() => update(filters, page + 1)}>
+              ›
+            </IconButton>
+          </Stack>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Pure device rules of the dashboard (spec 2 §4 action availability and batch results,
+ * §9 metrics bar colours). No React, no I/O: unit-tested beside this file.
+ */
+
+/** Spec 2 §9: up to 60 % success, up to 80 % warning, above that error. */
+export type MetricColour = 'success' | 'warning' | 'error';
+
+export function metricColour(percent: number): MetricColour {
+  if (percent <= 60) return 'success';
+  if (percent <= 80) return 'warning';
+  return 'error';
+}
+
+/** A usage as a whole percentage of its total, clamped to 0–100; undefined without data. */
+export function usagePercent(usage: number | null | undefined, total: number | null | undefined): number | undefined {
+  if (usage === null || usage === undefined || total === null || total === undefined || total <= 0) return undefined;
+  return Math.min(100, Math.max(0, Math.round((usage / total) * 100)));
+}
+
+/** The actions menu of spec 2 §2 that call the device (delete is a data-API write). */
+export const DEVICE_ACTIONS = ['identify', 'restart', 'reboot', 'shutdown', 'purge'] as const;
+export type DeviceAction = (typeof DEVICE_ACTIONS)[number];
+
+/** What decides whether an action is available, read from the device and its type. */
+export interface ActionFacts {
+  is_online: boolean;
+  overall_status: string | null;
+  /** The device type's contract says it has an LED (packages/model device-types `led`). */
+  supportsBlink: boolean;
+  /** The caller holds the action's permission (resin.device.update; restart: device config). */
+  allowed: boolean;
+}
+
+/** Message keys (devices.* bundle) of the spec's disabled reasons. */
+export type DisabledReason = 'permission_denied' | 'device_must_be_online' | 'no_blink_support' | 'not_fully_provisioned';
+
+/** Spec 2 §4: purge, reboot and shutdown wait for a fully provisioned device. */
+const NEEDS_PROVISIONING: ReadonlySet<DeviceAction> = new Set(['purge', 'reboot', 'shutdown']);
+
+/** A device is fully provisioned once it has left configuring and post-provisioning. */
+export function isFullyProvisioned(overallStatus: string | null): boolean {
+  return overallStatus !== null && overallStatus !== 'configuring' && overallStatus !== 'post-provisioning';
+}
+
+/**
+ * Why `action` is disabled for a device, or undefined when it is available (spec 2 §4, §6):
+ * permission first, then 'device must be online', then the action's own requirement.
+ */
+export function actionDisabledReason(action: DeviceAction, facts: ActionFacts): DisabledReason | undefined {
+  if (!facts.allowed) return 'permission_denied';
+  if (!facts.is_online) return 'device_must_be_online';
+  if (action === 'identify' && !facts.supportsBlink) return 'no_blink_support';
+  if (NEEDS_PROVISIONING.has(action) && !isFullyProvisioned(facts.overall_status)) return 'not_fully_provisioned';
+  return undefined;
+}
+
+/** Whether a device type's contract (`{data: {led}}`, as the seed stores it) has an LED. */
+export function contractSupportsBlink(contract: unknown): boolean {
+  if (typeof contract !== 'object' || contract === null) return false;
+  const data = (contract as { data?: unknown }).data;
+  return typeof data === 'object' && data !== null && (data as { led?: unknown }).led === true;
+}
+
+/**
+ * Spec 2 §4 batch actions: all failing → fail with the first error; some failing → a warning
+ * 'operation failed for N of the selected items'; none failing → 'operation completed successfully'.
+ */
+export type BatchOutcome = { kind: 'success' } | { kind: 'partial'; failed: number } | { kind: 'failed'; error: unknown };
+
+export function batchOutcome(results: readonly PromiseSettledResult<unknown>[]): BatchOutcome {
+  const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failures.length === 0) return { kind: 'success' };
+  if (failures.length === results.length) return { kind: 'failed', error: failures[0]!.reason };
+  return { kind: 'partial', failed: failures.length };
+}
+
+/** Spec 2 §5: confirmation lists show at most 10 items; the rest are counted. */
+export const CONFIRM_LIST_MAX = 10;
+
+export function confirmList<T>(items: readonly T[]): { shown: T[]; more: number } {
+  return { shown: items.slice(0, CONFIRM_LIST_MAX), more: Math.max(0, items.length - CONFIRM_LIST_MAX) };
+}
+
+/** A 423 from an action: the device refused because of its update lock (dialect §2). */
+export function isUpdateLocked(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { statusCode?: unknown }).statusCode === 423;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { deviceTableParams, parseDeviceTableParams } from './device-table-params';
+
+describe('parseDeviceTableParams', () => {
+  it('reads the release filter the release page links with', () => {
+    expect(parseDeviceTableParams(new URLSearchParams('is_running__release=42'))).toEqual({ filters: { releaseId: 42 }, page: 0 });
+  });
+  it('reads every filter and a 1-based page', () => {
+    const parsed = parseDeviceTableParams(new URLSearchParams('status=updating&device_type=3&search=pi&page=2'));
+    expect(parsed).toEqual({ filters: { status: 'updating', deviceTypeId: 3, search: 'pi' }, page: 1 });
+  });
+  it('ignores unknown statuses and malformed ids', () => {
+    const parsed = parseDeviceTableParams(new URLSearchParams('status=sleeping&device_type=x&is_running__release=-1&page=0'));
+    expect(parsed).toEqual({ filters: {}, page: 0 });
+  });
+});
+
+describe('deviceTableParams', () => {
+  it('round-trips filters and keeps other parameters', () => {
+    const next = deviceTableParams(new URLSearchParams('lens=table&page=3'), { status: 'operational', releaseId: 7 }, 0);
+    expect(next.toString()).toBe('lens=table&status=operational&is_running__release=7');
+    expect(parseDeviceTableParams(next).filters).toEqual({ status: 'operational', releaseId: 7 });
+  });
+});
