@@ -6,7 +6,7 @@ import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
 import { invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
 import { application_tag, image, image__is_part_of__release, release, release_tag, service } from './resources/release.js';
-import { device } from './resources/device.js';
+import { device, device_tag } from './resources/device.js';
 import { image_install, service_install } from './resources/device-state.js';
 import {
   application_config_variable,
@@ -46,6 +46,7 @@ const all: ResourceDef[] = [
   release_tag,
   application_tag,
   device,
+  device_tag,
   image_install,
   service_install,
   application_environment_variable,

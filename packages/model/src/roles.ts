@@ -152,6 +152,8 @@ export const ROLES = {
     ...crud('application_tag', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     // Devices: observers read; operators and up create, change and delete (spec 2 §6).
     ...crud('device', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'operator' }),
+    // Device tags: "Operator adds: … device tags" (spec 2 §6).
+    ...crud('device_tag', (level) => through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv)), { read: 'observer', write: 'operator' }),
     // What devices run (image_install, service_install): written by the device API from
     // the devices' state reports, read by whoever reads the device.
     `resin.image_install.read?${through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), dv))}`,
@@ -203,6 +205,8 @@ export const ROLES = {
     `resin.device_config_variable.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
     `resin.device_config_variable.create?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
     `resin.device_environment_variable.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
+    // Its own tags (older supervisors read device_tag, dialect §4.1).
+    `resin.device_tag.read?${through('', 'device', 'dv', (dv) => `${dv}${ME}`)}`,
   ],
 
   /**

@@ -112,6 +112,35 @@ describe('the heartbeat sweep', () => {
     expect([await state(device.id), await state(never.id)]).toEqual(['online', 'unknown']);
   });
 
+  it("judges each device on its own poll interval: the device's config variable, else its fleet's, else the default", async () => {
+    // Fleets of their own, so their config variables touch no other case's devices.
+    const slowFleet = await createFleet(b, db, owner, 'SlowPollFleet');
+    const legacyFleet = await createFleet(b, db, owner, 'LegacyPollFleet');
+    await db.query(`INSERT INTO application_config_variable (application, name, value) VALUES ($1, 'BALENA_SUPERVISOR_POLL_INTERVAL', '60000')`, [slowFleet]);
+    await db.query(`INSERT INTO application_config_variable (application, name, value) VALUES ($1, 'RESIN_SUPERVISOR_POLL_INTERVAL', '120000')`, [legacyFleet]);
+    const fleetPaced = await insertDevice(db, slowFleet); // 60 s: online to 79.8 s
+    const devicePaced = await insertDevice(db, slowFleet); // its own 30 s: online to 39.9 s
+    await db.query(`INSERT INTO device_config_variable (device, name, value) VALUES ($1, 'BALENA_SUPERVISOR_POLL_INTERVAL', '30000')`, [devicePaced.id]);
+    const legacyPaced = await insertDevice(db, legacyFleet); // RESIN_ 120 s: online to 159.6 s
+    const unreadable = await insertDevice(db, legacyFleet); // 'soon' overrides the fleet's and is ignored: default 15 s
+    await db.query(`INSERT INTO device_config_variable (device, name, value) VALUES ($1, 'RESIN_SUPERVISOR_POLL_INTERVAL', 'soon')`, [unreadable.id]);
+    const defaultPaced = await insertDevice(db, fleetId); // 15 s: online to 19.95 s
+    const all = [fleetPaced, devicePaced, legacyPaced, unreadable, defaultPaced];
+    const polledAt = new Date('2031-06-01T00:00:00Z');
+    await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = ANY($1)`, [all.map((d) => d.id), polledAt]);
+    const at = (seconds: number) => new Date(polledAt.getTime() + seconds * 1000);
+    const states = async () => Promise.all(all.map((d) => state(d.id)));
+
+    await sweepHeartbeats(db, at(25));
+    expect(await states()).toEqual(['online', 'online', 'online', 'timeout', 'timeout']);
+    await sweepHeartbeats(db, at(60));
+    expect(await states()).toEqual(['online', 'timeout', 'online', 'offline', 'offline']);
+    await sweepHeartbeats(db, at(100));
+    expect(await states()).toEqual(['timeout', 'offline', 'online', 'offline', 'offline']);
+    await sweepHeartbeats(db, at(200));
+    expect(await states()).toEqual(['offline', 'offline', 'timeout', 'offline', 'offline']);
+  });
+
   it('runs as a durable job with the injected clock', async () => {
     const device = await insertDevice(db, fleetId);
     await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = $1`, [device.id, new Date('2030-01-01T00:00:00Z')]);

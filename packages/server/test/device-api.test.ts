@@ -236,7 +236,8 @@ describe('the target state', () => {
     expect(after?.api_heartbeat_state).toBe('online');
     expect(after?.api_heartbeat_at).toBeInstanceOf(Date);
     expect(after?.last_connectivity_event).toBeInstanceOf(Date);
-    expect(after?.overall_status).toBe('operational');
+    // Polling without a cloud link: the API is reachable but the tunnel is down (migration 0011).
+    expect(after?.overall_status).toBe('reduced-functionality');
   });
 });
 
@@ -332,5 +333,60 @@ describe('two tenants', () => {
     expect((await req(a.api_key, 'GET', '/v7/user?$select=id')).statusCode).not.toBe(200);
     const prov = await req(provKey, 'GET', '/v7/device?$select=id');
     expect(prov.json().d.map((x: { id: number }) => x.id)).not.toContain(b.id);
+  });
+});
+
+describe('whoami with device and provisioning keys', () => {
+  it('answers a device key as its device and a provisioning key as its fleet (dialect §1.3)', async () => {
+    const d = await newDevice();
+    const device = await row<{ actor: number }>(t.db, 'SELECT actor FROM device WHERE id = $1', [d.id]);
+    const asDevice = await req(d.api_key, 'GET', '/actor/v1/whoami');
+    expect(asDevice.statusCode, asDevice.body).toBe(200);
+    expect(asDevice.json()).toEqual({ id: device!.actor, actorType: 'device', actorTypeId: d.id, uuid: d.uuid });
+
+    const app = await row<{ actor: number; slug: string }>(t.db, 'SELECT actor, slug FROM application WHERE id = $1', [fleet]);
+    const asFleet = await req(provKey, 'GET', '/actor/v1/whoami');
+    expect(asFleet.statusCode, asFleet.body).toBe(200);
+    expect(asFleet.json()).toEqual({ id: app!.actor, actorType: 'application', actorTypeId: fleet, slug: app!.slug });
+
+    // The user form is unchanged, and a bad key is still refused.
+    const asUser = (await req(owner.token, 'GET', '/actor/v1/whoami')).json();
+    expect(asUser).toMatchObject({ actorType: 'user', actorTypeId: owner.userId });
+    expect(asUser).not.toHaveProperty('uuid');
+    expect((await req('not-a-key', 'GET', '/actor/v1/whoami')).statusCode).toBe(401);
+  });
+});
+
+describe('the overall status', () => {
+  it('reads reduced functionality when the heartbeat is online but the cloud link is down, or the heartbeat timed out', async () => {
+    const d = await newDevice();
+    const statusWith = async (fields: { is_online: boolean; api_heartbeat_state: string; update_status?: string | null }) => {
+      await t.db.query(
+        `UPDATE device SET is_online = $2, api_heartbeat_state = $3, update_status = $4, last_connectivity_event = now() WHERE id = $1`,
+        [d.id, fields.is_online, fields.api_heartbeat_state, fields.update_status ?? null],
+      );
+      return (await row<{ overall_status: string }>(t.db, 'SELECT overall_status FROM device WHERE id = $1', [d.id]))!.overall_status;
+    };
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'online' })).toBe('reduced-functionality');
+    expect(await statusWith({ is_online: true, api_heartbeat_state: 'timeout' })).toBe('reduced-functionality');
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'timeout' })).toBe('reduced-functionality');
+    // The other cases are unchanged.
+    expect(await statusWith({ is_online: true, api_heartbeat_state: 'online' })).toBe('operational');
+    expect(await statusWith({ is_online: true, api_heartbeat_state: 'offline' })).toBe('operational');
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'offline' })).toBe('disconnected');
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'online', update_status: 'downloading' })).toBe('updating');
+  });
+});
+
+describe('device tags with a device key', () => {
+  it('lets a device read its own tags only, and not write them', async () => {
+    const a = await newDevice();
+    const b = await newDevice();
+    await t.db.query(`INSERT INTO device_tag (device, tag_key, value) VALUES ($1, 'room', 'kitchen'), ($2, 'room', 'garage')`, [a.id, b.id]);
+    const mine = await req(a.api_key, 'GET', '/v6/device_tag?$select=tag_key,value');
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().d).toEqual([{ tag_key: 'room', value: 'kitchen' }]);
+    expect((await req(a.api_key, 'POST', '/v6/device_tag', { device: a.id, tag_key: 'floor', value: '1' })).statusCode).toBe(401);
+    expect(await row(t.db, `SELECT 1 FROM device_tag WHERE device = $1 AND tag_key = 'floor'`, [a.id])).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { eventually, TestLink } from './support/cloud-link.js';
 
 // Devices through the published balena-sdk over real HTTP (issue 5): registration as
 // `sdk.models.device.register` does it, then the device model calls the dashboard uses.
@@ -92,5 +93,56 @@ describe('devices through balena-sdk', () => {
     expect(Object.keys(byService)).toEqual([serviceName]);
     expect(byService[serviceName]![0]).toMatchObject({ status: 'Running', commit: release.commit, release_id: release.id });
     expect(device.is_running__release).toEqual({ __id: release.id });
+  });
+
+  it('sets, lists, updates and removes device tags with device.tags', async () => {
+    const uuid = sdk.models.device.generateUniqueKey();
+    const { id } = await sdk.models.device.register(appId, uuid);
+    const other = await sdk.models.device.register(appId, sdk.models.device.generateUniqueKey());
+    await sdk.models.device.tags.set(uuid, 'room', 'kitchen');
+    await sdk.models.device.tags.set(id, 'floor', '1');
+    await sdk.models.device.tags.set(other.id, 'room', 'garage');
+    // Setting a known key again changes its value (the SDK upserts: POST, then PATCH on 409).
+    await sdk.models.device.tags.set(uuid, 'room', 'pantry');
+
+    const mine = await sdk.models.device.tags.getAllByDevice(uuid, { $select: ['tag_key', 'value'], $orderby: { tag_key: 'asc' } });
+    expect(mine).toEqual([
+      { tag_key: 'floor', value: '1' },
+      { tag_key: 'room', value: 'pantry' },
+    ]);
+    const inFleet = await sdk.models.device.tags.getAllByApplication(slug, { $select: ['tag_key', 'value'], $expand: { device: { $select: 'uuid' } } });
+    expect(inFleet.filter((tag) => tag.device[0]!.uuid === other.uuid).map((tag) => [tag.tag_key, tag.value])).toEqual([['room', 'garage']]);
+    expect(inFleet.filter((tag) => tag.device[0]!.uuid === uuid)).toHaveLength(2);
+
+    // A second row for the same (device, tag_key) is a unique-key conflict.
+    const dup = await fetch(`${apiUrl}/v7/device_tag`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ device: id, tag_key: 'room', value: 'attic' }),
+    });
+    expect(dup.status).toBe(409);
+    expect(await dup.json()).toBe('Unique key constraint violated');
+
+    await sdk.models.device.tags.remove(uuid, 'room');
+    expect((await sdk.models.device.tags.getAllByDevice(uuid, { $select: 'tag_key' })).map((tag) => tag.tag_key)).toEqual(['floor']);
+    expect((await sdk.models.device.tags.getAllByDevice(other.id, { $select: 'value' })).map((tag) => tag.value)).toEqual(['garage']);
+  });
+
+  it('identifies (blinks) a device over its cloud link, and refuses when it has none', async () => {
+    const uuid = sdk.models.device.generateUniqueKey();
+    const { id, api_key } = await sdk.models.device.register(appId, uuid);
+    await expect(sdk.models.device.identify(uuid)).rejects.toThrow(/device must be online/);
+
+    const link = await TestLink.open(apiUrl, api_key);
+    try {
+      await eventually(() => sdk.models.device.get(id, { $select: 'is_online' }), (d) => d.is_online);
+      await sdk.models.device.identify(uuid);
+      expect(link.actions.map((a) => a.action)).toEqual(['blink']);
+    } finally {
+      await link.close();
+    }
+    await eventually(() => sdk.models.device.get(id, { $select: 'is_online' }), (d) => !d.is_online);
+    await expect(sdk.models.device.identify(id)).rejects.toThrow(/device must be online/);
+    expect(link.actions).toHaveLength(1);
   });
 });

@@ -268,6 +268,12 @@ export const FIXTURES: Record<string, Fixture> = {
     body: async (w) => ({ uuid: randomBytes(16).toString('hex'), belongs_to__application: w.fleetId, is_of__device_type: w.deviceTypeId }),
     update: { field: 'device_name', value: () => `device-${uid()}` },
   },
+  device_tag: {
+    sample: async (w) => insert(w.db, 'device_tag', { device: await insertDevice(w), tag_key: `sample_${uid()}`, value: 'sample' }),
+    fresh: async (w) => insert(w.db, 'device_tag', { device: await insertDevice(w), tag_key: `fresh_${uid()}`, value: 'fresh' }),
+    body: async (w) => ({ device: await insertDevice(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
+  },
   application_tag: {
     sample: async (w) => insert(w.db, 'application_tag', { application: w.fleetId, tag_key: `sample_${uid()}`, value: 'sample' }),
     fresh: async (w) => insert(w.db, 'application_tag', { application: w.fleetId, tag_key: `fresh_${uid()}`, value: 'fresh' }),

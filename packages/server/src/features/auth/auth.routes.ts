@@ -42,6 +42,8 @@ const whoamiResponse = {
       actorTypeId: { type: 'integer' },
       username: { type: 'string' },
       email: { type: 'string' },
+      uuid: { type: 'string' },
+      slug: { type: 'string' },
     },
   },
 } as const;
@@ -84,7 +86,19 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
     },
   );
 
+  // Dialect §1.3: a device key answers as its device, a provisioning key as its fleet.
   app.get('/actor/v1/whoami', { schema: { response: whoamiResponse } }, async (request) => {
+    const caller = request.actor;
+    if (caller?.kind === 'device' && caller.deviceId !== undefined) {
+      const { rows } = await db.query<{ uuid: string }>('SELECT uuid FROM device WHERE id = $1', [caller.deviceId]);
+      if (!rows[0]) throw new UnauthorizedError();
+      return { id: caller.actorId, actorType: 'device', actorTypeId: caller.deviceId, uuid: rows[0].uuid };
+    }
+    if (caller?.kind === 'application' && caller.applicationId !== undefined) {
+      const { rows } = await db.query<{ slug: string }>('SELECT slug FROM application WHERE id = $1', [caller.applicationId]);
+      if (!rows[0]) throw new UnauthorizedError();
+      return { id: caller.actorId, actorType: 'application', actorTypeId: caller.applicationId, slug: rows[0].slug };
+    }
     const actor = requireUser(request);
     const { rows } = await db.query<{ id: number; username: string; email: string }>(
       'SELECT id, username, email FROM "user" WHERE id = $1',
