@@ -19,3 +19,4 @@ export * from './devices.js';
 export * from './deploy.js';
 export * from './resources/variables.js';
 export * from './variables.js';
+export * from './support-access.js';

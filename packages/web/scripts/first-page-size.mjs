@@ -29,6 +29,7 @@ const ROUTES = {
   '/fleets/:id/teams': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-teams.tsx'],
   '/fleets/:id/devices': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-devices.tsx'],
   '/devices/:uuid': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-summary.tsx'],
+  '/devices/:uuid/settings': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-settings.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
   '(not found)': 'src/app/routes/not-found.tsx',
 };

@@ -76,7 +76,10 @@ export const router = createBrowserRouter([
               {
                 path: 'devices/:uuid',
                 lazy: async () => ({ Component: (await import('./routes/device-shell')).DeviceShellRoute }),
-                children: [{ index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) }],
+                children: [
+                  { index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) },
+                  { path: 'settings', lazy: async () => ({ Component: (await import('./routes/device-settings')).DeviceSettingsRoute }) },
+                ],
               },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
               { path: 'admin', lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }) },

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, Outlet, useParams } from 'react-router';
+import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
@@ -41,9 +41,12 @@ function LoadedDevice({ uuid }: { uuid: string }) {
 function DeviceShell({ device }: { device: DeviceDetails }) {
   const { t } = useTranslation();
   const { access, isError, refetch } = useFleetAccess(device.fleet.id);
+  const { pathname } = useLocation();
   if (isError) return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void refetch()} />;
   if (!access) return <FullPageSpinner />;
   const base = `/devices/${device.uuid}`;
+  // The sub-page after /devices/{uuid}/ names the tab; the index is the summary.
+  const tab = pathname.slice(base.length + 1).split('/')[0] || 'summary';
   const context: DeviceRouteContext = { device, access };
   return (
     <>
@@ -57,8 +60,9 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
         {/* The other device pages of spec 2 §2 (actions, settings, location, …) join these tabs. */}
-        <Tabs value="summary" aria-label={t('devices.sections')}>
+        <Tabs value={tab} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />
+          <Tab value="settings" label={t('devices.tab_settings')} component={RouterLink} to={`${base}/settings`} />
         </Tabs>
         <Outlet context={context} />
       </Stack>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countByStatus, fromDateTimeLocal, isClassicOrLegacy, keyExpiryDate, supportAccessDefault, supportAccessState, toDateTimeLocal } from './fleet-settings-rules';
+import { supportAccessDefault } from '@flotilla/model';
+import { fromDateTimeLocal, toDateTimeLocal } from '../../lib/datetime-local';
+import { countByStatus, isClassicOrLegacy, keyExpiryDate, supportAccessState } from './fleet-settings-rules';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 

@@ -1,10 +1,9 @@
 import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+import { fromDateTimeLocal } from '../../lib/datetime-local';
 
 /** Pure rules of the fleet summary, settings and API keys pages (spec 2 §4, §5, §9). */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Spec 2 §9: the support-access date picker defaults to 5 days ahead. */
-export const SUPPORT_ACCESS_DEFAULT_DAYS = 5;
 
 export type SupportAccessState = 'on' | 'expired' | 'off';
 
@@ -12,23 +11,6 @@ export type SupportAccessState = 'on' | 'expired' | 'off';
 export function supportAccessState(until: string | null, now: Date): SupportAccessState {
   if (!until) return 'off';
   return new Date(until).getTime() > now.getTime() ? 'on' : 'expired';
-}
-
-/** `<input type="datetime-local">` value (local time, minutes) for an instant. */
-export function toDateTimeLocal(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** The instant a datetime-local value names (local time); undefined when it is not one. */
-export function fromDateTimeLocal(value: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-export function supportAccessDefault(now: Date): Date {
-  return new Date(now.getTime() + SUPPORT_ACCESS_DEFAULT_DAYS * DAY_MS);
 }
 
 /**

@@ -8,15 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DefinitionRows } from '../../../components/definition-rows';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
-import { useRenameDevice, useSetDeviceNote } from '../api/device-mutations';
+import { useSetDeviceNote } from '../api/device-mutations';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
 import { DeviceNoteField } from './device-note-field';
 import { DeviceStatusChip } from './device-status-chip';
 import { addressList, formatTimestamp } from './format';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
-const NameDialog = lazy(async () => ({ default: (await import('../../../components/name-dialog')).NameDialog }));
+const DeviceRenameDialog = lazy(async () => ({ default: (await import('./device-rename-dialog')).DeviceRenameDialog }));
 
 const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
 
@@ -33,8 +32,6 @@ function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'o
  */
 export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const rename = useRenameDevice(device.uuid);
   const setNote = useSetDeviceNote(device.uuid);
   const [renaming, setRenaming] = useState(false);
   const canUpdate = can('resin.device.update');
@@ -97,21 +94,7 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
       </Stack>
       {renaming ? (
         <Suspense fallback={null}>
-          <NameDialog
-            title={t('devices.rename_title')}
-            submitLabel={t('devices.save')}
-            cancelLabel={t('devices.cancel')}
-            label={t('devices.rename_label')}
-            inputId="device-rename"
-            requiredMessage={t('devices.confirm_empty')}
-            defaultName={device.device_name}
-            onSave={async (name) => {
-              await rename.mutateAsync(name);
-              setRenaming(false);
-              notify.success(t('devices.renamed'));
-            }}
-            onClose={() => setRenaming(false)}
-          />
+          <DeviceRenameDialog device={device} onClose={() => setRenaming(false)} />
         </Suspense>
       ) : null}
     </Paper>

@@ -5,7 +5,8 @@ import { FormDialog } from '../../../components/form-dialog';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
 import type { NewProvisioningKey } from '../api/provisioning-keys';
-import { KEY_EXPIRY_PRESET_DAYS, keyExpiryDate, toDateTimeLocal, type KeyExpiryChoice } from '../fleet-settings-rules';
+import { toDateTimeLocal } from '../../../lib/datetime-local';
+import { KEY_EXPIRY_PRESET_DAYS, keyExpiryDate, type KeyExpiryChoice } from '../fleet-settings-rules';
 
 interface Props {
   onCreate: (key: NewProvisioningKey) => Promise<void>;

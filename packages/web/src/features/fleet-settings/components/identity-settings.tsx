@@ -9,7 +9,7 @@ import { isClassicOrLegacy, supportAccessState } from '../fleet-settings-rules';
 import { DateText } from './details-list';
 import { GrantSupportDialog } from './grant-support-dialog';
 import { RenameFleetDialog } from './rename-fleet-dialog';
-import { SettingRow } from './setting-row';
+import { SettingRow } from '../../../components/setting-row';
 
 interface Props {
   fleet: FleetSettings;

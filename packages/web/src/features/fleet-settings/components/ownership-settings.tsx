@@ -10,7 +10,7 @@ import { useDeleteFleet, type FleetChange } from '../api/fleet-changes';
 import { useFleetDeviceCounts } from '../api/get-fleet-device-counts';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { useTransferOrganizations } from '../api/get-transfer-organizations';
-import { SettingRow } from './setting-row';
+import { SettingRow } from '../../../components/setting-row';
 import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
 
 interface Props {

@@ -8,7 +8,7 @@ import type { FleetChange } from '../api/fleet-changes';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { useFleetReleases } from '../api/get-fleet-releases';
 import { shortCommit } from '../fleet-settings-rules';
-import { SettingRow } from './setting-row';
+import { SettingRow } from '../../../components/setting-row';
 
 const TRACK_LATEST = 'track-latest';
 const SUCCESS = ['success'] as const;

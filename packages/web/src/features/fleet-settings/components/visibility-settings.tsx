@@ -7,7 +7,7 @@ import { useNotify } from '../../../lib/notify';
 import type { FleetChange, FleetPatch } from '../api/fleet-changes';
 import { useCompatibleDeviceTypes } from '../api/get-compatible-device-types';
 import type { FleetSettings } from '../api/get-fleet-settings';
-import { SettingRow } from './setting-row';
+import { SettingRow } from '../../../components/setting-row';
 
 interface Props {
   fleet: FleetSettings;

@@ -1,7 +1,9 @@
-import { Box, Stack, Typography } from '@mui/material';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** One setting: its name and explanation on the left, its controls on the right. */
+/** One setting (fleet or device settings pages): its name and explanation on the left, its controls on the right. */
 export function SettingRow({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <Stack
@@ -15,11 +17,11 @@ export function SettingRow({ title, description, children }: { title: string; de
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           {title}
         </Typography>
-        {description && (
+        {description ? (
           <Typography variant="body2" color="text.secondary" component="div">
             {description}
           </Typography>
-        )}
+        ) : null}
       </Box>
       <Stack spacing={1} sx={{ flex: 1, minWidth: 0, alignItems: 'flex-start' }}>
         {children}

@@ -1,0 +1,73 @@
+/**
+ * Pure rules of the device settings page (spec 2 §4 action availability, §5 Devices move,
+ * §9 constants). No React, no I/O: unit-tested beside this file.
+ */
+
+/** Spec 2 §5 "Local mode variable RESIN_SUPERVISOR_LOCAL_MODE equals 1". */
+export const LOCAL_MODE_VARIABLE = 'RESIN_SUPERVISOR_LOCAL_MODE';
+
+/** Spec 2 §9: the support-access date defaults to 5 days ahead. */
+/** The leading major version of a version string ('16.1.0', 'v4.0', 'balenaOS 2.11.0'), or undefined. */
+function majorVersion(version: string | null): number | undefined {
+  const match = version?.match(/(\d+)(?:\.\d+)*/);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** `[major, minor, patch]` of the first dotted version in `version`, or undefined. */
+function versionParts(version: string | null): [number, number, number] | undefined {
+  const match = version?.match(/(\d+)\.(\d+)(?:\.(\d+))?/);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : undefined;
+}
+
+/**
+ * Spec 2 §4: local mode needs a dev OS variant and a supervisor version of 4 or newer; like
+ * balena-sdk's enableLocalMode, also a provisioned device (one that has connected). Returns
+ * the message key of the reason it is unavailable, or undefined.
+ */
+export function localModeUnavailable(device: {
+  os_variant: string | null;
+  supervisor_version: string | null;
+  last_connectivity_event: string | null;
+}): 'local_mode_unsupported' | 'not_fully_provisioned' | undefined {
+  const major = majorVersion(device.supervisor_version);
+  if (device.os_variant !== 'dev' || major === undefined || major < 4) return 'local_mode_unsupported';
+  if (device.last_connectivity_event === null) return 'not_fully_provisioned';
+  return undefined;
+}
+
+/**
+ * Spec 2 §4 deactivate: an already inactive device gives 'device already inactive'; it needs
+ * a disconnected device ('device must be offline'). The paid-plan condition does not apply:
+ * this installation has no plans yet, so every organization may deactivate.
+ */
+export function deactivateUnavailable(device: { is_active: boolean; is_online: boolean }): 'device_already_inactive' | 'device_must_be_offline' | undefined {
+  if (!device.is_active) return 'device_already_inactive';
+  if (device.is_online) return 'device_must_be_offline';
+  return undefined;
+}
+
+export interface MoveFleet {
+  id: number;
+  app_name: string;
+  /** The CPU architecture slug of the fleet's default device type. */
+  architecture: string;
+}
+
+/**
+ * Spec 2 §5 Devices move: only fleets whose CPU architecture is compatible with the device
+ * are offered, never its own fleet. The server accepts a move only when the architectures
+ * are equal (packages/server devices/device-architecture.ts), so compatible means equal here.
+ */
+export function moveCandidates(fleets: readonly MoveFleet[], device: { fleetId: number; architecture: string }): MoveFleet[] {
+  return fleets
+    .filter((f) => f.id !== device.fleetId && f.architecture === device.architecture)
+    .sort((a, b) => a.app_name.localeCompare(b.app_name));
+}
+
+/** Spec 2 §5, §9: below OS 2.12.0 a move may lose persistent storage (warning). */
+export function movePersistentStorageWarning(osVersion: string | null): boolean {
+  const parts = versionParts(osVersion);
+  if (!parts) return false;
+  const [major, minor] = parts;
+  return major < 2 || (major === 2 && minor < 12);
+}
