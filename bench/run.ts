@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadBenchConfig } from './lib/config.js';
+import { evaluateDeviceApi, measureDeviceApi } from './lib/device-api.js';
 import { evaluate } from './lib/evaluate.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
 import { formatReport, writeJson } from './lib/report.js';
@@ -63,12 +64,14 @@ async function main(): Promise<number> {
     await stopBaseline();
 
     const figures = await measureFlotilla(flotilla.server, config, prepared);
+    // After (a)–(e), so the devices' rows and cache do not weigh on the memory figures.
+    const deviceApi = await measureDeviceApi(flotilla.server, config, prepared.seeded);
     const crashed = flotilla.server.running
       ? undefined
       : `The Flotilla server exited during the run. Its last output:\n${flotilla.server.outputTail()}`;
     await cleanup.run();
 
-    const rows = evaluate(baseline, figures, config.overloadConnections);
+    const rows = [...evaluate(baseline, figures, config.overloadConnections), ...evaluateDeviceApi(baseline, deviceApi)];
     const header =
       `Flotilla bench ${startedAt.toISOString()}: ${config.quick ? 'QUICK smoke test, ' : ''}` +
       `${config.warmupSeconds} s warm-up, ${config.measureSeconds} s measured, ` +
@@ -84,6 +87,7 @@ async function main(): Promise<number> {
       results: rows,
       baseline,
       flotilla: { ...figures, seed: summariseSeed(prepared.seeded) },
+      deviceApi,
     });
     progress(`results written to ${RESULTS_FILE}`);
     return rows.some((r) => r.status === 'ERROR') || crashed ? 1 : 0;

@@ -16,6 +16,8 @@ export interface BenchConfig {
   fleets: number;
   /** Concurrent POSTs while seeding. */
   seedConcurrency: number;
+  /** Devices registered for the device-API phases (BENCH_DEVICES overrides it). */
+  devices: number;
   /** Interval of the RSS sampler. */
   rssSampleMs: number;
 }
@@ -32,6 +34,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     latencyWarmup: 5,
     fleets: 500,
     seedConcurrency: 10,
+    devices: Number(env.BENCH_DEVICES) > 0 ? Math.floor(Number(env.BENCH_DEVICES)) : quick ? 300 : 10_000,
     rssSampleMs: 250,
   };
 }

@@ -23,6 +23,10 @@ export const TARGETS = {
   overloadErrors: 0,
   rssIdleMb: 150,
   rssPeakMb: 300,
+  state304RpsPercent: 25,
+  state200RpsPercent: 3,
+  reportRpsPercent: 4,
+  registerP50Ms: 10,
 } as const;
 
 export function evaluate(base: BaselineFigures, flotilla: FlotillaFigures, overloadConnections: number): Row[] {
@@ -94,17 +98,17 @@ interface Judged {
   note?: string | undefined;
 }
 
-function row<T>(id: string, name: string, outcome: Outcome<T>, judge: (value: T) => Judged): Row {
+export function row<T>(id: string, name: string, outcome: Outcome<T>, judge: (value: T) => Judged): Row {
   if (!outcome.ok) return { id, name, value: '—', ratio: '—', target: '', status: 'ERROR', note: outcome.error };
   const { pass, note, ...shown } = judge(outcome.value);
   return { id, name, ...shown, status: pass ? 'PASS' : 'MISS', ...(note ? { note } : {}) };
 }
 
-function percentOf(value: number, baseline: number): number {
+export function percentOf(value: number, baseline: number): number {
   return (value / baseline) * 100;
 }
 
-function fmt(n: number, digits: number): string {
+export function fmt(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
 

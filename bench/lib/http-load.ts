@@ -1,4 +1,4 @@
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Request, type Result } from 'autocannon';
 
 export interface HttpLoadOptions {
   url: string;
@@ -8,6 +8,10 @@ export interface HttpLoadOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Requests each connection sends in turn (e.g. one whose `setupRequest` rotates over devices). */
+  requests?: Request[];
+  /** Measured phase of exactly this many requests instead of `measureSeconds`. */
+  amount?: number;
 }
 
 export interface HttpLoadResult {
@@ -37,9 +41,11 @@ export async function httpLoad(opts: HttpLoadOptions): Promise<HttpLoadResult> {
     method: opts.method ?? 'GET',
     headers: opts.headers ?? {},
     ...(opts.body === undefined ? {} : { body: opts.body }),
+    ...(opts.requests === undefined ? {} : { requests: opts.requests }),
   };
   if (opts.warmupSeconds > 0) await autocannon({ ...base, duration: opts.warmupSeconds });
-  return summarise(await autocannon({ ...base, duration: opts.measureSeconds }));
+  const measured = opts.amount === undefined ? { duration: opts.measureSeconds } : { amount: opts.amount };
+  return summarise(await autocannon({ ...base, ...measured }));
 }
 
 function summarise(r: Result): HttpLoadResult {

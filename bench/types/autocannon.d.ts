@@ -12,8 +12,25 @@ declare module 'autocannon' {
     p99: number;
   }
 
+  /** The raw request autocannon is about to send; `setupRequest` may change it. */
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+
+  interface Request extends RawRequest {
+    /** Called before every send of this request; returning a falsy value restarts the sequence. */
+    setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest | undefined;
+  }
+
   interface Options {
     url: string;
+    /** Sent in turn by every connection instead of the single method/headers/body. */
+    requests?: Request[];
+    /** Stop after this many requests instead of after `duration`. */
+    amount?: number;
     connections?: number;
     /** Seconds. */
     duration?: number;
@@ -48,5 +65,5 @@ declare module 'autocannon' {
 
   function autocannon(opts: Options): Instance;
   export default autocannon;
-  export type { Options, Result, Histogram, Instance };
+  export type { Options, Result, Histogram, Instance, Request, RawRequest };
 }
