@@ -18,3 +18,36 @@ export function heartbeatState(lastPollAt: Date | number | null | undefined, pol
   if (elapsed <= 2 * window) return 'timeout';
   return 'offline';
 }
+
+/** The leading major version of a version string ('16.1.0', 'v4.0', 'balenaOS 2.11.0'), or undefined. */
+export function majorVersion(version: string | null | undefined): number | undefined {
+  const match = version?.match(/(\d+)(?:\.\d+)*/);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The names of the config variable that turns local mode on (value '1'), spec 2 §5. */
+export const LOCAL_MODE_VARIABLES = ['RESIN_SUPERVISOR_LOCAL_MODE', 'BALENA_SUPERVISOR_LOCAL_MODE'] as const;
+
+/** Spec 2 §4: local mode needs a dev OS variant and a supervisor version of 4 or newer. */
+export function supportsLocalMode(device: { os_variant: string | null; supervisor_version: string | null }): boolean {
+  const major = majorVersion(device.supervisor_version);
+  return device.os_variant === 'dev' && major !== undefined && major >= 4;
+}
+
+/**
+ * Spec 2 §4 deactivate: an already inactive device gives 'device already inactive'; it needs
+ * a disconnected device ('device must be offline'). The key of the reason, or undefined.
+ */
+export function deactivateProblem(device: { is_active: boolean; is_online: boolean }): 'device_already_inactive' | 'device_must_be_offline' | undefined {
+  if (!device.is_active) return 'device_already_inactive';
+  if (device.is_online) return 'device_must_be_offline';
+  return undefined;
+}
+
+/** The English texts of the device rules' keys (spec 2 §4, §8), shared by server and dashboard. */
+export const DEVICE_RULE_MESSAGES = {
+  device_already_inactive: 'device already inactive',
+  device_must_be_offline: 'device must be offline',
+  local_mode_unsupported: 'Local mode needs a development OS variant and supervisor 4 or newer',
+  no_blink_support: 'Device does not support blinking',
+} as const;

@@ -1,3 +1,4 @@
+import { DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
@@ -38,6 +39,15 @@ const V2_SERVICE_ACTIONS = ['restart-service', 'start-service', 'stop-service'] 
 /** Spec 2 §8: actions need an online device; "online" is a live cloud link (`is_online`). */
 export const DEVICE_MUST_BE_ONLINE = 'device must be online';
 
+/** Spec 2 §4: identify needs a device type whose contract says it has an LED. */
+async function checkBlinkSupport(db: Db, deviceId: number): Promise<void> {
+  const { rows } = await db.query<{ led: boolean | null }>(
+    `SELECT (dt.contract->'data'->>'led')::boolean AS led FROM device d JOIN device_type dt ON dt.id = d.is_of__device_type WHERE d.id = $1`,
+    [deviceId],
+  );
+  if (rows[0]?.led !== true) throw new BadRequestError(DEVICE_RULE_MESSAGES.no_blink_support);
+}
+
 function sendDeviceAnswer(reply: FastifyReply, answer: { status: number; body: unknown }): FastifyReply {
   reply.code(answer.status);
   // The device's body goes back as it came: a string as text (the supervisor answers "OK"),
@@ -60,6 +70,7 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
       const body = request.body ?? {};
       const device = await deviceForAction(opts.db, request.actor, deviceRefOf(body));
       if (!device.is_online) throw new BadRequestError(DEVICE_MUST_BE_ONLINE);
+      if (action === 'blink') await checkBlinkSupport(opts.db, device.id);
       const params: Record<string, unknown> = { ...(body.data ?? {}) };
       if (body.appId !== undefined && params.appId === undefined) params.appId = body.appId;
       return sendDeviceAnswer(reply, await relay.request(device.id, action, params));

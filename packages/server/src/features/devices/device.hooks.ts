@@ -2,6 +2,7 @@ import { registerHook } from '../../infra/odata/index.js';
 import { checkSupportAccessExpiry } from '../applications/support-access.js';
 import { actorsOfDevices, deleteUnusedActors } from './device-actor.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
+import { checkDeactivation } from './device-deactivate.js';
 import { checkDeviceName, prepareDevice } from './device-identity.js';
 import { checkDevicePin, dropPinsOfOldFleet } from './device-pin.js';
 
@@ -24,9 +25,10 @@ export function registerDeviceRules(): void {
     },
   });
   registerHook('device', 'PATCH', {
-    before: ({ body }) => {
+    before: async ({ db, body, ids }) => {
       checkDeviceName(body);
       checkSupportAccessExpiry(body);
+      await checkDeactivation(db, body, ids);
     },
     after: async ({ db, body, ids }) => {
       await checkDeviceArchitecture(db, 'PATCH', body, ids);

@@ -1,5 +1,6 @@
 import { CONFIG_VARIABLE_RESOURCES, ENVIRONMENT_VARIABLE_RESOURCES, type VariableResource } from '@flotilla/model';
 import { registerHook } from '../../infra/odata/index.js';
+import { checkLocalMode } from './local-mode.js';
 import { checkVariableName } from './variable-name.js';
 import { checkServiceExists, checkServiceInstallExists, checkServiceOfDeviceFleet } from './variable-service.js';
 
@@ -21,8 +22,14 @@ export function registerVariableRules(): void {
       },
       after: async ({ db, ids }) => {
         if (resource === 'device_service_environment_variable') await checkServiceOfDeviceFleet(db, ids);
+        if (resource === 'device_config_variable') await checkLocalMode(db, ids);
       },
     });
-    registerHook(resource, 'PATCH', { before: ({ body }) => checkVariableName(resource, 'PATCH', body) });
+    registerHook(resource, 'PATCH', {
+      before: ({ body }) => checkVariableName(resource, 'PATCH', body),
+      after: async ({ db, ids }) => {
+        if (resource === 'device_config_variable') await checkLocalMode(db, ids);
+      },
+    });
   }
 }

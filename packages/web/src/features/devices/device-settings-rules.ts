@@ -1,3 +1,5 @@
+import { deactivateProblem, supportsLocalMode } from '@flotilla/model';
+
 /**
  * Pure rules of the device settings page (spec 2 §4 action availability, §5 Devices move,
  * §9 constants). No React, no I/O: unit-tested beside this file.
@@ -5,13 +7,6 @@
 
 /** Spec 2 §5 "Local mode variable RESIN_SUPERVISOR_LOCAL_MODE equals 1". */
 export const LOCAL_MODE_VARIABLE = 'RESIN_SUPERVISOR_LOCAL_MODE';
-
-/** Spec 2 §9: the support-access date defaults to 5 days ahead. */
-/** The leading major version of a version string ('16.1.0', 'v4.0', 'balenaOS 2.11.0'), or undefined. */
-function majorVersion(version: string | null): number | undefined {
-  const match = version?.match(/(\d+)(?:\.\d+)*/);
-  return match ? Number(match[1]) : undefined;
-}
 
 /** `[major, minor, patch]` of the first dotted version in `version`, or undefined. */
 function versionParts(version: string | null): [number, number, number] | undefined {
@@ -29,8 +24,7 @@ export function localModeUnavailable(device: {
   supervisor_version: string | null;
   last_connectivity_event: string | null;
 }): 'local_mode_unsupported' | 'not_fully_provisioned' | undefined {
-  const major = majorVersion(device.supervisor_version);
-  if (device.os_variant !== 'dev' || major === undefined || major < 4) return 'local_mode_unsupported';
+  if (!supportsLocalMode(device)) return 'local_mode_unsupported';
   if (device.last_connectivity_event === null) return 'not_fully_provisioned';
   return undefined;
 }
@@ -40,11 +34,7 @@ export function localModeUnavailable(device: {
  * a disconnected device ('device must be offline'). The paid-plan condition does not apply:
  * this installation has no plans yet, so every organization may deactivate.
  */
-export function deactivateUnavailable(device: { is_active: boolean; is_online: boolean }): 'device_already_inactive' | 'device_must_be_offline' | undefined {
-  if (!device.is_active) return 'device_already_inactive';
-  if (device.is_online) return 'device_must_be_offline';
-  return undefined;
-}
+export const deactivateUnavailable = deactivateProblem;
 
 export interface MoveFleet {
   id: number;
