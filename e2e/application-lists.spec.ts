@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser } from './support/api';
+import { arrangeSql } from './support/db';
 import { createApplication } from './support/fleets';
 import { newEmail, signIn } from './support/users';
 
@@ -150,11 +151,14 @@ test('the application shell warns about a discontinued device type and a legacy 
   const discontinued = await lookup('device_type', 'fincm3');
   const pi4 = await lookup('device_type', 'raspberrypi4-64');
   const starter = await lookup('application_type', 'starter');
+  // The API refuses new fleets for a discontinued type, so the fleet is made for a released
+  // one and then given the discontinued type, as if it had been discontinued since.
   const oldType = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
     app_name: `old-${stamp}`,
     organization: orgId,
-    is_for__device_type: discontinued,
+    is_for__device_type: await lookup('device_type', 'beaglebone-black'),
   });
+  await arrangeSql('UPDATE application SET is_for__device_type = $1 WHERE id = $2', [discontinued, oldType.id]);
   const legacy = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
     app_name: `legacy-${stamp}`,
     organization: orgId,

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const app = await sdk.models.application.create({ name: 'SdkDevices', deviceType: 'raspberrypi3', organization: owner.username });
   appId = app.id;
   slug = (await sdk.models.application.get(appId, { $select: 'slug' })).slug;
-  otherAppId = (await sdk.models.application.create({ name: 'SdkDevicesOther', deviceType: 'fincm3', organization: owner.username })).id;
+  otherAppId = (await sdk.models.application.create({ name: 'SdkDevicesOther', deviceType: 'beaglebone-black', organization: owner.username })).id;
 });
 afterAll(async () => {
   await t?.close();

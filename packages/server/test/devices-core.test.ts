@@ -13,7 +13,7 @@ let operator: SignedUpUser; // operator on fleetA and fleetA2
 let observer: SignedUpUser; // observer on fleetA
 let outsider: SignedUpUser; // tenant B
 let fleetA: number; // raspberrypi3 (armv7hf)
-let fleetA2: number; // fincm3 (armv7hf): operator
+let fleetA2: number; // beaglebone-black (armv7hf): operator
 let fleetA3: number; // raspberrypi3: the operator is only an observer here
 let fleetA64: number; // raspberrypi4-64 (aarch64): operator
 let fleetB: number;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   req = requester(t.app);
   [owner, operator, observer, outsider] = await Promise.all([signUp(t.app), signUp(t.app), signUp(t.app), signUp(t.app)]);
   fleetA = await createFleet(t.app, t.db, owner, 'DeviceFleetA');
-  fleetA2 = await createFleet(t.app, t.db, owner, 'DeviceFleetA2', 'fincm3');
+  fleetA2 = await createFleet(t.app, t.db, owner, 'DeviceFleetA2', 'beaglebone-black');
   fleetA3 = await createFleet(t.app, t.db, owner, 'DeviceFleetA3');
   fleetA64 = await createFleet(t.app, t.db, owner, 'DeviceFleetA64', 'raspberrypi4-64');
   fleetB = await createFleet(t.app, t.db, outsider, 'DeviceFleetB');

@@ -119,9 +119,17 @@ describe('public visibility', () => {
 describe('default device type', () => {
   it('changes to a type of the same CPU architecture', async () => {
     const id = await sharedFleet('TypeSameArch');
-    const fin = await deviceTypeId(t.db, 'fincm3');
-    expect((await req(developer.token, 'PATCH', `/v7/application(${id})`, { is_for__device_type: fin })).statusCode).toBe(200);
-    expect((await fleetRow(id))!.is_for__device_type).toBe(fin);
+    const bbb = await deviceTypeId(t.db, 'beaglebone-black');
+    expect((await req(developer.token, 'PATCH', `/v7/application(${id})`, { is_for__device_type: bbb })).statusCode).toBe(200);
+    expect((await fleetRow(id))!.is_for__device_type).toBe(bbb);
+  });
+
+  it('refuses a discontinued type of the same CPU architecture with the reason, changing nothing', async () => {
+    const id = await sharedFleet('TypeDiscontinued');
+    const res = await req(developer.token, 'PATCH', `/v7/application(${id})`, { is_for__device_type: await deviceTypeId(t.db, 'fincm3') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toBe('The device type Balena Fin (CM3) is discontinued: it is unavailable for new fleets. Choose another device type.');
+    expect((await fleetRow(id))!.is_for__device_type).toBe(rpi3);
   });
 
   it('refuses a type of another CPU architecture', async () => {

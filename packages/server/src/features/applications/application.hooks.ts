@@ -4,6 +4,7 @@ import { checkApplicationRename, prepareApplication, updateApplicationSlugs } fr
 import { checkApplicationTransfer } from './application-transfer.js';
 import { checkChangeType } from './change-type.js';
 import { checkDefaultDeviceTypeChange } from './default-device-type.js';
+import { checkDefaultDeviceTypeAvailable, checkNewFleetDeviceType } from './device-type-availability.js';
 import { checkLegacyPublic, checkLegacyRename } from './legacy-application.js';
 import { checkSupportAccessExpiry } from './support-access.js';
 import { checkTransferConditions } from './transfer-conditions.js';
@@ -13,6 +14,7 @@ export function registerApplicationRules(): void {
   registerHook('application', 'POST', {
     before: async ({ db, body }) => {
       await prepareApplication(db, body);
+      await checkNewFleetDeviceType(db, body);
       checkSupportAccessExpiry(body);
     },
   });
@@ -25,6 +27,7 @@ export function registerApplicationRules(): void {
       await checkTransferConditions(db, body, ids);
       await checkLegacyPublic(db, body, ids);
       await checkDefaultDeviceTypeChange(db, body, ids);
+      await checkDefaultDeviceTypeAvailable(db, body, ids);
       checkSupportAccessExpiry(body);
     },
     after: async ({ db, body, ids }) => {
