@@ -8,6 +8,7 @@
  * { length, transferred, remaining, percentage, eta, runtime } at most every `time` ms and
  * once at the end. `eta` (seconds) uses the average rate since the start.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS stand-in, required by CommonJS code
 var Transform = require('stream').Transform;
 
 module.exports = function progress(options) {
