@@ -23,6 +23,7 @@ import { cloudLinkRoutes } from './features/cloud-link/cloud-link.routes.js';
 import { actionRoutes } from './features/actions/actions.routes.js';
 import { JobRunner } from './infra/jobs/job-runner.js';
 import { heartbeatSweepJob } from './infra/jobs/heartbeat-sweep.js';
+import { useMailJobs } from './infra/jobs/mail-delivery.js';
 
 export interface AppOptions {
   db: Db;
@@ -125,6 +126,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const jobOpts = opts.jobs === true ? {} : opts.jobs;
     jobs = new JobRunner({ db: opts.db, pollingIntervalSeconds: jobOpts.pollingIntervalSeconds, onError: (err) => app.log.error({ err }, 'job runner') });
     jobs.register(heartbeatSweepJob(opts.db, jobOpts.clock));
+    useMailJobs(jobs, mailer);
     await jobs.start();
     app.addHook('onClose', async () => jobs?.stop());
   }

@@ -7,9 +7,8 @@ import { invitationTokenOf } from './invitation-token.js';
 /**
  * Rule: a created invite is mailed to the invitee with the accept link (spec 1 §2 routes
  * /organization/invitation/{token} and /invitation/{token}). Rendered after the insert and
- * sent once the transaction commits; the
- * mailer never throws and records every mail (and any SMTP failure) in the outbox, and a
- * rendering failure is logged, so mail trouble never fails the invite.
+ * queued in the same transaction; delivery (with retries) follows the commit, and a rendering
+ * failure is logged, so mail trouble never fails the invite.
  */
 export async function sendInvitationMail(db: Db, kind: InvitationKind, inviteId: number, body: Record<string, unknown>): Promise<void> {
   const mailer = invitationMailer();
@@ -46,13 +45,11 @@ export async function sendInvitationMail(db: Db, kind: InvitationKind, inviteId:
       kind.kind === 'organization'
         ? organizationInvitation({ ...common, organizationName: row.target })
         : fleetInvitation({ ...common, applicationName: row.target });
-    // Only a committed invite is mailed: a write that fails later in its transaction
-    // (another hook, a constraint) must not leave a mail with a dead link behind.
-    db.afterCommit(async () => {
-      await mailer.send({ to: row.invitee, subject: mail.subject, text: mail.text, html: mail.html });
-    });
+    // Queued in the invite's transaction and delivered after it commits: a write that fails
+    // later in the transaction (another hook, a constraint) takes the mail away with it.
+    await mailer.queue(db, { to: row.invitee, subject: mail.subject, text: mail.text, html: mail.html });
   } catch (err) {
-    // Mailer.send never throws; this is a template refusing a link (a misconfigured public URL).
+    // A template refusing a link (a misconfigured public URL): the invite stands without mail.
     console.error('invitation mail not sent', err);
   }
 }

@@ -1,17 +1,20 @@
 import nodemailer, { type SMTPSentMessageInfo, type Transporter } from 'nodemailer';
-import type { MailTransport } from '@flotilla/model';
+import type { MailStatus, MailTransport } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 
 /**
  * Outgoing e-mail. With an SMTP URL, mail goes out through nodemailer; without one it is
  * only kept in the `email_outbox` table, which platform administrators read at
- * /v7/email_outbox. Either way every mail is recorded there (sent_via, and the SMTP error
- * when delivery failed; see docs/decisions.md).
+ * /v7/email_outbox. Either way every mail is recorded there (see docs/decisions.md).
  *
- * `send` never throws: a failure is logged, recorded and answered as `{ ok: false }`, so a
- * request that sends mail (an invitation) still succeeds when the mail server is down.
+ * Delivery is durable: `queue` records the mail in the caller's transaction (a rollback
+ * takes it away) and hands it to delivery once that transaction commits — to the job runner
+ * when one runs (`useDispatcher`), else at once in-process. A failed SMTP attempt leaves the
+ * mail queued with the error and a later `next_attempt_at` (1 min, 5 min, 30 min, 2 h); after
+ * five attempts it is `failed`. `deliverDue` (a cron job) retries what is due, including mail
+ * whose process died mid-attempt. Nothing here throws at the caller: mail trouble never
+ * fails the request that sent it.
  */
-
 export const DEFAULT_MAIL_FROM = 'Flotilla <no-reply@localhost>';
 const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 
@@ -22,6 +25,10 @@ export interface MailMessage {
   text: string;
   html?: string | undefined;
 }
+
+/** Delivery attempts before a mail is given up as failed, and the waits between them. */
+export const MAIL_MAX_ATTEMPTS = 5;
+export const MAIL_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200] as const;
 
 export interface SendResult {
   /** True when the mail was delivered to the SMTP server or (without SMTP) kept in the outbox. */
@@ -73,6 +80,14 @@ export function describeSmtpUrl(smtpUrl: string): string {
   return `${u.protocol}//${u.host}`;
 }
 
+interface MailRow {
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: number;
+}
+
 const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -115,44 +130,52 @@ export class Mailer {
     return publicLink(this.publicUrl, path);
   }
 
-  /** Sends (or keeps) one mail and records it in the outbox. Never throws. */
-  async send(message: MailMessage): Promise<SendResult> {
-    let error: string | undefined;
-    let messageId: string | undefined;
-    if (!ADDRESS.test(message.to)) {
-      error = `invalid recipient address: ${message.to}`;
-    } else if (this.transport) {
-      try {
-        const info = await this.transport.sendMail({
-          from: this.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          ...(message.html !== undefined ? { html: message.html } : {}),
-        });
-        if (info.rejected.length > 0) error = `recipient rejected: ${info.response}`;
-        else messageId = info.messageId;
-      } catch (err) {
-        error = errorText(err);
-      }
-    }
-    if (error !== undefined) this.log?.error({ to: message.to, subject: message.subject, err: error }, 'e-mail not sent');
+  /**
+   * Where committed mail goes for delivery: the job runner's queue in a server with jobs
+   * (app.ts). Without one, queued mail is delivered in-process right after commit.
+   */
+  useDispatcher(dispatch: (outboxId: number) => Promise<unknown>): void {
+    this.dispatch = dispatch;
+  }
 
-    let outboxId: number | null = null;
+  private dispatch: ((outboxId: number) => Promise<unknown>) | undefined;
+
+  /**
+   * Records `message` as queued through `db` (the caller's transaction) and delivers it once
+   * that commits. Returns the outbox id. A malformed recipient is recorded as failed at once.
+   */
+  async queue(db: Db, message: MailMessage): Promise<number | null> {
+    const id = await this.record(db, message);
+    if (id !== null) {
+      db.afterCommit(async () => {
+        if (this.dispatch) await this.dispatch(id);
+        else await this.deliver(id);
+      });
+    }
+    return id;
+  }
+
+  /** Records one mail outside any transaction and makes its first delivery attempt now. Never throws. */
+  async send(message: MailMessage): Promise<SendResult> {
+    let outboxId: number | null;
     try {
-      const { rows } = await this.db.query<{ id: number }>(
-        `INSERT INTO email_outbox (recipient, subject, text_body, html_body, sent_via, error)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [message.to, message.subject, message.text, message.html ?? null, this.mode, error ?? null],
-      );
-      outboxId = rows[0]?.id ?? null;
+      outboxId = await this.record(this.db, message);
     } catch (err) {
       this.log?.error({ to: message.to, subject: message.subject, err: errorText(err) }, 'e-mail not recorded in the outbox');
-      // Without SMTP the outbox is the delivery: failing to record it is failing to send.
-      if (this.mode === 'outbox' && error === undefined) error = `outbox: ${errorText(err)}`;
+      return { ok: false, via: this.mode, outboxId: null, error: `outbox: ${errorText(err)}` };
     }
-    if (error === undefined) this.log?.info({ to: message.to, subject: message.subject, via: this.mode, outboxId }, 'e-mail sent');
-
+    if (outboxId === null) return { ok: false, via: this.mode, outboxId: null, error: `invalid recipient address: ${message.to}` };
+    try {
+      await this.deliver(outboxId);
+    } catch (err) {
+      // The database failed between claim and outcome: the mail stays queued for the retry job.
+      this.log?.error({ to: message.to, subject: message.subject, err: errorText(err) }, 'e-mail delivery not recorded');
+    }
+    const { rows } = await this.db.query<{ status: MailStatus; error: string | null }>('SELECT status, error FROM email_outbox WHERE id = $1', [
+      outboxId,
+    ]);
+    const error = rows[0]?.status === 'sent' ? undefined : (rows[0]?.error ?? 'not delivered yet');
+    const messageId = this.lastMessageIds.get(outboxId);
     return {
       ok: error === undefined,
       via: this.mode,
@@ -160,6 +183,86 @@ export class Mailer {
       ...(messageId !== undefined ? { messageId } : {}),
       ...(error !== undefined ? { error } : {}),
     };
+  }
+
+  /** Inserts the outbox row: queued, or failed at once for a malformed recipient (then null). */
+  private async record(db: Db, message: MailMessage): Promise<number | null> {
+    const invalid = ADDRESS.test(message.to) ? undefined : `invalid recipient address: ${message.to}`;
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO email_outbox (recipient, subject, text_body, html_body, sent_via, error, status, attempts, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, now()) RETURNING id`,
+      [message.to, message.subject, message.text, message.html ?? null, this.mode, invalid ?? null, invalid ? 'failed' : 'queued'],
+    );
+    if (invalid !== undefined) {
+      this.log?.error({ to: message.to, subject: message.subject, err: invalid }, 'e-mail not sent');
+      return null;
+    }
+    return rows[0]?.id ?? null;
+  }
+
+  // Message-IDs of recent SMTP deliveries, for `send`'s answer (not worth a column).
+  private readonly lastMessageIds = new Map<number, string>();
+
+  /**
+   * One delivery attempt of a queued mail that is due. The attempt is claimed first (the
+   * count goes up and the next attempt moves into the future), so concurrent deliverers never
+   * send a mail twice, and a process that dies mid-attempt leaves it for `deliverDue`.
+   * Returns the mail's status afterwards, or undefined when it was not due or not queued.
+   */
+  async deliver(outboxId: number): Promise<MailStatus | undefined> {
+    const { rows } = await this.db.query<MailRow>(
+      `UPDATE email_outbox
+          SET attempts = attempts + 1,
+              next_attempt_at = now() + make_interval(secs => ($2::int[])[least(attempts + 1, array_length($2::int[], 1))])
+        WHERE id = $1 AND status = 'queued' AND next_attempt_at <= now()
+        RETURNING recipient, subject, text_body, html_body, attempts`,
+      [outboxId, MAIL_RETRY_DELAYS_SECONDS],
+    );
+    const mail = rows[0];
+    if (!mail) return undefined;
+    let error: string | undefined;
+    if (this.transport) {
+      try {
+        const info = await this.transport.sendMail({
+          from: this.from,
+          to: mail.recipient,
+          subject: mail.subject,
+          text: mail.text_body,
+          ...(mail.html_body !== null ? { html: mail.html_body } : {}),
+        });
+        if (info.rejected.length > 0) error = `recipient rejected: ${info.response}`;
+        else {
+          this.lastMessageIds.set(outboxId, info.messageId);
+          if (this.lastMessageIds.size > 100) this.lastMessageIds.delete(this.lastMessageIds.keys().next().value!);
+        }
+      } catch (err) {
+        error = errorText(err);
+      }
+    }
+    const status: MailStatus = error === undefined ? 'sent' : mail.attempts >= MAIL_MAX_ATTEMPTS ? 'failed' : 'queued';
+    await this.db.query(
+      `UPDATE email_outbox SET status = $2::text, error = $3,
+              sent_at = CASE WHEN $2::text = 'sent' THEN now() END,
+              next_attempt_at = CASE WHEN $2::text = 'queued' THEN next_attempt_at END
+        WHERE id = $1`,
+      [outboxId, status, error ?? null],
+    );
+    if (error !== undefined) {
+      this.log?.error({ to: mail.recipient, subject: mail.subject, err: error, attempt: mail.attempts, status }, 'e-mail not sent');
+    } else {
+      this.log?.info({ to: mail.recipient, subject: mail.subject, via: this.mode, outboxId }, 'e-mail sent');
+    }
+    return status;
+  }
+
+  /** Delivers the queued mail whose next attempt is due (the retry job). Returns how many were tried. */
+  async deliverDue(limit = 50): Promise<number> {
+    const { rows } = await this.db.query<{ id: number }>(
+      `SELECT id FROM email_outbox WHERE status = 'queued' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+    for (const { id } of rows) await this.deliver(id);
+    return rows.length;
   }
 
   /** Checks the SMTP connection and credentials (no-op without SMTP). Throws on failure. */

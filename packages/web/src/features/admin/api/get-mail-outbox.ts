@@ -8,8 +8,11 @@ export interface OutboxMail {
   subject: string;
   text_body: string;
   sent_via: 'smtp' | 'outbox';
-  /** Why SMTP delivery failed; null when it did not. */
+  /** Why the last SMTP attempt failed; null once delivered. */
   error: string | null;
+  status: 'queued' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
 }
 
 export const MAIL_OUTBOX_PAGE_SIZE = 100;
@@ -21,7 +24,7 @@ export async function getMailOutbox(): Promise<OutboxMail[]> {
   const rows = await sdk.pine.get({
     resource: 'email_outbox' as 'application',
     options: {
-      $select: ['id', 'created_at', 'recipient', 'subject', 'text_body', 'sent_via', 'error'] as never,
+      $select: ['id', 'created_at', 'recipient', 'subject', 'text_body', 'sent_via', 'error', 'status', 'attempts', 'next_attempt_at'] as never,
       $orderby: { id: 'desc' },
       $top: MAIL_OUTBOX_PAGE_SIZE,
     },

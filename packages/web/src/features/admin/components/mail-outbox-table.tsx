@@ -9,7 +9,7 @@ interface MailOutboxTableProps {
   onOpen: (mail: OutboxMail) => void;
 }
 
-/** Newest first: created, recipient, subject (opens the body), status or SMTP error. */
+/** Newest first: created, recipient, subject (opens the body), and delivery: sent, kept, queued (with the last SMTP error and the next attempt) or failed. */
 export function MailOutboxTable({ mails, loading, onOpen }: MailOutboxTableProps) {
   const { t } = useTranslation();
   const columns: Column<OutboxMail>[] = [
@@ -28,9 +28,19 @@ export function MailOutboxTable({ mails, loading, onOpen }: MailOutboxTableProps
       key: 'status',
       header: t('admin.outbox.status'),
       render: (m) =>
-        m.error ? (
+        m.status === 'failed' ? (
           <Typography variant="body2" color="error">
-            {t('admin.outbox.failed', { error: m.error })}
+            {t('admin.outbox.failed', { error: m.error ?? '', count: m.attempts })}
+          </Typography>
+        ) : m.status === 'queued' ? (
+          <Typography variant="body2" color="warning.main">
+            {m.error
+              ? t('admin.outbox.retrying', {
+                  error: m.error,
+                  count: m.attempts,
+                  at: m.next_attempt_at ? new Date(m.next_attempt_at).toLocaleTimeString() : '',
+                })
+              : t('admin.outbox.queued')}
           </Typography>
         ) : m.sent_via === 'smtp' ? (
           t('admin.outbox.sent')
