@@ -1,3 +1,4 @@
+import { DEFAULT_POLL_INTERVAL_MS } from './devices.js';
 /**
  * The seeded device-type catalogue. Each contract records LED support (identify) and the
  * schema of the configuration variables the type accepts (spec 2 "config variable schema").
@@ -27,7 +28,7 @@ const RPI_CONFIG: DeviceTypeSeed['configVars'] = {
   BALENA_HOST_CONFIG_disable_splash: { description: 'Enable / Disable the rainbow splash screen', type: 'boolean', enum: ['0', '1'], default: '1', will_reboot: true },
 };
 const COMMON_CONFIG: DeviceTypeSeed['configVars'] = {
-  BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: '900000' },
+  BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: String(DEFAULT_POLL_INTERVAL_MS) },
   BALENA_SUPERVISOR_PERSISTENT_LOGGING: { description: 'Enable persistent logging', type: 'boolean', enum: ['false', 'true'], default: 'false', will_reboot: true },
   BALENA_SUPERVISOR_DELTA: { description: 'Enable / Disable delta updates', type: 'boolean', enum: ['false', 'true'], default: 'false' },
 };

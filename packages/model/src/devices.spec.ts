@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { heartbeatState } from './devices.js';
+import { DEVICE_TYPES } from './device-types.js';
+import { DEFAULT_POLL_INTERVAL_MS, heartbeatState } from './devices.js';
 
 describe('heartbeatState', () => {
   const now = new Date('2026-01-01T00:00:00Z');
@@ -29,5 +30,12 @@ describe('heartbeatState', () => {
   it('scales with the poll interval and accepts epoch numbers', () => {
     expect(heartbeatState(now.getTime() - 700_000, 600_000, now.getTime())).toBe('online');
     expect(heartbeatState(now.getTime() - 900_000, 600_000, now.getTime())).toBe('timeout');
+  });
+
+  it('judges an unconfigured device by the 10-minute default, the value the device types advertise', () => {
+    expect(DEFAULT_POLL_INTERVAL_MS).toBe(600_000);
+    for (const dt of DEVICE_TYPES) expect(dt.configVars.BALENA_SUPERVISOR_POLL_INTERVAL?.default, dt.slug).toBe('600000');
+    expect(heartbeatState(now.getTime() - 790_000, undefined, now.getTime())).toBe('online');
+    expect(heartbeatState(now.getTime() - 800_000, undefined, now.getTime())).toBe('timeout');
   });
 });

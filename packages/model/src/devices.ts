@@ -1,13 +1,17 @@
 /**
- * Device liveness from the API heartbeat (spec 2 §9 polling, dialect §4.4). Every target
- * state poll is a heartbeat; a device is `online` while it polled within its interval plus
- * a grace of a third of it (spec 2 §9: "default 15 s with grace 0.33"), `timeout` up to
- * twice that window, `offline` beyond, and `unknown` when it never polled.
+ * Device liveness from the API heartbeat (dialect §4.4). Every target state poll is a
+ * heartbeat; a device is `online` while it polled within its poll interval plus a grace of a
+ * third of it (spec 2 §9: "grace 0.33"), `timeout` up to twice that window, `offline` beyond,
+ * and `unknown` when it never polled.
  */
 export type HeartbeatState = 'online' | 'timeout' | 'offline' | 'unknown';
 
-/** Spec 2 §9: the default poll interval and the grace fraction added to it. */
-export const DEFAULT_POLL_INTERVAL_MS = 15_000;
+/**
+ * A device's poll interval when no BALENA_SUPERVISOR_POLL_INTERVAL config variable sets one:
+ * 10 minutes (dialect §4.2 "server default 10 min"). One value for the server's heartbeat
+ * sweep, the agent and the device-type configuration default (docs/decisions.md).
+ */
+export const DEFAULT_POLL_INTERVAL_MS = 10 * 60_000;
 export const HEARTBEAT_GRACE = 0.33;
 
 export function heartbeatState(lastPollAt: Date | number | null | undefined, pollIntervalMs: number = DEFAULT_POLL_INTERVAL_MS, now: Date | number = Date.now()): HeartbeatState {

@@ -4,6 +4,7 @@ import { buildApp } from '../src/app.js';
 import { RedisBus } from '../src/infra/bus/redis.js';
 import type { PoolDb } from '../src/infra/db/db.js';
 import { sweepHeartbeats, HEARTBEAT_SWEEP_JOB } from '../src/infra/jobs/heartbeat-sweep.js';
+import { MAIL_RETRY_JOB } from '../src/infra/jobs/mail-delivery.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 import { createFleet } from './support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from './support/cloud-link.js';
@@ -87,6 +88,8 @@ describe('two server processes on one Redis', () => {
 });
 
 describe('the heartbeat sweep', () => {
+  // The interval of devices without a poll-interval variable (the default is 10 minutes; 15 s keeps the clock arithmetic short).
+  const FALLBACK_MS = 15_000;
   const state = async (id: number) => (await db.query<{ s: string }>('SELECT api_heartbeat_state AS s FROM device WHERE id = $1', [id])).rows[0]!.s;
 
   it('moves a device that stopped polling from online to timeout to offline', async () => {
@@ -94,12 +97,12 @@ describe('the heartbeat sweep', () => {
     const polledAt = new Date('2030-01-01T00:00:00Z');
     await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = $1`, [device.id, polledAt]);
     const at = (seconds: number) => new Date(polledAt.getTime() + seconds * 1000);
-    // Default poll interval 15 s with a third's grace: online to 19.95 s, timeout to 39.9 s.
-    await sweepHeartbeats(db, at(19));
+    // A fallback poll interval of 15 s with a third's grace: online to 19.95 s, timeout to 39.9 s.
+    await sweepHeartbeats(db, at(19), FALLBACK_MS);
     expect(await state(device.id)).toBe('online');
-    await sweepHeartbeats(db, at(25));
+    await sweepHeartbeats(db, at(25), FALLBACK_MS);
     expect(await state(device.id)).toBe('timeout');
-    await sweepHeartbeats(db, at(45));
+    await sweepHeartbeats(db, at(45), FALLBACK_MS);
     expect(await state(device.id)).toBe('offline');
   });
 
@@ -108,7 +111,7 @@ describe('the heartbeat sweep', () => {
     await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = $1`, [device.id, new Date('2030-01-01T00:00:00Z')]);
     // Never polled devices stay unknown; a fresh poll keeps a device online.
     const never = await insertDevice(db, fleetId);
-    expect(await sweepHeartbeats(db, new Date('2030-01-01T00:00:10Z'))).toBe(0);
+    expect(await sweepHeartbeats(db, new Date('2030-01-01T00:00:10Z'), FALLBACK_MS)).toBe(0);
     expect([await state(device.id), await state(never.id)]).toEqual(['online', 'unknown']);
   });
 
@@ -122,35 +125,39 @@ describe('the heartbeat sweep', () => {
     const devicePaced = await insertDevice(db, slowFleet); // its own 30 s: online to 39.9 s
     await db.query(`INSERT INTO device_config_variable (device, name, value) VALUES ($1, 'BALENA_SUPERVISOR_POLL_INTERVAL', '30000')`, [devicePaced.id]);
     const legacyPaced = await insertDevice(db, legacyFleet); // RESIN_ 120 s: online to 159.6 s
-    const unreadable = await insertDevice(db, legacyFleet); // 'soon' overrides the fleet's and is ignored: default 15 s
+    const unreadable = await insertDevice(db, legacyFleet); // 'soon' overrides the fleet's and is ignored: the fallback 15 s
     await db.query(`INSERT INTO device_config_variable (device, name, value) VALUES ($1, 'RESIN_SUPERVISOR_POLL_INTERVAL', 'soon')`, [unreadable.id]);
-    const defaultPaced = await insertDevice(db, fleetId); // 15 s: online to 19.95 s
+    const defaultPaced = await insertDevice(db, fleetId); // the fallback 15 s: online to 19.95 s
     const all = [fleetPaced, devicePaced, legacyPaced, unreadable, defaultPaced];
     const polledAt = new Date('2031-06-01T00:00:00Z');
     await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = ANY($1)`, [all.map((d) => d.id), polledAt]);
     const at = (seconds: number) => new Date(polledAt.getTime() + seconds * 1000);
     const states = async () => Promise.all(all.map((d) => state(d.id)));
 
-    await sweepHeartbeats(db, at(25));
+    await sweepHeartbeats(db, at(25), FALLBACK_MS);
     expect(await states()).toEqual(['online', 'online', 'online', 'timeout', 'timeout']);
-    await sweepHeartbeats(db, at(60));
+    await sweepHeartbeats(db, at(60), FALLBACK_MS);
     expect(await states()).toEqual(['online', 'timeout', 'online', 'offline', 'offline']);
-    await sweepHeartbeats(db, at(100));
+    await sweepHeartbeats(db, at(100), FALLBACK_MS);
     expect(await states()).toEqual(['timeout', 'offline', 'online', 'offline', 'offline']);
-    await sweepHeartbeats(db, at(200));
+    await sweepHeartbeats(db, at(200), FALLBACK_MS);
     expect(await states()).toEqual(['offline', 'offline', 'timeout', 'offline', 'offline']);
   });
 
   it('runs as a durable job with the injected clock', async () => {
     const device = await insertDevice(db, fleetId);
     await db.query(`UPDATE device SET api_heartbeat_at = $2, api_heartbeat_state = 'online' WHERE id = $1`, [device.id, new Date('2030-01-01T00:00:00Z')]);
-    now = new Date('2030-01-01T00:10:00Z');
+    // The default interval (10 min) with its grace: offline after 26.6 minutes without a poll.
+    now = new Date('2030-01-01T00:30:00Z');
     const id = await b.jobs!.send(HEARTBEAT_SWEEP_JOB);
     expect(id).toEqual(expect.any(String));
     await eventually(() => b.jobs!.stateOf(HEARTBEAT_SWEEP_JOB, id!), (s) => s === 'completed', 15_000);
     expect(await state(device.id)).toBe('offline');
-    const schedules = await db.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule');
-    expect(schedules.rows).toEqual([{ name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' }]);
+    const schedules = await db.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
+    expect(schedules.rows).toEqual([
+      { name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' },
+      { name: MAIL_RETRY_JOB, cron: '* * * * *' },
+    ]);
   });
 });
 

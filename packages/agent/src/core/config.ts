@@ -30,7 +30,9 @@ export interface AgentConfig {
   deviceName?: string;
 }
 
-export const DEFAULT_POLL_INTERVAL_MS = 10 * 60_000;
+/** The server's default (@flotilla/model): the heartbeat sweep judges an unconfigured device by it. */
+import { DEFAULT_POLL_INTERVAL_MS } from '@flotilla/model';
+export { DEFAULT_POLL_INTERVAL_MS };
 export const DEFAULT_UPDATE_LOCK_PATH = '/tmp/flotilla/updates.lock';
 const UUID_RE = /^[0-9a-f]{32}$/;
 
