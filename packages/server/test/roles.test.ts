@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   expect(m.statusCode).toBe(201);
   membershipId = m.json().id;
-  const dt = (await req(admin.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'fincm3'`)).json().d[0].id;
+  const dt = (await req(admin.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'beaglebone-black'`)).json().d[0].id;
   const f = await req(admin.token, 'POST', '/v7/application', { app_name: 'AdminFleet', organization: admin.orgId, is_for__device_type: dt });
   expect(f.statusCode).toBe(201);
   fleetId = f.json().id;
@@ -49,7 +49,7 @@ describe('organization member (read-only organization access)', () => {
   });
 
   it('cannot create fleets there, nor see fleets not shared with them', async () => {
-    const dt = (await req(member.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'fincm3'`)).json().d[0].id;
+    const dt = (await req(member.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'beaglebone-black'`)).json().d[0].id;
     const res = await req(member.token, 'POST', '/v7/application', { app_name: 'MemberFleet', organization: admin.orgId, is_for__device_type: dt });
     expect(res.statusCode).toBe(401);
     expect((await req(member.token, 'GET', `/v7/application(${fleetId})`)).json()).toEqual({ d: [] });
