@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
 import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
+import { useApiKeyBus } from './infra/auth/api-key-cache.js';
 import { installErrorHandler } from './infra/http/errors.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
@@ -89,11 +90,32 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer);
   const bus = opts.bus ?? new InProcessBus();
   app.decorate('bus', bus);
+  const unuseApiKeyBus = await useApiKeyBus(authenticator.apiKeys, bus);
+  app.addHook('onClose', async () => unuseApiKeyBus());
   if (!opts.bus) app.addHook('onClose', async () => bus.close());
   if (!opts.mailer) app.addHook('onClose', async () => mailer.close());
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
-    request.actor = await authenticator.authenticate(request);
+  // Callback style: a cached caller (a device's poll) is resolved without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let actor: ReturnType<Authenticator['authenticate']>;
+    try {
+      actor = authenticator.authenticate(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (actor instanceof Promise) {
+      actor.then(
+        (a) => {
+          request.actor = a;
+          done();
+        },
+        (err: Error) => done(err),
+      );
+    } else {
+      request.actor = actor;
+      done();
+    }
   });
 
   // balena clients send text/plain bodies in places (and an empty body with a JSON type).

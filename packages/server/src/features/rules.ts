@@ -7,6 +7,7 @@ import { registerReleaseRules } from './releases/release.hooks.js';
 import { registerDeviceRules } from './devices/device.hooks.js';
 import { registerApiKeyRules } from './api-keys/api-key.hooks.js';
 import { registerStateChangeRules } from './device-api/state-change.hooks.js';
+import { registerApiKeyRevocationRules } from './device-api/api-key-revocation.hooks.js';
 import { registerVariableRules } from './variables/variable.hooks.js';
 
 /**
@@ -26,5 +27,6 @@ export function registerBusinessRules(): void {
   registerDeviceRules();
   registerApiKeyRules();
   registerStateChangeRules();
+  registerApiKeyRevocationRules();
   registerVariableRules();
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Bus } from '../../infra/bus/bus.js';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
@@ -6,10 +6,11 @@ import type { Actor } from '../../infra/http/actor.js';
 import { parseExpiry } from '../api-keys/api-key.routes.js';
 import { createDeviceKey, registerDevice, type RegisterInput } from './device-register.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
-import { etagOf, TargetStateCache } from './state-cache.js';
+import { etagOf, FleetPartCache, TargetStateCache, type CachedState } from './state-cache.js';
 import { DEVICE_STATE_CHANGED, useStateBus, type DeviceStateChanged } from './state-changes.js';
-import { applyStateReport } from './state-report.js';
-import { buildTargetState } from './target-state.js';
+import { StateReportBatch } from './state-report-batch.js';
+import { buildFleetPart, buildSystemApp, loadTargetParts, v2Body, v3Body, type FleetPart, type SharedParts, type SystemApp } from './target-state.js';
+import { applyV2StateReport } from './state-report-v2.js';
 
 const nullableString = { type: ['string', 'null'], maxLength: 255 } as const;
 const registerSchema = {
@@ -36,15 +37,30 @@ function requireDevice(request: FastifyRequest): Actor & { deviceId: number } {
 
 /**
  * The device side of the API (dialect §4): registration, the device key exchange, the v3
- * target state (cached per process, ETag/304, dropped on `device-state:changed`) whose
- * polls are the API heartbeat, and the v3 state report.
+ * and legacy v2 target state (cached per process, ETag/304, dropped on
+ * `device-state:changed`) whose polls are the API heartbeat, and the v3 (grouped commits)
+ * and v2 state reports.
  */
 export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: Db; bus: Bus }): Promise<void> {
-  const cache = new TargetStateCache();
+  // One cache per body shape; both dropped together.
+  const caches = { v3: new TargetStateCache(), v2: new TargetStateCache() };
+  const fleetParts = new FleetPartCache<FleetPart | undefined>();
+  const systemApps = new FleetPartCache<SystemApp | undefined>();
+  const shared: SharedParts = {
+    fleetPart: (appId, target) => fleetParts.get(appId, target, () => buildFleetPart(db, appId, target)),
+    systemApp: (appId, releaseId, host) => systemApps.get(appId, host ? -releaseId : releaseId, () => buildSystemApp(db, appId, releaseId, host)),
+  };
+  const reports = new StateReportBatch(db);
   const heartbeats = new HeartbeatBatch(db, 1_000, (err) => app.log.error({ err }, 'heartbeat flush failed'));
   heartbeats.start();
-  const unsubscribe = await bus.subscribe(DEVICE_STATE_CHANGED, (message) => cache.drop((message ?? {}) as DeviceStateChanged));
-  const unuse = useStateBus(bus);
+  const drop = (change: DeviceStateChanged) => {
+    caches.v3.drop(change);
+    caches.v2.drop(change);
+    fleetParts.drop(change);
+    systemApps.drop(change);
+  };
+  const unsubscribe = await bus.subscribe(DEVICE_STATE_CHANGED, (message) => drop((message ?? {}) as DeviceStateChanged));
+  const unuse = useStateBus(bus, drop);
   app.addHook('onClose', async () => {
     unuse();
     await unsubscribe();
@@ -84,28 +100,49 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     },
   );
 
-  app.get<{ Params: { uuid: string } }>('/device/v3/:uuid/state', async (request, reply) => {
-    const device = requireDevice(request);
-    let entry = cache.get(device.deviceId);
-    if (!entry) {
-      const generation = cache.generation;
-      const built = await buildTargetState(db, device.deviceId);
-      if (!built) throw new UnauthorizedError('A device API key is required');
-      const text = JSON.stringify(built.body);
-      entry = { uuid: built.device.uuid, applicationId: built.device.applicationId, etag: etagOf(text), text };
-      cache.set(device.deviceId, entry, generation);
-    }
+  /** The device's cached state in the `version` shape, built (and cached) when missing. */
+  const buildEntry = async (version: 'v2' | 'v3', deviceId: number): Promise<CachedState> => {
+    const cache = caches[version];
+    const generation = cache.generation;
+    const parts = await loadTargetParts(db, deviceId, shared);
+    if (!parts) throw new UnauthorizedError('A device API key is required');
+    const text = JSON.stringify(version === 'v3' ? v3Body(parts) : v2Body(parts));
+    const entry = { uuid: parts.device.uuid, applicationId: parts.device.app_id, etag: etagOf(text), text };
+    cache.set(deviceId, entry, generation);
+    return entry;
+  };
+  const answer = (request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply, deviceId: number, entry: CachedState): FastifyReply => {
     if (entry.uuid !== request.params.uuid) throw new ForbiddenError('A device may only read its own state');
-    heartbeats.record(device.deviceId);
+    heartbeats.record(deviceId);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache');
     const match = request.headers['if-none-match'];
-    if (match && match.split(',').some((t) => t.trim() === entry.etag)) return reply.code(304).send();
+    if (match && (match === entry.etag || match.split(',').some((t) => t.trim() === entry.etag))) return reply.code(304).send();
     return reply.type('application/json').send(entry.text);
-  });
+  };
+
+  // Not async: an unchanged poll (cached key, cached state) is answered without a promise
+  // and without reading the database (its heartbeat is written in the next batch).
+  for (const version of ['v3', 'v2'] as const) {
+    app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, (request, reply) => {
+      const { deviceId } = requireDevice(request);
+      const entry = caches[version].get(deviceId);
+      if (entry) {
+        answer(request, reply, deviceId, entry);
+        return undefined;
+      }
+      return buildEntry(version, deviceId).then((built) => answer(request, reply, deviceId, built));
+    });
+  }
 
   app.patch('/device/v3/state', async (request, reply) => {
     const device = requireDevice(request);
-    await applyStateReport(db, device.deviceId, request.body);
+    await reports.submit(device.deviceId, request.body);
+    return reply.code(200).send();
+  });
+
+  app.patch<{ Params: { uuid: string } }>('/device/v2/:uuid/state', async (request, reply) => {
+    const device = requireDevice(request);
+    await applyV2StateReport(db, device.deviceId, request.params.uuid, request.body);
     return reply.code(200).send();
   });
 }

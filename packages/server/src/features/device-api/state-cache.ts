@@ -50,3 +50,37 @@ export class TargetStateCache {
     }
   }
 }
+
+/**
+ * Per-process cache of the fleet part of target states (one per fleet and release), so
+ * rebuilding a device's state after a change reads only the device's own rows. Concurrent
+ * misses share one read. Dropped by the same messages as the device entries.
+ */
+export class FleetPartCache<T> {
+  private readonly entries = new Map<string, { appId: number; value: Promise<T> }>();
+  private static readonly MAX = 5_000;
+
+  get(appId: number, target: number | null, load: () => Promise<T>): Promise<T> {
+    const key = `${appId}/${target ?? ''}`;
+    const hit = this.entries.get(key);
+    if (hit) return hit.value;
+    if (this.entries.size >= FleetPartCache.MAX) this.entries.clear();
+    const value = load();
+    const entry = { appId, value };
+    this.entries.set(key, entry);
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return value;
+  }
+
+  drop(change: DeviceStateChanged): void {
+    if (!change.deviceIds && !change.applicationIds) {
+      this.entries.clear();
+      return;
+    }
+    if (!change.applicationIds?.length) return;
+    const apps = new Set(change.applicationIds);
+    for (const [key, e] of this.entries) if (apps.has(e.appId)) this.entries.delete(key);
+  }
+}

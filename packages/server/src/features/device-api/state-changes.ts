@@ -12,11 +12,20 @@ export interface DeviceStateChanged {
 // The buses of the running apps (one in production; tests may build several apps in one
 // process). Business rules are registered once per process, so they publish to each.
 const buses = new Set<Bus>();
+// Their caches, dropped before the write's answer goes out (the bus is asynchronous).
+const locals = new Set<(change: DeviceStateChanged) => void>();
 
-/** Called by the device API routes for their app's bus; returns the unregistration. */
-export function useStateBus(bus: Bus): () => void {
+/**
+ * Called by the device API routes for their app's bus and cache-dropping function; returns
+ * the unregistration.
+ */
+export function useStateBus(bus: Bus, dropLocal?: (change: DeviceStateChanged) => void): () => void {
   buses.add(bus);
-  return () => buses.delete(bus);
+  if (dropLocal) locals.add(dropLocal);
+  return () => {
+    buses.delete(bus);
+    if (dropLocal) locals.delete(dropLocal);
+  };
 }
 
 /**
@@ -29,6 +38,7 @@ export function publishDeviceStateChanged(db: Db, change: DeviceStateChanged): v
   if (change.applicationIds?.length) message.applicationIds = [...change.applicationIds];
   if (!message.deviceIds && !message.applicationIds) return;
   db.afterCommit(async () => {
+    for (const drop of locals) drop(message);
     for (const bus of buses) await bus.publish(DEVICE_STATE_CHANGED, message);
   });
 }

@@ -15,12 +15,12 @@ const TEXT_LIMITS: Record<string, number> = { ip_address: 10_000, mac_address: 1
 
 export const METRICS_INTERVAL_SECONDS = 60;
 
-interface ReportedService {
+export interface ReportedService {
   image?: string;
   status?: string;
   download_progress?: number | null;
 }
-interface ReportedApp {
+export interface ReportedApp {
   release_uuid?: string;
   releases?: Record<string, { update_status?: string; services?: Record<string, ReportedService> }>;
 }
@@ -40,52 +40,112 @@ function value(field: string, v: unknown): unknown {
   return text.slice(0, TEXT_LIMITS[field] ?? 255);
 }
 
+/** A device row as the report needs it, locked for the report's transaction. */
+export interface ReportDevice {
+  id: number;
+  uuid: string;
+  app: number;
+  app_uuid: string;
+  target: number | null;
+  metrics_due: boolean;
+}
+
+/** Locks the rows of `ids` (in id order, so concurrent batches cannot deadlock). */
+export async function lockReportDevices(db: Db, ids: readonly number[]): Promise<Map<number, ReportDevice>> {
+  const { rows } = await db.query<ReportDevice>(
+    `SELECT d.id, d.uuid, d.belongs_to__application AS app, a.uuid AS app_uuid,
+            COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
+            (d.metrics_reported_at IS NULL OR d.metrics_reported_at <= now() - make_interval(secs => $2)) AS metrics_due
+       FROM device d JOIN application a ON a.id = d.belongs_to__application
+      WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR UPDATE OF d`,
+    [ids, METRICS_INTERVAL_SECONDS],
+    { name: 'state-report-lock' },
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** What one report writes: device columns (metrics only when due) and the reported app, if any. */
+export interface ReportWrite {
+  device: ReportDevice;
+  fields: Record<string, unknown>;
+  metrics: boolean;
+  app?: ReportedApp;
+}
+
+/** Checks the shape of a report before anything else (400). */
+export function checkReportBody(body: unknown): asserts body is Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The state report must be an object keyed by device uuid');
+}
+
+/**
+ * The write a report asks for, for its (locked) device: `undefined` when there is nothing
+ * to write or the device is gone; throws 403 for another device's uuid, 400 for a bad value.
+ */
+export function planReport(device: ReportDevice | undefined, body: Record<string, unknown>): ReportWrite | undefined {
+  if (!device) return undefined;
+  for (const uuid of Object.keys(body)) {
+    if (uuid !== device.uuid) throw new ForbiddenError('A device may only report its own state');
+  }
+  const report = body[device.uuid];
+  if (!report || typeof report !== 'object') return undefined;
+  const r = report as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const f of PLAIN_FIELDS) if (f in r) fields[f] = value(f, r[f]);
+  const metrics = device.metrics_due && METRIC_FIELDS.some((f) => f in r);
+  if (metrics) for (const f of METRIC_FIELDS) if (f in r) fields[f] = value(f, r[f]);
+  const apps = r.apps;
+  const app = apps && typeof apps === 'object' ? (apps as Record<string, ReportedApp>)[device.app_uuid] : undefined;
+  return { device, fields, metrics, ...(app && typeof app === 'object' ? { app } : {}) };
+}
+
+const COLUMN_TYPE: Record<string, string> = { is_undervolted: 'boolean' };
+for (const f of INTEGER_FIELDS) COLUMN_TYPE[f] = 'bigint';
+
+/**
+ * Writes the device columns of many reports (at most one per device) in one statement:
+ * each row sets only the fields its report sent.
+ */
+export async function writeReportFields(db: Db, writes: readonly ReportWrite[]): Promise<void> {
+  const used = new Set<string>();
+  const rows = writes.filter((w) => Object.keys(w.fields).length > 0 || w.metrics);
+  for (const w of rows) for (const f of Object.keys(w.fields)) used.add(f);
+  if (rows.length === 0) return;
+  const sets = [...used].map((f) => {
+    const v = COLUMN_TYPE[f] ? `(v.r->>'${f}')::${COLUMN_TYPE[f]}` : `(v.r->>'${f}')`;
+    return `"${f}" = CASE WHEN v.r ? '${f}' THEN ${v} ELSE d."${f}" END`;
+  });
+  sets.push('metrics_reported_at = CASE WHEN v.m THEN now() ELSE d.metrics_reported_at END');
+  await db.query(
+    `UPDATE device d SET ${sets.join(', ')}
+       FROM unnest($1::int[], $2::jsonb[], $3::boolean[]) AS v(id, r, m)
+      WHERE d.id = v.id`,
+    [rows.map((w) => w.device.id), rows.map((w) => JSON.stringify(w.fields)), rows.map((w) => w.metrics)],
+  );
+}
+
+/** The installs a report lists and what follows from them (see below). */
+export async function writeReportApp(db: Db, write: ReportWrite): Promise<void> {
+  if (!write.app) return;
+  await recordInstalls(db, write.device, write.app);
+  await markRunningRelease(db, write.device);
+}
+
 /**
  * `PATCH /device/v3/state` (dialect §4.3) for the calling device: its reported fields, its
  * metrics (throttled), and per service of its fleet's app the image_install and
  * service_install rows; the device is running its target release once every service of
- * that release reports 'Running'.
+ * that release reports 'Running'. One report in its own transaction; the route groups
+ * concurrent reports into one (state-report-batch.ts), which comes back here when a
+ * grouped write fails.
  */
 export async function applyStateReport(db: Db, deviceId: number, body: unknown): Promise<void> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The state report must be an object keyed by device uuid');
+  checkReportBody(body);
   await db.tx(async (tx) => {
-    const device = (
-      await tx.query<{ id: number; uuid: string; app: number; app_uuid: string; target: number | null; metrics_due: boolean }>(
-        `SELECT d.id, d.uuid, d.belongs_to__application AS app, a.uuid AS app_uuid,
-                COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
-                (d.metrics_reported_at IS NULL OR d.metrics_reported_at <= now() - make_interval(secs => $2)) AS metrics_due
-           FROM device d JOIN application a ON a.id = d.belongs_to__application WHERE d.id = $1 FOR UPDATE OF d`,
-        [deviceId, METRICS_INTERVAL_SECONDS],
-      )
-    ).rows[0];
-    if (!device) return;
-    for (const uuid of Object.keys(body)) {
-      if (uuid !== device.uuid) throw new ForbiddenError('A device may only report its own state');
-    }
-    const report = (body as Record<string, unknown>)[device.uuid];
-    if (!report || typeof report !== 'object') return;
-    const r = report as Record<string, unknown>;
-
-    const sets: string[] = [];
-    const params: unknown[] = [device.id];
-    const put = (field: string) => {
-      if (!(field in r)) return;
-      params.push(value(field, r[field]));
-      sets.push(`"${field}" = $${params.length}`);
-    };
-    PLAIN_FIELDS.forEach(put);
-    if (device.metrics_due && METRIC_FIELDS.some((f) => f in r)) {
-      METRIC_FIELDS.forEach(put);
-      sets.push('metrics_reported_at = now()');
-    }
-    if (sets.length) await tx.query(`UPDATE device SET ${sets.join(', ')} WHERE id = $1`, params);
-
-    const apps = r.apps;
-    if (!apps || typeof apps !== 'object') return;
-    const app = (apps as Record<string, ReportedApp>)[device.app_uuid];
-    if (!app || typeof app !== 'object') return;
-    await recordInstalls(tx, device, app);
-    await markRunningRelease(tx, device);
+    const devices = await lockReportDevices(tx, [deviceId]);
+    const write = planReport(devices.get(deviceId), body);
+    if (!write) return;
+    await writeReportFields(tx, [write]);
+    await writeReportApp(tx, write);
   });
 }
 

@@ -8,18 +8,6 @@ export interface TargetDevice {
   applicationId: number;
 }
 
-interface DeviceRow {
-  id: number;
-  uuid: string;
-  device_name: string;
-  app_id: number;
-  app_uuid: string;
-  app_name: string;
-  app_class: string;
-  is_host: boolean;
-  target: number | null;
-}
-
 interface ServiceRow {
   service_id: number;
   service_name: string;
@@ -45,89 +33,282 @@ async function vars(db: Db, table: string, parent: string, ids: readonly number[
   return out;
 }
 
+/** What every device of a fleet on one release shares: the app and the services with the fleet layers of their env. */
+export interface FleetPart {
+  appId: number;
+  appUuid: string;
+  app: Record<string, unknown>;
+  config: Vars;
+  release?: {
+    id: number;
+    commit: string;
+    services: {
+      id: number;
+      name: string;
+      /** The service's entry without the device layers of its environment. */
+      entry: Record<string, unknown>;
+      environment: Vars;
+    }[];
+  };
+}
+
 /**
- * The v3 target state of one device (dialect §4.2): its name, config (fleet config vars,
- * then the device's), and its fleet's app with the target release (the device's pin, else
- * the fleet's target) and that release's services with image locations and merged
- * environments. `undefined` when the device is gone.
+ * Reads the fleet part of the target state of the fleet `appId`'s devices on `target` (its
+ * config and env variables unless `withVariables` is false).
  */
-export async function buildTargetState(db: Db, deviceId: number): Promise<{ device: TargetDevice; body: unknown } | undefined> {
-  const { rows } = await db.query<DeviceRow>(
-    `SELECT d.id, d.uuid, d.device_name, a.id AS app_id, a.uuid AS app_uuid, a.app_name, a.is_of__class AS app_class,
-            a.is_host, COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target
-       FROM device d JOIN application a ON a.id = d.belongs_to__application
-      WHERE d.id = $1`,
-    [deviceId],
-  );
-  const d = rows[0];
-  if (!d) return undefined;
-
-  const appConfig = (await vars(db, 'application_config_variable', 'application', [d.app_id])).get(d.app_id);
-  const deviceConfig = (await vars(db, 'device_config_variable', 'device', [d.id])).get(d.id);
-  const app: Record<string, unknown> = { id: d.app_id, name: d.app_name, class: d.app_class ?? 'fleet', releases: {} };
-  if (d.is_host) app.is_host = true;
-
-  if (d.target !== null) {
-    const release = (
-      await db.query<{ id: number; commit: string; composition: Record<string, unknown> | null }>(
-        'SELECT id, commit, composition FROM release WHERE id = $1',
-        [d.target],
+export async function buildFleetPart(db: Db, appId: number, target: number | null, withVariables = true): Promise<FleetPart | undefined> {
+  const a = (
+    await db.query<{ uuid: string; app_name: string; app_class: string | null; is_host: boolean }>(
+      'SELECT uuid, app_name, is_of__class AS app_class, is_host FROM application WHERE id = $1',
+      [appId],
+    )
+  ).rows[0];
+  if (!a) return undefined;
+  const config = withVariables ? ((await vars(db, 'application_config_variable', 'application', [appId])).get(appId) ?? {}) : {};
+  const app: Record<string, unknown> = { id: appId, name: a.app_name, class: a.app_class ?? 'fleet', releases: {} };
+  if (a.is_host) app.is_host = true;
+  const part: FleetPart = { appId, appUuid: a.uuid, app, config };
+  if (target === null) return part;
+  const release = (
+    await db.query<{ id: number; commit: string; composition: Record<string, unknown> | null }>(
+      'SELECT id, commit, composition FROM release WHERE id = $1',
+      [target],
+    )
+  ).rows[0];
+  if (!release) return part;
+  const services = (
+    await db.query<ServiceRow>(
+      `SELECT s.id AS service_id, s.service_name, i.id AS image_id, i.is_stored_at__image_location AS location,
+              i.content_hash, i.contract
+         FROM image__is_part_of__release ri
+         JOIN image i ON i.id = ri.image
+         JOIN service s ON s.id = i.is_a_build_of__service
+        WHERE ri.is_part_of__release = $1
+        ORDER BY s.service_name`,
+      [release.id],
+    )
+  ).rows;
+  const appEnv = withVariables ? (await vars(db, 'application_environment_variable', 'application', [appId])).get(appId) : undefined;
+  const serviceEnv = withVariables
+    ? await vars(
+        db,
+        'service_environment_variable',
+        'service',
+        services.map((s) => s.service_id),
       )
-    ).rows[0];
-    if (release) {
-      const services = (
-        await db.query<ServiceRow>(
-          `SELECT s.id AS service_id, s.service_name, i.id AS image_id, i.is_stored_at__image_location AS location,
-                  i.content_hash, i.contract
-             FROM image__is_part_of__release ri
-             JOIN image i ON i.id = ri.image
-             JOIN service s ON s.id = i.is_a_build_of__service
-            WHERE ri.is_part_of__release = $1
-            ORDER BY s.service_name`,
-          [release.id],
-        )
-      ).rows;
-      const serviceIds = services.map((s) => s.service_id);
-      const appEnv = (await vars(db, 'application_environment_variable', 'application', [d.app_id])).get(d.app_id);
-      const serviceEnv = await vars(db, 'service_environment_variable', 'service', serviceIds);
-      const deviceEnv = (await vars(db, 'device_environment_variable', 'device', [d.id])).get(d.id);
-      const deviceServiceEnv = new Map<number, Vars>();
-      if ('device_service_environment_variable' in model && serviceIds.length) {
-        const r = await db.query<{ service: number; name: string; value: string }>(
-          `SELECT si.installs__service AS service, v.name, v.value
-             FROM device_service_environment_variable v JOIN service_install si ON si.id = v.service_install
-            WHERE si.device = $1 ORDER BY v.id`,
-          [d.id],
-        );
-        for (const row of r.rows) deviceServiceEnv.set(row.service, { ...deviceServiceEnv.get(row.service), [row.name]: row.value });
-      }
-      const composed = (release.composition?.services ?? {}) as Record<string, { environment?: unknown; labels?: unknown }>;
-      const out: Record<string, unknown> = {};
-      for (const s of services) {
-        const composedService = composed[s.service_name] ?? {};
-        out[s.service_name] = {
+    : new Map<number, Vars>();
+  const composed = (release.composition?.services ?? {}) as Record<string, { environment?: unknown; labels?: unknown }>;
+  part.release = {
+    id: release.id,
+    commit: release.commit,
+    services: services.map((s) => {
+      const composedService = composed[s.service_name] ?? {};
+      return {
+        id: s.service_id,
+        name: s.service_name,
+        environment: mergeServiceEnvironment({
+          image: compositionEnvironment(composedService.environment),
+          application: appEnv,
+          service: serviceEnv.get(s.service_id),
+        }),
+        entry: {
           id: s.service_id,
           image_id: s.image_id,
           image: s.content_hash && !s.location.includes('@') ? `${s.location}@${s.content_hash}` : s.location,
           running: true,
-          environment: mergeServiceEnvironment({
-            image: compositionEnvironment(composedService.environment),
-            application: appEnv,
-            service: serviceEnv.get(s.service_id),
-            device: deviceEnv,
-            deviceService: deviceServiceEnv.get(s.service_id),
-          }),
           labels: compositionEnvironment(composedService.labels),
           ...(s.contract ? { contract: s.contract } : {}),
           ...(composedService && Object.keys(composedService).length ? { composition: composedService } : {}),
-        };
-      }
-      app.releases = { [release.commit]: { id: release.id, services: out } };
+        },
+      };
+    }),
+  };
+  return part;
+}
+
+interface DeviceStateRow {
+  id: number;
+  uuid: string;
+  device_name: string;
+  app_id: number;
+  target: number | null;
+  supervisor_release: number | null;
+  supervisor_app: number | null;
+  host_release: number | null;
+  host_app: number | null;
+  config: [string, string][] | null;
+  env: [string, string][] | null;
+  service_env: [number, string, string][] | null;
+}
+
+const has = (table: string) => table in model;
+/** One query for everything of the device's own: its row, its config and env vars, its per-service env. */
+const DEVICE_STATE_SQL = `
+  SELECT d.id, d.uuid, d.device_name, d.belongs_to__application AS app_id,
+         COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
+         d.should_be_managed_by__release AS supervisor_release,
+         (SELECT r.belongs_to__application FROM release r WHERE r.id = d.should_be_managed_by__release) AS supervisor_app,
+         d.should_be_operated_by__release AS host_release,
+         (SELECT r.belongs_to__application FROM release r WHERE r.id = d.should_be_operated_by__release) AS host_app,
+         ${has('device_config_variable') ? '(SELECT json_agg(json_build_array(v.name, v.value) ORDER BY v.id) FROM device_config_variable v WHERE v.device = d.id)' : 'NULL'} AS config,
+         ${has('device_environment_variable') ? '(SELECT json_agg(json_build_array(v.name, v.value) ORDER BY v.id) FROM device_environment_variable v WHERE v.device = d.id)' : 'NULL'} AS env,
+         ${
+           has('device_service_environment_variable')
+             ? `(SELECT json_agg(json_build_array(si.installs__service, v.name, v.value) ORDER BY v.id)
+                   FROM device_service_environment_variable v JOIN service_install si ON si.id = v.service_install
+                  WHERE si.device = d.id)`
+             : 'NULL'
+         } AS service_env
+    FROM device d JOIN application a ON a.id = d.belongs_to__application
+   WHERE d.id = $1`;
+
+const pairs = (list: [string, string][] | null): Vars => {
+  const out: Vars = {};
+  for (const [k, v] of list ?? []) out[k] = v;
+  return out;
+};
+
+/** Where the parts shared by many devices come from (caches in the routes; default: read them now). */
+export interface SharedParts {
+  /** The fleet part of the fleet `appId` on release `target`. */
+  fleetPart(appId: number, target: number | null): Promise<FleetPart | undefined>;
+  /** The supervisor (`host` false) or hostApp (`host` true) release `releaseId` of app `appId`. */
+  systemApp(appId: number, releaseId: number, host: boolean): Promise<SystemApp | undefined>;
+}
+
+/** A supervisor or hostApp release as it appears in `apps`: no variables of any kind ("empty config"). */
+export interface SystemApp {
+  appUuid: string;
+  app: Record<string, unknown>;
+}
+
+/** The label that tells the device a hostApp image goes to the root store (dialect §4.2). */
+export const HOST_IMAGE_STORE_LABEL = 'io.balena.image.store';
+
+/** Reads release `releaseId` of app `appId` as a supervisor or hostApp entry of `apps`. */
+export async function buildSystemApp(db: Db, appId: number, releaseId: number, host: boolean): Promise<SystemApp | undefined> {
+  const part = await buildFleetPart(db, appId, releaseId, false);
+  if (!part?.release) return undefined;
+  const services: Record<string, unknown> = {};
+  for (const s of part.release.services) {
+    const { id, image_id, image, running, labels, ...rest } = s.entry;
+    services[s.name] = {
+      id,
+      image_id,
+      image,
+      running,
+      environment: s.environment,
+      labels: host ? { ...(labels as Vars), [HOST_IMAGE_STORE_LABEL]: 'root' } : labels,
+      ...rest,
+    };
+  }
+  return { appUuid: part.appUuid, app: { ...part.app, releases: { [part.release.commit]: { id: part.release.id, services } } } };
+}
+
+/** What a device's target state is made of, before it is written in the v3 or v2 shape. */
+export interface TargetParts {
+  device: DeviceStateRow;
+  fleet: FleetPart;
+  /** The fleet app's services on the target release (v3 entries, environments merged). */
+  services: { name: string; id: number; entry: Record<string, unknown> }[];
+  config: Vars;
+  systemApps: SystemApp[];
+}
+
+/** Reads the parts of device `deviceId`'s target state; `undefined` when the device is gone. */
+export async function loadTargetParts(db: Db, deviceId: number, shared: SharedParts = directParts(db)): Promise<TargetParts | undefined> {
+  const d = (await db.query<DeviceStateRow>(DEVICE_STATE_SQL, [deviceId], { name: 'device-target-state' })).rows[0];
+  if (!d) return undefined;
+  const fleet = await shared.fleetPart(d.app_id, d.target);
+  if (!fleet) return undefined;
+  const services: TargetParts['services'] = [];
+  if (fleet.release) {
+    const deviceEnv = pairs(d.env);
+    const deviceServiceEnv = new Map<number, Vars>();
+    for (const [service, name, value] of d.service_env ?? []) deviceServiceEnv.set(service, { ...deviceServiceEnv.get(service), [name]: value });
+    for (const s of fleet.release.services) {
+      const { id, image_id, image, running, ...rest } = s.entry;
+      services.push({
+        name: s.name,
+        id: s.id,
+        entry: {
+          id,
+          image_id,
+          image,
+          running,
+          environment: mergeServiceEnvironment({ image: s.environment, device: deviceEnv, deviceService: deviceServiceEnv.get(s.id) }),
+          ...rest,
+        },
+      });
     }
   }
+  const systemApps: SystemApp[] = [];
+  for (const [release, app, host] of [
+    [d.supervisor_release, d.supervisor_app, false],
+    [d.host_release, d.host_app, true],
+  ] as const) {
+    if (release === null || app === null || app === d.app_id) continue;
+    const sys = await shared.systemApp(app, release, host);
+    if (sys) systemApps.push(sys);
+  }
+  return { device: d, fleet, services, config: mergeConfig(fleet.config, pairs(d.config)), systemApps };
+}
 
+function directParts(db: Db): SharedParts {
   return {
-    device: { id: d.id, uuid: d.uuid, applicationId: d.app_id },
-    body: { [d.uuid]: { name: d.device_name, config: mergeConfig(appConfig, deviceConfig), apps: { [d.app_uuid]: app } } },
+    fleetPart: (appId, target) => buildFleetPart(db, appId, target),
+    systemApp: (appId, releaseId, host) => buildSystemApp(db, appId, releaseId, host),
   };
+}
+
+/**
+ * The v3 target state (dialect §4.2): `{ <uuid>: { name, config, apps } }` where `config` is
+ * the fleet config vars then the device's, and `apps` holds the fleet's app with its target
+ * release (the device's pin, else the fleet's target) and that release's services with image
+ * locations and merged environments, plus the device's supervisor and hostApp releases.
+ */
+export function v3Body(p: TargetParts): unknown {
+  const app: Record<string, unknown> = { ...p.fleet.app };
+  if (p.fleet.release) {
+    app.releases = { [p.fleet.release.commit]: { id: p.fleet.release.id, services: Object.fromEntries(p.services.map((s) => [s.name, s.entry])) } };
+  }
+  const apps: Record<string, unknown> = { [p.fleet.appUuid]: app };
+  for (const sys of p.systemApps) apps[sys.appUuid] ??= sys.app;
+  return { [p.device.uuid]: { name: p.device.device_name, config: p.config, apps } };
+}
+
+/**
+ * The legacy v2 target state (dialect §4.2 "v2 body"): `{ local: { name, config, apps: {
+ * <appId>: { name, commit, releaseId, services: { <serviceId>: { imageId, serviceName, image,
+ * environment, labels } } } } }, dependent: { apps: {}, devices: {} } }`, the fleet's app only.
+ */
+export function v2Body(p: TargetParts): unknown {
+  const app: Record<string, unknown> = { name: p.fleet.app.name };
+  const services: Record<string, unknown> = {};
+  if (p.fleet.release) {
+    app.commit = p.fleet.release.commit;
+    app.releaseId = p.fleet.release.id;
+    for (const s of p.services) {
+      services[String(s.id)] = {
+        imageId: s.entry.image_id,
+        serviceName: s.name,
+        image: s.entry.image,
+        running: s.entry.running,
+        environment: s.entry.environment,
+        labels: s.entry.labels,
+      };
+    }
+  }
+  app.services = services;
+  return {
+    local: { name: p.device.device_name, config: p.config, apps: { [String(p.fleet.appId)]: app } },
+    dependent: { apps: {}, devices: {} },
+  };
+}
+
+/** The v3 target state of one device, read now (see `v3Body`); `undefined` when the device is gone. */
+export async function buildTargetState(db: Db, deviceId: number, shared?: SharedParts): Promise<{ device: TargetDevice; body: unknown } | undefined> {
+  const parts = await loadTargetParts(db, deviceId, shared);
+  if (!parts) return undefined;
+  return { device: { id: parts.device.id, uuid: parts.device.uuid, applicationId: parts.device.app_id }, body: v3Body(parts) };
 }

@@ -3,6 +3,7 @@ import { ROLES } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 import { UnauthorizedError } from '../errors.js';
 import type { Actor } from '../http/actor.js';
+import { ApiKeyCache } from './api-key-cache.js';
 import { hashApiKey } from './api-keys.js';
 import { looksLikeJwt, verifyJwt } from './jwt.js';
 
@@ -41,6 +42,8 @@ export class Authenticator {
   // Changes that must take effect at once (logout-others, role changes) call forgetUser.
   private users = new Map<number, { row: UserRow | undefined; at: number }>();
   private static readonly USER_TTL_MS = 5_000;
+  /** API key (hash) → actor; see ApiKeyCache for what drops entries. */
+  readonly apiKeys = new ApiKeyCache();
 
   constructor(
     private readonly db: Db,
@@ -49,6 +52,8 @@ export class Authenticator {
 
   forgetUser(userId: number): void {
     this.users.delete(userId);
+    // Their API keys carry the same permissions; such changes are rare, so drop every key.
+    this.apiKeys.drop({});
   }
 
   private async loadUser(id: number): Promise<UserRow | undefined> {
@@ -63,7 +68,11 @@ export class Authenticator {
     return rows[0];
   }
 
-  async authenticate(request: FastifyRequest): Promise<Actor | null> {
+  /**
+   * The caller, synchronously when nothing has to be read (no credential, or an API key in
+   * the cache: a device's poll costs no promise), else a promise.
+   */
+  authenticate(request: FastifyRequest): Actor | null | Promise<Actor | null> {
     const query = request.query as Record<string, unknown> | undefined;
     const apiKey = typeof query?.apikey === 'string' ? query.apikey : undefined;
     const header = request.headers.authorization;
@@ -93,37 +102,49 @@ export class Authenticator {
    * `kind 'device'` with `deviceId`) or a fleet (provisioning key: `kind 'application'`
    * with `applicationId`).
    */
-  async fromApiKey(key: string): Promise<Actor> {
+  fromApiKey(key: string): Actor | Promise<Actor> {
+    const hash = hashApiKey(key);
+    return this.apiKeys.get(hash) ?? this.loadApiKey(hash);
+  }
+
+  private async loadApiKey(hash: string): Promise<Actor> {
+    const generation = this.apiKeys.generation;
     const { rows } = await this.db.query<{
       id: number;
       actor: number;
+      expiry_date: Date | null;
       expired: boolean;
       user_id: number | null;
       platform_role: string | null;
       device_id: number | null;
       application_id: number | null;
     }>(
-      `SELECT k.id, k.is_of__actor AS actor, (k.expiry_date IS NOT NULL AND k.expiry_date <= now()) AS expired,
+      `SELECT k.id, k.is_of__actor AS actor, k.expiry_date, (k.expiry_date IS NOT NULL AND k.expiry_date <= now()) AS expired,
               u.id AS user_id, u.platform_role, d.id AS device_id, a.id AS application_id
          FROM api_key k
          LEFT JOIN "user" u ON u.actor = k.is_of__actor
          LEFT JOIN device d ON d.actor = k.is_of__actor
          LEFT JOIN application a ON a.actor = k.is_of__actor
         WHERE k.key = $1`,
-      [hashApiKey(key)],
+      [hash],
+      { name: 'auth-api-key' },
     );
     const row = rows[0];
     if (!row) throw new UnauthorizedError('Unauthorized: unknown API key');
     if (row.expired) throw new UnauthorizedError('Unauthorized: the API key has expired');
+    let actor: Actor;
     if (row.user_id !== null) {
-      return { actorId: row.actor, kind: 'user', userId: row.user_id, permissions: userPermissions(row.platform_role), apiKeyId: row.id };
+      actor = { actorId: row.actor, kind: 'user', userId: row.user_id, permissions: userPermissions(row.platform_role), apiKeyId: row.id };
+    } else if (row.device_id !== null) {
+      actor = { actorId: row.actor, kind: 'device', deviceId: row.device_id, permissions: DEVICE_PERMISSIONS, apiKeyId: row.id };
+    } else if (row.application_id !== null) {
+      actor = { actorId: row.actor, kind: 'application', applicationId: row.application_id, permissions: PROVISIONING_PERMISSIONS, apiKeyId: row.id };
+    } else {
+      throw new UnauthorizedError('Unauthorized: unknown API key');
     }
-    if (row.device_id !== null) {
-      return { actorId: row.actor, kind: 'device', deviceId: row.device_id, permissions: DEVICE_PERMISSIONS, apiKeyId: row.id };
-    }
-    if (row.application_id !== null) {
-      return { actorId: row.actor, kind: 'application', applicationId: row.application_id, permissions: PROVISIONING_PERMISSIONS, apiKeyId: row.id };
-    }
-    throw new UnauthorizedError('Unauthorized: unknown API key');
+    // Shared by every request with this key until dropped: nobody may change it.
+    Object.freeze(actor);
+    this.apiKeys.set(hash, actor, row.expiry_date, generation);
+    return actor;
   }
 }

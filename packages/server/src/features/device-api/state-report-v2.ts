@@ -1,0 +1,89 @@
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, ForbiddenError } from '../../infra/errors.js';
+import { lockReportDevices, planReport, writeReportFields, type ReportDevice } from './state-report.js';
+
+interface V2Service {
+  releaseId?: unknown;
+  status?: unknown;
+  download_progress?: unknown;
+}
+
+/**
+ * `PATCH /device/v2/{uuid}/state` (dialect §4.3 "v2"), the legacy report:
+ * `{ local: { <the v3 device fields>, name, is_on__commit, apps: { <appId>: { services: {
+ * <imageId>: { releaseId, status, download_progress } } } } } }`. The device fields are
+ * stored as the v3 report stores them (same checks, metrics throttled alike); each listed
+ * image of the device's fleet gets its image_install (and service_install) row;
+ * `is_on__commit` names the release of the fleet the device runs. `name` is not stored: a
+ * device is renamed through the data API, under its rules. `dependent` is ignored.
+ */
+export async function applyV2StateReport(db: Db, deviceId: number, uuid: string, body: unknown): Promise<void> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The state report must be an object with a "local" state');
+  const local = (body as { local?: unknown }).local;
+  if (local !== undefined && (!local || typeof local !== 'object' || Array.isArray(local))) throw new BadRequestError('"local" must be an object');
+  await db.tx(async (tx) => {
+    const device = (await lockReportDevices(tx, [deviceId])).get(deviceId);
+    if (!device) return;
+    if (uuid !== device.uuid) throw new ForbiddenError('A device may only report its own state');
+    if (!local) return;
+    const { apps, is_on__commit: commit, name: _name, ...fields } = local as Record<string, unknown>;
+    const write = planReport(device, { [device.uuid]: fields });
+    if (write) await writeReportFields(tx, [write]);
+    if (apps !== undefined && apps !== null) {
+      if (typeof apps !== 'object' || Array.isArray(apps)) throw new BadRequestError('"apps" must be an object keyed by app id');
+      const app = (apps as Record<string, unknown>)[String(device.app)];
+      if (app && typeof app === 'object') await recordV2Installs(tx, device, (app as { services?: unknown }).services);
+    }
+    if (commit !== undefined && commit !== null) {
+      if (typeof commit !== 'string') throw new BadRequestError('is_on__commit must be a string');
+      await tx.query(
+        `UPDATE device d SET is_running__release = r.id
+           FROM (SELECT id FROM release WHERE belongs_to__application = $2 AND commit = $3
+                  ORDER BY (status = 'success') DESC, id DESC LIMIT 1) r
+          WHERE d.id = $1 AND d.is_running__release IS DISTINCT FROM r.id`,
+        [device.id, device.app, commit],
+      );
+    }
+  });
+}
+
+/** image_install and service_install rows for the images (of the device's fleet) the report lists. */
+async function recordV2Installs(db: Db, device: ReportDevice, services: unknown): Promise<void> {
+  if (!services || typeof services !== 'object' || Array.isArray(services)) return;
+  const reported = new Map<number, V2Service>();
+  for (const [key, value] of Object.entries(services as Record<string, unknown>)) {
+    const imageId = Number(key);
+    if (!Number.isInteger(imageId) || imageId <= 0 || !value || typeof value !== 'object') continue;
+    reported.set(imageId, value as V2Service);
+  }
+  if (reported.size === 0) return;
+  // Only images of this fleet's services, each with a release of this fleet that contains it.
+  const { rows } = await db.query<{ image: number; service: number; release: number }>(
+    `SELECT ri.image, i.is_a_build_of__service AS service, ri.is_part_of__release AS release
+       FROM image__is_part_of__release ri
+       JOIN image i ON i.id = ri.image
+       JOIN service s ON s.id = i.is_a_build_of__service
+       JOIN release r ON r.id = ri.is_part_of__release
+      WHERE ri.image = ANY($1::int[]) AND s.application = $2 AND r.belongs_to__application = $2
+      ORDER BY ri.is_part_of__release DESC`,
+    [[...reported.keys()], device.app],
+  );
+  const done = new Set<number>();
+  for (const r of rows) {
+    const s = reported.get(r.image)!;
+    const wanted = typeof s.releaseId === 'number' ? s.releaseId : undefined;
+    if (done.has(r.image) || (wanted !== undefined && wanted !== r.release && rows.some((x) => x.image === r.image && x.release === wanted))) continue;
+    done.add(r.image);
+    const status = typeof s.status === 'string' && s.status ? s.status.slice(0, 255) : 'Unknown';
+    const progress = typeof s.download_progress === 'number' && Number.isFinite(s.download_progress) ? Math.round(s.download_progress) : null;
+    await db.query(
+      `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (device, installs__image) DO UPDATE
+         SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
+             is_provided_by__release = EXCLUDED.is_provided_by__release`,
+      [device.id, r.image, r.release, status, progress],
+    );
+    await db.query('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) ON CONFLICT (device, installs__service) DO NOTHING', [device.id, r.service]);
+  }
+}

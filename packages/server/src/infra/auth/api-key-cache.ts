@@ -1,0 +1,119 @@
+import type { Bus } from '../bus/bus.js';
+import type { Db } from '../db/db.js';
+import type { Actor } from '../http/actor.js';
+
+/** The bus channel every process's API-key cache listens on. */
+export const API_KEYS_CHANGED = 'auth:api-keys-changed';
+
+/** Whose keys changed: `actorIds` drops those actors' keys; neither field drops every key. */
+export interface ApiKeysChanged {
+  actorIds?: number[];
+}
+
+interface Entry {
+  actor: Actor;
+  /** Epoch ms after which the entry must be read again (TTL, or the key's own expiry). */
+  until: number;
+}
+
+/**
+ * Per-process cache of API key → actor, so a device's poll costs no key lookup. Keyed by
+ * the key's sha256 (never the key itself), bounded (least recently used entries go first),
+ * and every entry lives at most `ttlMs` and never past its key's expiry date. Writes that
+ * revoke a key (key deleted or changed, its device/fleet/user deleted, a device moved)
+ * drop entries at once on this process and, through the bus, on every other one.
+ */
+export class ApiKeyCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every drop: a lookup that began before one must not store its (stale) result. */
+  generation = 0;
+
+  constructor(
+    readonly max = 100_000,
+    readonly ttlMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(hash: string): Actor | undefined {
+    const e = this.entries.get(hash);
+    if (!e) return undefined;
+    const now = this.now();
+    if (now >= e.until) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    // Recently used: to the end of the insertion order, which is the eviction order.
+    this.entries.delete(hash);
+    this.entries.set(hash, e);
+    return e.actor;
+  }
+
+  /** Stores a lookup made when `generation` was `builtAt`; `expiry` is the key's expiry date. */
+  set(hash: string, actor: Actor, expiry: Date | null, builtAt: number): void {
+    if (builtAt !== this.generation) return;
+    const now = this.now();
+    const until = Math.min(now + this.ttlMs, expiry ? expiry.getTime() : Infinity);
+    if (until <= now) return;
+    this.entries.delete(hash);
+    while (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    this.entries.set(hash, { actor, until });
+  }
+
+  drop(change: ApiKeysChanged): void {
+    this.generation++;
+    if (!change.actorIds) {
+      this.entries.clear();
+      return;
+    }
+    if (change.actorIds.length === 0) return;
+    const actors = new Set(change.actorIds);
+    for (const [hash, e] of this.entries) if (actors.has(e.actor.actorId)) this.entries.delete(hash);
+  }
+}
+
+// The caches and buses of the running apps (one of each in production; tests may build
+// several apps in one process). Rules are registered once per process, so they reach each.
+const caches = new Set<ApiKeyCache>();
+const buses = new Set<Bus>();
+
+/**
+ * Connects a cache to its app's bus: it drops what `auth:api-keys-changed` names, and the
+ * announcements below reach the bus. Resolves to the disconnection.
+ */
+export async function useApiKeyBus(cache: ApiKeyCache, bus: Bus): Promise<() => Promise<void>> {
+  const unsubscribe = await bus.subscribe(API_KEYS_CHANGED, (m) => cache.drop(normalise(m)));
+  caches.add(cache);
+  buses.add(bus);
+  return async () => {
+    caches.delete(cache);
+    buses.delete(bus);
+    await unsubscribe();
+  };
+}
+
+function normalise(m: unknown): ApiKeysChanged {
+  const ids = (m as ApiKeysChanged | null)?.actorIds;
+  return Array.isArray(ids) ? { actorIds: ids.filter((x) => typeof x === 'number') } : {};
+}
+
+/**
+ * Announces, once `db`'s write has committed, that the keys of some actors (or every key)
+ * may no longer authenticate as cached: this process's caches drop them before the write's
+ * answer goes out, the others when the bus message arrives.
+ */
+export function forgetApiKeys(db: Db, change: ApiKeysChanged): void {
+  if (change.actorIds && change.actorIds.length === 0) return;
+  const message: ApiKeysChanged = change.actorIds ? { actorIds: [...new Set(change.actorIds)] } : {};
+  db.afterCommit(async () => {
+    for (const cache of caches) cache.drop(message);
+    for (const bus of buses) await bus.publish(API_KEYS_CHANGED, message);
+  });
+}
