@@ -20,3 +20,6 @@ export * from './deploy.js';
 export * from './resources/variables.js';
 export * from './variables.js';
 export * from './support-access.js';
+export * from './tags.js';
+export * from './location.js';
+export * from './os-lines.js';

@@ -10,6 +10,8 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { adminRoutes } from './features/admin/login-as.routes.js';
 import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
+import { dashboardConfigRoutes, type MapOptions } from './features/web/dashboard-config.routes.js';
+import { mapTileSource } from './infra/config/map-tiles.js';
 import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
 import { registerBusinessRules } from './features/rules.js';
 import { invitationRoutes } from './features/invitations/invitation.routes.js';
@@ -47,6 +49,8 @@ export interface AppOptions {
    * FLOTILLA_CODE_HOST_RAW_URL). Default: GitHub, 10 s timeout; tests shorten the timeout.
    */
   codeHost?: Partial<CodeHostOptions>;
+  /** Map tiles for the dashboard (FLOTILLA_MAP_TILE_URL, FLOTILLA_MAP_ATTRIBUTION); default none. */
+  map?: MapOptions;
   /** Device actions: how long to wait for the device's answer (default 30 s). */
   actionTimeoutMs?: number;
   /** Cloud link liveness ping interval (default 30 s). */
@@ -141,7 +145,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(cloudLinkRoutes, { db: opts.db, publicUrl: mailer.publicUrl, pingIntervalMs: opts.cloudLinkPingIntervalMs });
   await app.register(actionRoutes, { db: opts.db, timeoutMs: opts.actionTimeoutMs });
   await app.register(dataApiRoutes, { db: opts.db });
-  if (opts.webDistDir) await app.register(webRoutes, { distDir: opts.webDistDir });
+  await app.register(dashboardConfigRoutes, { map: opts.map });
+  if (opts.webDistDir) {
+    const tiles = opts.map?.tileUrl ? mapTileSource(opts.map.tileUrl) : null;
+    await app.register(webRoutes, { distDir: opts.webDistDir, imgSources: tiles ? [tiles] : [] });
+  }
 
   let jobs: JobRunner | null = null;
   if (opts.jobs) {

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     jobs: true,
     webDistDir: WEB_DIST_DIR,
     registryHost: config.FLOTILLA_REGISTRY_HOST,
+    map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });

@@ -39,6 +39,8 @@ export const device: ResourceDef = {
     { name: 'api_heartbeat_state', type: 'Short Text', required: true, default: "'unknown'", writable: 'never', enum: API_HEARTBEAT_STATES },
     { name: 'last_connectivity_event', type: 'Date Time', writable: 'never' },
     { name: 'update_status', type: 'Short Text', writable: 'never', maxLength: 50 },
+    // When update_status last changed (a trigger keeps it, migration 0014).
+    { name: 'last_update_status_event', type: 'Date Time', writable: 'never' },
     { name: 'os_version', type: 'Short Text', writable: 'never', maxLength: 255 },
     { name: 'os_variant', type: 'Short Text', writable: 'never', maxLength: 50 },
     { name: 'supervisor_version', type: 'Short Text', writable: 'never', maxLength: 255 },

@@ -9,6 +9,7 @@ import { registerApiKeyRules } from './api-keys/api-key.hooks.js';
 import { registerStateChangeRules } from './device-api/state-change.hooks.js';
 import { registerApiKeyRevocationRules } from './device-api/api-key-revocation.hooks.js';
 import { registerVariableRules } from './variables/variable.hooks.js';
+import { registerTagRules } from './tags/tag.hooks.js';
 
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
@@ -29,4 +30,5 @@ export function registerBusinessRules(): void {
   registerStateChangeRules();
   registerApiKeyRevocationRules();
   registerVariableRules();
+  registerTagRules();
 }

@@ -3,6 +3,7 @@ import { checkSupportAccessExpiry } from '../applications/support-access.js';
 import { actorsOfDevices, deleteUnusedActors } from './device-actor.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
+import { checkCustomLocation } from './device-location.js';
 import { checkDeviceName, prepareDevice } from './device-identity.js';
 import { checkDevicePin, dropPinsOfOldFleet } from './device-pin.js';
 
@@ -18,6 +19,7 @@ export function registerDeviceRules(): void {
     before: async ({ db, body }) => {
       await prepareDevice(db, body);
       checkSupportAccessExpiry(body);
+      checkCustomLocation(body);
     },
     after: async ({ db, body, ids }) => {
       await checkDeviceArchitecture(db, 'POST', body, ids);
@@ -28,6 +30,7 @@ export function registerDeviceRules(): void {
     before: async ({ db, body, ids }) => {
       checkDeviceName(body);
       checkSupportAccessExpiry(body);
+      checkCustomLocation(body);
       await checkDeactivation(db, body, ids);
     },
     after: async ({ db, body, ids }) => {

@@ -6,19 +6,23 @@ import type { FastifyInstance } from 'fastify';
  * Serves the built dashboard (packages/web/dist) with a strict Content-Security-Policy:
  * no inline scripts. Unknown paths that are not API routes get index.html (SPA routing).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // MUI/emotion inject <style> elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+export function contentSecurityPolicy(imgSources: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // MUI/emotion inject <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    // Map tiles come from the configured tile server's origin (FLOTILLA_MAP_TILE_URL) only.
+    ["img-src 'self' data: blob:", ...imgSources].join(' '),
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,12 +42,13 @@ const TYPES: Record<string, string> = {
 // /user/verify-email/… and /auth/{provider}/callback.
 const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
 
-export async function webRoutes(app: FastifyInstance, { distDir }: { distDir: string }): Promise<void> {
+export async function webRoutes(app: FastifyInstance, { distDir, imgSources }: { distDir: string; imgSources?: string[] }): Promise<void> {
   const root = resolve(distDir); // no trailing separator, whatever the caller passed
+  const policy = contentSecurityPolicy(imgSources);
   const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
 
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    reply.header('Content-Security-Policy', policy);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
     reply.header('X-Frame-Options', 'DENY');

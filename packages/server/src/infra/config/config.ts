@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mapTileSource } from './map-tiles.js';
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad
@@ -40,6 +41,15 @@ const schema = z
     FLOTILLA_CODE_HOST_RAW_URL: optionalUrl(['http://', 'https://']).default('https://raw.githubusercontent.com'),
     // Registry host named in image locations (`<host>/v2/<hex>`); default in features/releases/image-location.ts.
     FLOTILLA_REGISTRY_HOST: z.string().min(1).max(200).regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name, optionally with :port').optional(),
+    // Map tiles for the dashboard's maps (Leaflet URL template); unset = no tiles, the maps
+    // show device positions on a plain background (works with no outside network).
+    FLOTILLA_MAP_TILE_URL: z
+      .string()
+      .max(500)
+      .refine((v) => mapTileSource(v) !== null, 'must be an http(s) URL template such as https://tiles.example.org/{z}/{x}/{y}.png')
+      .optional(),
+    // Attribution text shown on the map (the tile provider's licence usually requires it).
+    FLOTILLA_MAP_ATTRIBUTION: z.string().max(300).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({

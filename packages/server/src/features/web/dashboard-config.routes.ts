@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+
+export interface MapOptions {
+  /** FLOTILLA_MAP_TILE_URL: a tile URL template; unset = no tiles. */
+  tileUrl?: string;
+  /** FLOTILLA_MAP_ATTRIBUTION: the tile provider's attribution text. */
+  attribution?: string;
+}
+
+/**
+ * `GET /config/dashboard`: the server settings the dashboard needs before it can draw some
+ * pages (today the map tile server). Unauthenticated and secret-free, like balena's `/config`,
+ * whose shape stays as the SDK expects it; the dialect claims `/config` and `/config/vars`,
+ * not this path.
+ */
+export async function dashboardConfigRoutes(app: FastifyInstance, opts: { map?: MapOptions }): Promise<void> {
+  const body = { mapTileUrl: opts.map?.tileUrl ?? null, mapAttribution: opts.map?.attribution ?? null };
+  app.get(
+    '/config/dashboard',
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            required: ['mapTileUrl', 'mapAttribution'],
+            properties: { mapTileUrl: { type: ['string', 'null'] }, mapAttribution: { type: ['string', 'null'] } },
+          },
+        },
+      },
+    },
+    async (_request, reply) => reply.header('Cache-Control', 'no-cache').send(body),
+  );
+}
