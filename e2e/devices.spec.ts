@@ -176,9 +176,13 @@ test('registered devices appear in the fleet table with counts, filters and batc
   await rename.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `edge-${stamp}` })).toBeVisible();
 
+  // The note is edited inline (a click on 'Add a note', or on the note) and shown as markdown.
+  await details.getByRole('button', { name: 'Add a note' }).click();
   await page.getByLabel('Note', { exact: true }).fill('Mounted on the north mast');
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
   await page.reload();
+  await expect(details.getByTestId('device-note-view')).toHaveText('Mounted on the north mast');
+  await details.getByRole('button', { name: 'Edit note' }).click();
   await expect(page.getByLabel('Note', { exact: true })).toHaveValue('Mounted on the north mast');
   await expect(page.getByRole('heading', { level: 1, name: `edge-${stamp}` })).toBeVisible();
 

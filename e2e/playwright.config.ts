@@ -31,6 +31,10 @@ const serverEnv: Record<string, string> = {
   // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
   // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
   FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
+  // Map tiles from a closed local port: the maps must work without tiles (offline), and the
+  // CSP must allow exactly this origin's images.
+  // (Not the discard port 9 here: Chromium refuses to fetch from it at all.)
+  FLOTILLA_MAP_TILE_URL: 'http://127.0.0.1:18089/tiles/{z}/{x}/{y}.png',
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),

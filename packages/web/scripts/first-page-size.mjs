@@ -30,6 +30,7 @@ const ROUTES = {
   '/fleets/:id/devices': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-devices.tsx'],
   '/devices/:uuid': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-summary.tsx'],
   '/devices/:uuid/settings': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-settings.tsx'],
+  '/devices/:uuid/location': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-location.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
   '(not found)': 'src/app/routes/not-found.tsx',
 };

@@ -79,6 +79,7 @@ export const router = createBrowserRouter([
                 children: [
                   { index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) },
                   { path: 'settings', lazy: async () => ({ Component: (await import('./routes/device-settings')).DeviceSettingsRoute }) },
+                  { path: 'location', lazy: async () => ({ Component: (await import('./routes/device-location')).DeviceLocationRoute }) },
                 ],
               },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },

@@ -63,6 +63,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         <Tabs value={tab} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />
           <Tab value="settings" label={t('devices.tab_settings')} component={RouterLink} to={`${base}/settings`} />
+          <Tab value="location" label={t('devices.tab_location')} component={RouterLink} to={`${base}/location`} />
         </Tabs>
         <Outlet context={context} />
       </Stack>

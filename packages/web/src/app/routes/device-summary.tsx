@@ -1,13 +1,19 @@
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceDetailsCard } from '../../features/devices/components/device-details-card';
 import { DeviceMetricsCard } from '../../features/devices/components/device-metrics-card';
 import { useDeviceRouteContext } from './device-context';
 
+// The services card (its queries, controls and dialogs) is its own chunk: the device page has
+// no first-page budget left (ARCHITECTURE.md, 350 KB gzip).
+const DeviceServicesCard = lazy(async () => ({ default: (await import('../../features/devices/components/device-services-card')).DeviceServicesCard }));
+
 /**
  * /devices/{uuid} summary (spec 2 §2 "Device pages"): the undervolted danger warning, the
- * device info card and the metrics card. Logs and terminal panels come with those features.
+ * device info card, the metrics card and the services card. Logs and terminal panels come
+ * with those features.
  */
 export function DeviceSummaryRoute() {
   const { t } = useTranslation();
@@ -18,7 +24,12 @@ export function DeviceSummaryRoute() {
       <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
         {/* Keyed by device so a refetch after a rename does not reset the note being typed. */}
         <DeviceDetailsCard key={device.id} device={device} can={access.can} />
-        <DeviceMetricsCard device={device} />
+        <Stack spacing={2} sx={{ flex: 1, minWidth: 0, width: '100%' }}>
+          <DeviceMetricsCard device={device} />
+          <Suspense fallback={null}>
+            <DeviceServicesCard device={device} can={access.can} />
+          </Suspense>
+        </Stack>
       </Stack>
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceTableParams, parseDeviceTableParams } from './device-table-params';
+import { deviceLensParams, deviceTableParams, parseDeviceLens, parseDeviceTableParams } from './device-table-params';
 
 describe('parseDeviceTableParams', () => {
   it('reads the release filter the release page links with', () => {
@@ -20,5 +20,17 @@ describe('deviceTableParams', () => {
     const next = deviceTableParams(new URLSearchParams('lens=table&page=3'), { status: 'operational', releaseId: 7 }, 0);
     expect(next.toString()).toBe('lens=table&status=operational&is_running__release=7');
     expect(parseDeviceTableParams(next).filters).toEqual({ status: 'operational', releaseId: 7 });
+  });
+});
+
+describe('device lens', () => {
+  it('reads the map lens from the URL and defaults to the table', () => {
+    expect(parseDeviceLens(new URLSearchParams('lens=map&status=updating'))).toBe('map');
+    expect(parseDeviceLens(new URLSearchParams('lens=globe'))).toBe('table');
+    expect(parseDeviceLens(new URLSearchParams(''))).toBe('table');
+  });
+  it('switches the lens keeping the filters and dropping the table page', () => {
+    expect(deviceLensParams(new URLSearchParams('status=updating&page=3'), 'map').toString()).toBe('status=updating&lens=map');
+    expect(deviceLensParams(new URLSearchParams('lens=map&search=pi'), 'table').toString()).toBe('search=pi');
   });
 });

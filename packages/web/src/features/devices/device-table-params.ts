@@ -35,3 +35,19 @@ export function deviceTableParams(current: URLSearchParams, filters: DeviceFilte
   if (page > 0) next.set('page', String(page + 1));
   return next;
 }
+
+/** Spec 2 §2: the device table's Table and Map lenses; the choice is kept in the URL (`?lens=map`). */
+export type DeviceLens = 'table' | 'map';
+
+export function parseDeviceLens(params: URLSearchParams): DeviceLens {
+  return params.get('lens') === 'map' ? 'map' : 'table';
+}
+
+/** The URL parameters for `lens`, keeping the filters (the table's page only matters in the table). */
+export function deviceLensParams(current: URLSearchParams, lens: DeviceLens): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.delete('lens');
+  next.delete('page');
+  if (lens === 'map') next.set('lens', 'map');
+  return next;
+}

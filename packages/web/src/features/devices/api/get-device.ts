@@ -24,6 +24,8 @@ export interface DeviceDetails {
   api_heartbeat_state: string;
   last_connectivity_event: string | null;
   update_status: string | null;
+  /** When update_status last changed. */
+  last_update_status_event: string | null;
   os_version: string | null;
   os_variant: string | null;
   supervisor_version: string | null;
@@ -65,7 +67,7 @@ export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
     options: {
       $select: [
         'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress',
-        'api_heartbeat_state', 'last_connectivity_event', 'update_status', 'os_version', 'os_variant', 'supervisor_version',
+        'api_heartbeat_state', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
         'is_accessible_by_support_until__date', 'ip_address', 'public_address', 'mac_address', 'cpu_usage', 'cpu_temp',
         'memory_usage', 'memory_total', 'storage_usage', 'storage_total',
       ],

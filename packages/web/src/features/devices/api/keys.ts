@@ -11,3 +11,6 @@ export const DEVICE_REFETCH_MS = 60_000;
  * fetched from the server ($top/$skip), so a page of 50 rows needs no virtualisation.
  */
 export const DEVICE_PAGE_SIZE = 50;
+
+/** Mutation key of any action sent to a device: while one is in flight its controls wait (spec 2 §5). */
+export const deviceActionKey = (uuid: string) => ['device', uuid, 'action'] as const;

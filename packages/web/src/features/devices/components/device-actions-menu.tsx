@@ -2,12 +2,14 @@ import Button from '@mui/material/Button';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { useMutation } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/errors';
 import type { DeviceDetails } from '../api/get-device';
 import { runDeviceAction } from '../api/device-mutations';
+import { deviceActionKey } from '../api/keys';
 import { actionDisabledReason, contractSupportsBlink, DEVICE_ACTIONS, isUpdateLocked, type DeviceAction } from '../device-rules';
 
 // Loads when a device first answers 423: dialog code stays off the device page's first load.
@@ -34,10 +36,15 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
   const [locked, setLocked] = useState<DeviceAction | null>(null);
   const target = { id: device.id, uuid: device.uuid, appId: device.fleet.id };
   const supportsBlink = contractSupportsBlink(device.deviceType.contract);
+  // Shares the device's action key: the services card waits while one is in flight (spec 2 §5).
+  const send = useMutation({
+    mutationKey: deviceActionKey(device.uuid),
+    mutationFn: ({ action, force }: { action: DeviceAction; force: boolean }) => runDeviceAction(target, action, force),
+  });
 
   const run = async (action: DeviceAction, force = false) => {
     try {
-      await runDeviceAction(target, action, force);
+      await send.mutateAsync({ action, force });
       enqueueSnackbar(t('devices.action_done', { action: t(`devices.action_${action}`) }), { variant: 'success' });
     } catch (err) {
       if (!force && isUpdateLocked(err)) setLocked(action);

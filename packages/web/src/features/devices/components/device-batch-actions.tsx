@@ -7,7 +7,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/errors';
 import { removeDevice, runDeviceAction, useInvalidateFleetDevices } from '../api/device-mutations';
-import { batchOutcome, confirmList, isUpdateLocked } from '../device-rules';
+import { actionDisabledReason, batchOutcome, confirmList, contractSupportsBlink, isUpdateLocked, type DisabledReason } from '../device-rules';
 
 // Dialogs load when first opened: they keep the form and dialog code off the table's first page.
 const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
@@ -44,9 +44,35 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
   const call = (a: BatchAction, d: SelectedDevice, force = false) =>
     a === 'delete' ? removeDevice(d.id) : runDeviceAction({ id: d.id, uuid: d.uuid, appId: fleetId }, a, force);
 
+  /**
+   * Spec 2 §4 disabled reasons, per device (at most 10 checks at once, results reused for
+   * 5000 ms): a device the action is not available for is not called and counts as failed
+   * with its reason. The checker loads with the first batch action, off the table's first page.
+   */
+  const reasonsFor = async (a: BatchAction, devices: SelectedDevice[]): Promise<(string | undefined)[]> => {
+    if (a === 'delete') return devices.map(() => undefined);
+    const { checkBatchReasons } = await import('../api/device-action-facts');
+    const reasons = await checkBatchReasons(a, devices.map((d) => d.id), allowed(a), (action, f) =>
+      actionDisabledReason(action, { is_online: f.is_online, overall_status: f.overall_status, supportsBlink: contractSupportsBlink(f.contract), allowed: true }),
+    );
+    return devices.map((d) => reasons.get(d.id));
+  };
+
   /** Runs `a` on every device and reports as spec 2 §4 says; update-locked ones may be forced. */
   const run = async (a: BatchAction, devices: SelectedDevice[], force = false) => {
-    const results = await Promise.allSettled(devices.map((d) => call(a, d, force)));
+    let reasons: (string | undefined)[];
+    try {
+      reasons = force ? devices.map(() => undefined) : await reasonsFor(a, devices);
+    } catch (err) {
+      enqueueSnackbar(errorMessage(err, t), { variant: 'error' });
+      return;
+    }
+    const results = await Promise.allSettled(
+      devices.map((d, i) => {
+        const reason = reasons[i];
+        return reason ? Promise.reject(new Error(t(`devices.${reason as DisabledReason}`))) : call(a, d, force);
+      }),
+    );
     const outcome = batchOutcome(results);
     if (outcome.kind === 'success') enqueueSnackbar(t('devices.operation_completed'), { variant: 'success' });
     else if (outcome.kind === 'partial') enqueueSnackbar(t('devices.operation_failed_for', { count: outcome.failed }), { variant: 'warning' });

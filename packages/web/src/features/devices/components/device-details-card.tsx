@@ -1,23 +1,31 @@
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { osLine, type OsLine } from '@flotilla/model';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DefinitionRows } from '../../../components/definition-rows';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import { useSetDeviceNote } from '../api/device-mutations';
+import { useDeviceSummaryFacts } from '../api/device-summary-facts';
+import { useDeviceTags, useInvalidateDeviceTags } from '../api/device-tags';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
 import { DeviceNoteField } from './device-note-field';
 import { DeviceStatusChip } from './device-status-chip';
-import { addressList, formatTimestamp } from './format';
+import { addressList, formatElapsed, formatTimestamp } from './format';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
 const DeviceRenameDialog = lazy(async () => ({ default: (await import('./device-rename-dialog')).DeviceRenameDialog }));
+// The tag manager loads when first opened.
+const DeviceTagsDialog = lazy(async () => ({ default: (await import('./device-tags-dialog')).DeviceTagsDialog }));
 
 const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
+const OS_LINE_COLOR: Record<OsLine, 'info' | 'success' | 'warning' | 'error'> = { next: 'info', current: 'success', sunset: 'warning', outdated: 'error' };
 
 /** Spec 2 §4 "Support access: on, expired or off, by its expiry date". */
 function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'off' {
@@ -28,18 +36,24 @@ function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'o
 /**
  * The device info card of the summary (spec 2 §2 "Device summary card fields", those the
  * model holds): name with rename, fleet, status, cloud link, heartbeat, versions, releases,
- * support access, addresses and the note. Tags wait for the device_tag resource.
+ * support access, local mode, public URL, addresses, tags (tag manager) and the markdown note.
+ * The OS line badge comes from the model's OS release milestones (none for a non-balenaOS host).
  */
 export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
   const { t } = useTranslation();
   const setNote = useSetDeviceNote(device.uuid);
   const [renaming, setRenaming] = useState(false);
+  const [tagging, setTagging] = useState(false);
+  const tags = useDeviceTags(device.uuid);
+  const invalidateTags = useInvalidateDeviceTags(device.uuid);
+  const facts = useDeviceSummaryFacts(device.uuid).data;
   const canUpdate = can('resin.device.update');
   const none = t('devices.none');
   const text = (value: string | null | undefined): ReactNode => (value ? value : none);
   const release = (r: ReleaseRef | null): ReactNode => (r ? `${r.raw_version} (${r.commit.slice(0, 7)})` : none);
   const target = device.pinned ?? device.fleet.target;
   const support = supportAccess(device.is_accessible_by_support_until__date, Date.now());
+  const line = osLine(device.os_version);
 
   const rows: [string, ReactNode][] = [
     [
@@ -55,18 +69,37 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
     ],
     [
       t('devices.fleet'),
-      <Link component={RouterLink} to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}>
-        {device.fleet.app_name}
-      </Link>,
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
+        <Link component={RouterLink} to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}>
+          {device.fleet.app_name}
+        </Link>
+        {/* Moving lives on the settings page (compatible fleets, warnings): the shortcut goes there. */}
+        <PermissionTooltip allowed={canUpdate}>
+          <Button size="small" disabled={!canUpdate} component={RouterLink} to={`/devices/${device.uuid}/settings`}>
+            {t('devices.move')}
+          </Button>
+        </PermissionTooltip>
+      </Stack>,
     ],
     [t('devices.status'), <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />],
     [t('devices.cloud_link'), device.is_online ? t('devices.connected') : t('devices.disconnected')],
     [t('devices.heartbeat'), t(`devices.heartbeat_${device.api_heartbeat_state as 'online' | 'offline' | 'timeout' | 'unknown'}`, { defaultValue: device.api_heartbeat_state })],
-    [t('devices.last_seen'), formatTimestamp(device.last_connectivity_event) ?? t('devices.never')],
+    [t('devices.last_link_seen'), formatTimestamp(device.last_connectivity_event) ?? t('devices.never')],
     [t('devices.uuid'), <code>{device.uuid}</code>],
     [t('devices.device_type'), device.deviceType.name],
     [t('devices.update_status'), text(device.update_status)],
-    [t('devices.os_version'), text(device.os_version)],
+    [t('devices.update_status_since'), formatElapsed(device.last_update_status_event) ?? none],
+    [
+      t('devices.os_version'),
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
+        <span>{text(device.os_version)}</span>
+        {line ? (
+          <Tooltip title={t(`devices.os_line_${line}_hint`)}>
+            <Chip size="small" variant="outlined" color={OS_LINE_COLOR[line]} label={t(`devices.os_line_${line}`)} tabIndex={0} />
+          </Tooltip>
+        ) : null}
+      </Stack>,
+    ],
     [t('devices.os_variant'), text(device.os_variant)],
     [t('devices.supervisor_version'), text(device.supervisor_version)],
     [t('devices.current_release'), release(device.running)],
@@ -78,9 +111,19 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         : t(`devices.support_${support}`),
     ],
     [t('devices.is_active'), device.is_active ? t('devices.yes') : t('devices.no')],
+    [t('devices.local_mode'), facts ? (facts.localMode ? t('devices.on') : t('devices.off')) : none],
+    ...(facts?.webUrl
+      ? ([[t('devices.public_url'), <Link href={facts.webUrl} target="_blank" rel="noopener noreferrer">{facts.webUrl}</Link>]] as [string, ReactNode][])
+      : []),
     [t('devices.local_ip'), addressList(device.ip_address).join(', ') || none],
     [t('devices.public_ip'), addressList(device.public_address).join(', ') || none],
     [t('devices.mac_address'), addressList(device.mac_address).join(', ') || none],
+    [
+      t('devices.tags'),
+      <Button size="small" variant="outlined" disabled={!tags.data} onClick={() => setTagging(true)} aria-haspopup="dialog">
+        {t('devices.tags_count', { count: tags.data?.length ?? 0 })}
+      </Button>,
+    ],
   ];
 
   return (
@@ -89,9 +132,21 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         {t('devices.details')}
       </Typography>
       <DefinitionRows rows={rows} />
-      <Stack sx={{ mt: 2 }}>
+      <Stack sx={{ mt: 2 }} id="note">
         <DeviceNoteField initialValue={device.note ?? ''} disabled={!canUpdate} onSave={(note) => setNote.mutateAsync(note)} />
       </Stack>
+      {tagging && tags.data ? (
+        <Suspense fallback={null}>
+          <DeviceTagsDialog
+            uuid={device.uuid}
+            deviceName={device.device_name}
+            tags={tags.data}
+            canEdit={can('resin.device_tag.all')}
+            onSaved={invalidateTags}
+            onClose={() => setTagging(false)}
+          />
+        </Suspense>
+      ) : null}
       {renaming ? (
         <Suspense fallback={null}>
           <DeviceRenameDialog device={device} onClose={() => setRenaming(false)} />

@@ -49,7 +49,7 @@ export function DeviceMetricsCard({ device }: { device: DeviceDetails }) {
       : null,
   ].filter((b) => b !== null);
   return (
-    <Paper variant="outlined" component="section" aria-label={t('devices.metrics')} sx={{ p: 2, flex: 1, minWidth: 0 }}>
+    <Paper variant="outlined" component="section" aria-label={t('devices.metrics')} sx={{ p: 2, minWidth: 0 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
         {t('devices.metrics')}
       </Typography>

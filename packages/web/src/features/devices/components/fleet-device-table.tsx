@@ -1,22 +1,27 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import { useDeviceFilterOptions } from '../api/get-device-filter-options';
 import { useDeviceStatusCounts, useFleetDevices, type DeviceFilters, type DeviceRow } from '../api/get-fleet-devices';
 import { DEVICE_PAGE_SIZE } from '../api/keys';
-import { deviceTableParams, parseDeviceTableParams } from '../device-table-params';
+import { deviceLensParams, deviceTableParams, parseDeviceLens, parseDeviceTableParams, type DeviceLens } from '../device-table-params';
 import { DeviceBatchActions, type SelectedDevice } from './device-batch-actions';
 import { DeviceFiltersBar } from './device-filters-bar';
 import { DeviceStatusChip } from './device-status-chip';
 import { addressList, formatTimestamp } from './format';
+
+// The Map lens (Leaflet, clustering, its strings) loads only when it is opened.
+const FleetDeviceMap = lazy(async () => ({ default: (await import('./fleet-device-map')).FleetDeviceMap }));
+const LENSES: DeviceLens[] = ['table', 'map'];
 
 interface Props {
   fleetId: number;
@@ -33,6 +38,7 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { filters, page } = parseDeviceTableParams(params);
+  const lens = parseDeviceLens(params);
   const devices = useFleetDevices(fleetId, filters, page);
   const counts = useDeviceStatusCounts(fleetId);
   const options = useDeviceFilterOptions(fleetId);
@@ -118,9 +124,24 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
   return (
     <Paper variant="outlined" component="section" aria-label={t('devices.list')} sx={{ p: 2 }}>
       <Stack spacing={2}>
-        <Typography variant="h6" component="h2">
-          {t('devices.list')}
-        </Typography>
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography variant="h6" component="h2">
+            {t('devices.list')}
+          </Typography>
+          <Stack direction="row" role="group" aria-label={t('devices.lens')}>
+            {LENSES.map((l) => (
+              <Button
+                key={l}
+                size="small"
+                variant={lens === l ? 'contained' : 'outlined'}
+                aria-pressed={lens === l}
+                onClick={() => setParams(deviceLensParams(params, l), { replace: true })}
+              >
+                {t(`devices.lens_${l}`)}
+              </Button>
+            ))}
+          </Stack>
+        </Stack>
         <DeviceFiltersBar
           filters={filters}
           onChange={(next) => update(next, 0)}
@@ -128,15 +149,20 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
           deviceTypes={options.data?.deviceTypes ?? []}
           releases={options.data?.releases ?? []}
         />
-        {canSelect ? (
+        {lens === 'map' ? (
+          <Suspense fallback={<Typography color="text.secondary">{t('devices.lens_map')}…</Typography>}>
+            <FleetDeviceMap fleetId={fleetId} filters={filters} />
+          </Suspense>
+        ) : null}
+        {lens === 'table' && canSelect ? (
           <Stack direction="row" spacing={2}>
             <DeviceBatchActions fleetId={fleetId} selected={[...selected.values()]} can={can} onDone={() => setSelected(new Map())} />
           </Stack>
         ) : null}
-        {devices.isError ? <Alert severity="error">{t('devices.load_failed')}</Alert> : null}
-        <DataTable label={t('devices.table')} columns={columns} rows={rows} getRowKey={(r) => r.id} loading={devices.isPending} />
-        {rows?.length === 0 ? <Typography color="text.secondary">{filtered ? t('devices.no_match') : t('devices.empty')}</Typography> : null}
-        {total > DEVICE_PAGE_SIZE ? (
+        {lens === 'table' && devices.isError ? <Alert severity="error">{t('devices.load_failed')}</Alert> : null}
+        {lens === 'table' ? <DataTable label={t('devices.table')} columns={columns} rows={rows} getRowKey={(r) => r.id} loading={devices.isPending} /> : null}
+        {lens === 'table' && rows?.length === 0 ? <Typography color="text.secondary">{filtered ? t('devices.no_match') : t('devices.empty')}</Typography> : null}
+        {lens === 'table' && total > DEVICE_PAGE_SIZE ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
             <Typography>{t('devices.page_of', { from, to, total })}</Typography>
             <IconButton aria-label={t('devices.previous_page')} disabled={page === 0} onClick={() => update(filters, page - 1)}>

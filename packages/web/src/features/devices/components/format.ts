@@ -22,3 +22,19 @@ export function formatMegabytes(mb: number): string {
 export function addressList(value: string | null | undefined): string[] {
   return (value ?? '').split(/\s+/).filter((x) => x !== '');
 }
+
+const DURATION_UNITS: [unit: 'day' | 'hour' | 'minute' | 'second', ms: number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1_000],
+];
+
+/** How long ago `iso` was, in its largest whole unit ("3 minutes"), or undefined. */
+export function formatElapsed(iso: string | null | undefined, now: number = Date.now()): string | undefined {
+  if (!iso) return undefined;
+  const elapsed = Math.max(0, now - Date.parse(iso));
+  if (Number.isNaN(elapsed)) return undefined;
+  const [unit, ms] = DURATION_UNITS.find(([, size]) => elapsed >= size) ?? DURATION_UNITS[3]!;
+  return new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(elapsed / ms));
+}

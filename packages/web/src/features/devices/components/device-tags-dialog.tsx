@@ -1,0 +1,167 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import '../i18n-summary';
+import { useNotify } from '../../../lib/notify';
+import { sdk } from '../../../lib/sdk';
+import type { DeviceTag } from '../api/device-tags';
+import { rowKeyProblem, rowsFromTags, rowState, stagedChanges, type TagRow } from '../tag-staging';
+
+interface Props {
+  uuid: string;
+  deviceName: string;
+  tags: DeviceTag[];
+  /** resin.device_tag.all (operator and up); without it the dialog only lists. */
+  canEdit: boolean;
+  onSaved: () => Promise<unknown>;
+  onClose: () => void;
+}
+
+/**
+ * The tag manager (spec 2 §2): the device's tags as key/value rows; additions, edits and
+ * deletions are staged, each undoable, and saved together through device.tags.set/remove
+ * (a new value for a saved tag is a PATCH of that device_tag).
+ * Keys follow the API's rules (reserved io.resin./io.balena., no whitespace) and are unique.
+ */
+export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onClose }: Props) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const titleId = useId();
+  const nextId = useRef(tags.length);
+  const [rows, setRows] = useState<TagRow[]>(() => rowsFromTags(tags));
+  const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  const update = (id: number, patch: Partial<TagRow>) => setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  const add = () => setRows((rs) => [...rs, { id: nextId.current++, key: '', value: '', deleted: false }]);
+  const changes = stagedChanges(rows);
+  const invalid = rows.some((r) => rowKeyProblem(r, rows) !== undefined);
+
+  const save = async () => {
+    setSaving(true);
+    setFailed(false);
+    // Removals first, so a renamed key's old name is free before the new one is set.
+    const removes = changes.filter((c) => c.kind === 'remove');
+    const sets = changes.filter((c) => c.kind !== 'remove');
+    const results = [
+      ...(await Promise.allSettled(removes.map((c) => sdk.models.device.tags.remove(uuid, c.key)))),
+      ...(await Promise.allSettled(
+        sets.map((c) =>
+          c.kind === 'update'
+            ? sdk.pine.patch({ resource: 'device_tag', id: c.id, body: { value: c.value } })
+            : c.kind === 'set'
+              ? sdk.models.device.tags.set(uuid, c.key, c.value)
+              : undefined,
+        ),
+      )),
+    ];
+    await onSaved();
+    setSaving(false);
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failures.length === 0) {
+      notify.success(t('devices.tags_saved'));
+      onClose();
+      return;
+    }
+    // Spec 2 §8 'Some changes failed to apply': the dialog stays open with the first error.
+    setFailed(true);
+    notify.error(failures[0]!.reason);
+  };
+
+  return (
+    <Dialog open onClose={saving ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+      <DialogTitle id={titleId}>{t('devices.tags_title', { name: deviceName })}</DialogTitle>
+      <DialogContent>
+        {failed ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {t('devices.tags_some_failed')}
+          </Alert>
+        ) : null}
+        {!canEdit ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('devices.tags_read_only')}
+          </Alert>
+        ) : null}
+        {rows.length === 0 ? <Typography color="text.secondary">{t('devices.tags_none')}</Typography> : null}
+        <Stack component="ul" spacing={1.5} sx={{ m: 0, p: 0, pt: 1, listStyle: 'none' }} aria-label={t('devices.tags')}>
+          {rows.map((row, index) => {
+            const state = rowState(row);
+            const problem = rowKeyProblem(row, rows);
+            return (
+              <Stack component="li" key={row.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-state={state}>
+                <TextField
+                  size="small"
+                  label={t('devices.tag_key')}
+                  value={row.key}
+                  disabled={!canEdit || row.deleted || saving}
+                  onChange={(e) => update(row.id, { key: e.target.value })}
+                  error={problem !== undefined && row.key !== ''}
+                  helperText={problem !== undefined && row.key !== '' ? problem : ' '}
+                  slotProps={{ htmlInput: { 'aria-label': t('devices.tag_key_n', { n: index + 1 }) } }}
+                  sx={{ flex: 1, textDecoration: row.deleted ? 'line-through' : undefined }}
+                />
+                <TextField
+                  size="small"
+                  label={t('devices.tag_value')}
+                  value={row.value}
+                  disabled={!canEdit || row.deleted || saving}
+                  onChange={(e) => update(row.id, { value: e.target.value })}
+                  helperText={state === 'unchanged' ? ' ' : t(`devices.tag_state_${state}`)}
+                  slotProps={{ htmlInput: { 'aria-label': t('devices.tag_value_n', { n: index + 1 }) } }}
+                  sx={{ flex: 2 }}
+                />
+                {canEdit ? (
+                  row.deleted || (state === 'updated' && row.savedKey !== undefined) ? (
+                    <Button
+                      size="small"
+                      disabled={saving}
+                      onClick={() => update(row.id, { deleted: false, key: row.savedKey ?? row.key, value: row.savedValue ?? row.value })}
+                      aria-label={t('devices.tag_undo_n', { n: index + 1 })}
+                      sx={{ mt: 0.5 }}
+                    >
+                      {t('devices.tag_undo')}
+                    </Button>
+                  ) : (
+                    <Button
+                      size="small"
+                      color="error"
+                      disabled={saving}
+                      onClick={() => (state === 'added' ? setRows((rs) => rs.filter((r) => r.id !== row.id)) : update(row.id, { deleted: true }))}
+                      aria-label={t('devices.tag_delete_n', { n: index + 1 })}
+                      sx={{ mt: 0.5 }}
+                    >
+                      {t('devices.tag_delete')}
+                    </Button>
+                  )
+                ) : null}
+              </Stack>
+            );
+          })}
+        </Stack>
+        {canEdit ? (
+          <Button onClick={add} disabled={saving} sx={{ mt: 1 }}>
+            {t('devices.tag_add')}
+          </Button>
+        ) : null}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onClose} disabled={saving}>
+          {canEdit ? t('devices.cancel') : t('devices.close')}
+        </Button>
+        {canEdit ? (
+          <Button variant="contained" loading={saving} disabled={changes.length === 0 || invalid} onClick={() => void save()}>
+            {t('devices.tags_save', { count: changes.length })}
+          </Button>
+        ) : null}
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,63 @@
+import { tagKeyProblem } from '@flotilla/model';
+
+/**
+ * The tag manager's staged edits (balena's tag-manager pattern, spec 2 §2): rows are added,
+ * changed or marked deleted locally and saved together. Pure: unit-tested beside this file.
+ */
+export interface TagRow {
+  /** Stable row id for React keys. */
+  id: number;
+  /** The saved tag's id and key, for rows that exist on the server. */
+  savedId?: number;
+  savedKey?: string;
+  savedValue?: string;
+  key: string;
+  value: string;
+  deleted: boolean;
+}
+
+export type TagChange =
+  | { kind: 'set'; key: string; value: string }
+  | { kind: 'update'; id: number; key: string; value: string }
+  | { kind: 'remove'; key: string };
+
+export function rowsFromTags(tags: readonly { id?: number; tag_key: string; value: string }[]): TagRow[] {
+  return tags.map((t, i) => ({ id: i, savedId: t.id, savedKey: t.tag_key, savedValue: t.value, key: t.tag_key, value: t.value, deleted: false }));
+}
+
+export type RowState = 'unchanged' | 'added' | 'updated' | 'deleted';
+
+export function rowState(row: TagRow): RowState {
+  if (row.deleted) return 'deleted';
+  if (row.savedKey === undefined) return 'added';
+  return row.key !== row.savedKey || row.value !== row.savedValue ? 'updated' : 'unchanged';
+}
+
+/** A row's key problem as the API words it (model tagKeyProblem), and duplicates. */
+export function rowKeyProblem(row: TagRow, rows: readonly TagRow[]): string | undefined {
+  if (row.deleted) return undefined;
+  const problem = tagKeyProblem(row.key);
+  if (problem) return problem;
+  if (rows.some((other) => other !== row && !other.deleted && other.key === row.key)) return 'A tag with this key already exists.';
+  return undefined;
+}
+
+/**
+ * The writes that save the staged rows: removals first (a renamed key frees its old name),
+ * then sets. A renamed key is a removal of the old key and a set of the new one; a new value
+ * for a saved key is an update of that row by id (no create-then-conflict round trip).
+ */
+export function stagedChanges(rows: readonly TagRow[]): TagChange[] {
+  const removes: TagChange[] = [];
+  const sets: TagChange[] = [];
+  const kept = new Set(rows.filter((r) => !r.deleted).map((r) => r.key));
+  for (const row of rows) {
+    const state = rowState(row);
+    if (state === 'unchanged') continue;
+    if (row.savedKey !== undefined && (row.deleted || row.key !== row.savedKey) && !kept.has(row.savedKey)) removes.push({ kind: 'remove', key: row.savedKey });
+    if (row.deleted) continue;
+    if (row.savedId !== undefined && row.key === row.savedKey) sets.push({ kind: 'update', id: row.savedId, key: row.key, value: row.value });
+    else sets.push({ kind: 'set', key: row.key, value: row.value });
+  }
+  return [...removes, ...sets];
+}
