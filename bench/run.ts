@@ -1,7 +1,10 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
-// servers' output. Prints a table and writes bench/results/latest.json. Targets only
+// servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
+// (f)–(i), sim = (j), links = (k), table = (l); see bench/README.md). Prints a table and
+// writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadBenchConfig } from './lib/config.js';
@@ -9,6 +12,7 @@ import { evaluateDeviceApi, measureDeviceApi } from './lib/device-api.js';
 import { evaluate } from './lib/evaluate.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
 import { formatReport, writeJson } from './lib/report.js';
+import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
 import { startBaseline, startFlotilla } from './lib/servers.js';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -42,8 +46,22 @@ interface Task {
   stop: () => Promise<string>;
 }
 
+const PHASES = ['fleet', 'device', 'sim', 'links', 'table'] as const;
+type Phase = (typeof PHASES)[number];
+
+/** BENCH_ONLY=sim,table → those phases; unset → all. */
+function selectedPhases(value: string | undefined): Set<Phase> {
+  if (value === undefined || value.trim() === '') return new Set(PHASES);
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(PHASES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown phase(s) ${unknown.join(', ')}; known: ${PHASES.join(', ')}`);
+  return new Set(names as Phase[]);
+}
+
 async function main(): Promise<number> {
   const config = loadBenchConfig();
+  const only = selectedPhases(process.env.BENCH_ONLY);
+  const scaleConfig = loadScaleConfig(config.quick);
   const startedAt = new Date();
   const cleanup = new Cleanup();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -52,48 +70,77 @@ async function main(): Promise<number> {
 
   try {
     progress('starting the Flotilla server (embedded PostgreSQL, migrations, reference data)');
-    const flotilla = await startFlotilla();
+    const flotilla = await startFlotilla({ inspect: only.has('links') });
     cleanup.add('flotilla', flotilla.stop);
     const prepared = await prepareFlotilla(flotilla.server, config);
 
     // The baseline runs while the seeded server idles, so neither disturbs the other.
-    progress('starting the baseline server');
-    const baselineServer = await startBaseline();
-    const stopBaseline = cleanup.add('baseline', () => baselineServer.stop());
-    const baseline = await measureBaseline(baselineServer, config);
-    await stopBaseline();
+    let baseline: Awaited<ReturnType<typeof measureBaseline>> | undefined;
+    if (only.has('fleet') || only.has('device')) {
+      progress('starting the baseline server');
+      const baselineServer = await startBaseline();
+      const stopBaseline = cleanup.add('baseline', () => baselineServer.stop());
+      baseline = await measureBaseline(baselineServer, config);
+      await stopBaseline();
+    }
 
-    const figures = await measureFlotilla(flotilla.server, config, prepared);
+    const figures = only.has('fleet') ? await measureFlotilla(flotilla.server, config, prepared) : undefined;
     // After (a)–(e), so the devices' rows and cache do not weigh on the memory figures.
-    const deviceApi = await measureDeviceApi(flotilla.server, config, prepared.seeded);
+    const deviceApi = only.has('device') ? await measureDeviceApi(flotilla.server, config, prepared.seeded) : undefined;
+    // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
+    const scale: ScaleFigures = await measureScale(flotilla, scaleConfig, prepared.seeded, {
+      sim: only.has('sim'),
+      links: only.has('links'),
+      table: only.has('table'),
+    });
     const crashed = flotilla.server.running
       ? undefined
       : `The Flotilla server exited during the run. Its last output:\n${flotilla.server.outputTail()}`;
     await cleanup.run();
 
-    const rows = [...evaluate(baseline, figures, config.overloadConnections), ...evaluateDeviceApi(baseline, deviceApi)];
+    const rows = [
+      ...(baseline && figures ? evaluate(baseline, figures, config.overloadConnections) : []),
+      ...(baseline && deviceApi ? evaluateDeviceApi(baseline, deviceApi) : []),
+      ...evaluateScale(scale),
+    ];
     const header =
       `Flotilla bench ${startedAt.toISOString()}: ${config.quick ? 'QUICK smoke test, ' : ''}` +
       `${config.warmupSeconds} s warm-up, ${config.measureSeconds} s measured, ` +
-      `node ${process.version}, ${availableParallelism()} CPUs`;
+      `node ${process.version}, ${availableParallelism()} CPUs` +
+      (only.size < PHASES.length ? `, phases ${[...only].join(',')}` : '');
     process.stdout.write(formatReport(header, config, baseline, rows));
     if (crashed) process.stdout.write(`\n${crashed}\n`);
 
-    await writeJson(RESULTS_FILE, {
+    const written = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
-      config,
+      config: { ...config, scale: scaleConfig, phases: [...only] },
       environment: { node: process.version, cpus: availableParallelism(), platform: process.platform },
       results: rows,
       baseline,
-      flotilla: { ...figures, seed: summariseSeed(prepared.seeded) },
+      flotilla: figures ? { ...figures, seed: summariseSeed(prepared.seeded) } : undefined,
       deviceApi,
-    });
+      scale,
+    };
+    // A partial run (BENCH_ONLY) updates its own rows and figures in the last full results.
+    await writeJson(RESULTS_FILE, only.size < PHASES.length ? await mergeResults(written) : written);
     progress(`results written to ${RESULTS_FILE}`);
     return rows.some((r) => r.status === 'ERROR') || crashed ? 1 : 0;
   } finally {
     await cleanup.run();
   }
+}
+
+/** The previous results with this run's rows (by id) and figures replaced. */
+async function mergeResults(run: Record<string, unknown> & { results: { id: string }[]; scale: ScaleFigures }) {
+  const previous = await readFile(RESULTS_FILE, 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, unknown> & { results?: { id: string }[]; scale?: ScaleFigures },
+    () => ({}) as { results?: { id: string }[]; scale?: ScaleFigures },
+  );
+  const ids = new Set(run.results.map((r) => r.id));
+  const results = [...(previous.results ?? []).filter((r) => !ids.has(r.id)), ...run.results].sort((a, b) => a.id.localeCompare(b.id));
+  const defined = Object.fromEntries(Object.entries(run).filter(([, v]) => v !== undefined));
+  return { ...previous, ...defined, results, scale: { ...previous.scale, ...run.scale } };
 }
 
 /** What the JSON keeps of the seeding (not the token). */

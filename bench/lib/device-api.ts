@@ -26,10 +26,14 @@ interface Device {
 export interface DeviceApiFigures {
   /** Devices the state and report phases rotate over. */
   devices: number;
+  /** Connections of (f2). */
+  overloadConnections: number;
   /** Seconds it took to register them (concurrently, not the latency figure). */
   registerSeconds?: number;
   /** (f) GET /device/v3/{uuid}/state with the device's current ETag. */
   state304: Outcome<HttpLoadResult>;
+  /** (f2) the same 304 path with `config.overloadConnections` connections at once. */
+  stateOverload: Outcome<HttpLoadResult>;
   /** (g) one pass over every device right after a fleet-wide change (each state rebuilt). */
   state200: Outcome<HttpLoadResult>;
   /** (h) PATCH /device/v3/state small reports. */
@@ -46,7 +50,9 @@ export async function measureDeviceApi(
 ): Promise<DeviceApiFigures> {
   const none = (reason: string): DeviceApiFigures => ({
     devices: 0,
+    overloadConnections: config.overloadConnections,
     state304: skipped(reason),
+    stateOverload: skipped(reason),
     state200: skipped(reason),
     report: skipped(reason),
     register: skipped(reason),
@@ -69,6 +75,17 @@ export async function measureDeviceApi(
       connections: config.connections,
       requests: [rotating(devices, (d) => ({ method: 'GET', path: statePath(d), headers: { ...deviceAuth(d), 'if-none-match': d.etag } }))],
       warmupSeconds: config.warmupSeconds,
+      measureSeconds: config.measureSeconds,
+    }),
+  );
+
+  progress(`flotilla (f2): GET /device/v3/{uuid}/state, 304 path, ${config.overloadConnections} connections`);
+  const stateOverload = await attempt(() =>
+    httpLoad({
+      url: baseUrl,
+      connections: config.overloadConnections,
+      requests: [rotating(devices, (d) => ({ method: 'GET', path: statePath(d), headers: { ...deviceAuth(d), 'if-none-match': d.etag } }))],
+      warmupSeconds: 0,
       measureSeconds: config.measureSeconds,
     }),
   );
@@ -113,11 +130,12 @@ export async function measureDeviceApi(
   progress('flotilla (i): POST /device/register latency');
   const register = await attempt(() => registerLatency(baseUrl, fleetId, provisioningKey, config));
 
-  return { devices: devices.length, registerSeconds, state304, state200, report, register };
+  return { devices: devices.length, overloadConnections: config.overloadConnections, registerSeconds, state304, stateOverload, state200, report, register };
 }
 
 /** The report rows of (f)–(i), in the style of `evaluate`. */
 export function evaluateDeviceApi(base: BaselineFigures, figures: DeviceApiFigures): Row[] {
+  const overloadConnections = figures.overloadConnections;
   const rps = (r: HttpLoadResult, status: string) => (r.statusCodes[status] ?? 0) / r.durationSeconds;
   const others = (r: HttpLoadResult, status: string) => r.responses - (r.statusCodes[status] ?? 0) + r.timeouts + r.connectionErrors;
   const load = (status: string, target: number) => (r: HttpLoadResult) => {
@@ -135,6 +153,18 @@ export function evaluateDeviceApi(base: BaselineFigures, figures: DeviceApiFigur
   };
   return [
     row('f', `GET /device/v3/{uuid}/state 304, ${figures.devices} devices`, figures.state304, load('304', TARGETS.state304RpsPercent)),
+    row('f2', `GET /device/v3/{uuid}/state 304, ${overloadConnections} connections`, figures.stateOverload, (r) => {
+      const errors = others(r, '304') - r.timeouts;
+      return {
+        value: `${r.timeouts} timeouts, ${errors} errors`,
+        ratio: `${fmt(percentOf(rps(r, '304'), base.overload.rps), 2)} % of baseline req/s`,
+        target: `${TARGETS.overloadTimeouts} and ${TARGETS.overloadErrors}`,
+        pass: r.timeouts <= TARGETS.overloadTimeouts && errors <= TARGETS.overloadErrors,
+        note:
+          `${fmt(rps(r, '304'), 0)} req/s, p99 ${fmt(r.latencyP99Ms, 0)} ms` +
+          (errors > 0 ? `; ${describe(r.statusCodes)}, ${r.connectionErrors} connection errors, ${r.unknownStatus} without a status` : ''),
+      };
+    }),
     row('g', `GET /device/v3/{uuid}/state 200 after a change`, figures.state200, load('200', TARGETS.state200RpsPercent)),
     row('h', `PATCH /device/v3/state small reports`, figures.report, load('200', TARGETS.reportRpsPercent)),
     row('i', 'POST /device/register p50', figures.register, (r) => ({
@@ -148,7 +178,7 @@ export function evaluateDeviceApi(base: BaselineFigures, figures: DeviceApiFigur
 }
 
 /** A request whose every send goes to the next device in turn (shared by all connections). */
-function rotating(devices: Device[], build: (d: Device) => Request): Request {
+export function rotating(devices: Device[], build: (d: Device) => Request): Request {
   let next = 0;
   return {
     setupRequest: (req) => {
@@ -159,7 +189,7 @@ function rotating(devices: Device[], build: (d: Device) => Request): Request {
   };
 }
 
-async function prepareFleet(baseUrl: string, seeded: SeededUser, config: BenchConfig) {
+export async function prepareFleet(baseUrl: string, seeded: SeededUser, config: BenchConfig) {
   const user = new Api(baseUrl, seeded.token);
   const deviceType = firstRow(
     await user.json<{ d?: { id: number }[] }>('GET', `/v7/device_type?$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE_SLUG}'`)}&$select=id`),
@@ -248,11 +278,11 @@ function smallReport(d: Device, n: number) {
   };
 }
 
-function statePath(d: Device): string {
+export function statePath(d: Device): string {
   return `/device/v3/${d.uuid}/state`;
 }
 
-function deviceAuth(d: Device): Record<string, string> {
+export function deviceAuth(d: Device): Record<string, string> {
   return { authorization: `Bearer ${d.key}` };
 }
 

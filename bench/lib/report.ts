@@ -14,17 +14,11 @@ const COLUMNS: { title: string; cell: (r: Row) => string }[] = [
 ];
 
 /** The report as plain text: baseline figures, the table, then notes for rows that need one. */
-export function formatReport(header: string, config: BenchConfig, base: BaselineFigures, rows: Row[]): string {
+export function formatReport(header: string, config: BenchConfig, base: BaselineFigures | undefined, rows: Row[]): string {
   const lines = [
     header,
     '',
-    `Baseline (bare node:http): ${base.load.rps.toFixed(0)} req/s at ${config.connections} connections, ` +
-      `${base.overload.rps.toFixed(0)} req/s at ${config.overloadConnections} connections, ` +
-      `p50 ${base.latency.p50Ms.toFixed(2)} ms sequential, ` +
-      `RSS ${base.rssIdleMb.toFixed(0)} MB idle / ${base.rssPeakMb.toFixed(0)} MB peak.`,
-    `balena-sdk client ceiling (the (b) loop against a canned 50-row page from the baseline): ` +
-      `${base.sdkCeiling.rps.toFixed(0)} req/s.`,
-    '',
+    ...(base ? baselineLines(config, base) : []),
     ...table(rows),
   ];
   const notes = rows.filter((r) => r.note);
@@ -32,6 +26,18 @@ export function formatReport(header: string, config: BenchConfig, base: Baseline
     lines.push('', ...notes.map((r) => `(${r.id}) ${r.name}: ${r.note}`));
   }
   return lines.join('\n') + '\n';
+}
+
+function baselineLines(config: BenchConfig, base: BaselineFigures): string[] {
+  return [
+    `Baseline (bare node:http): ${base.load.rps.toFixed(0)} req/s at ${config.connections} connections, ` +
+      `${base.overload.rps.toFixed(0)} req/s at ${config.overloadConnections} connections, ` +
+      `p50 ${base.latency.p50Ms.toFixed(2)} ms sequential, ` +
+      `RSS ${base.rssIdleMb.toFixed(0)} MB idle / ${base.rssPeakMb.toFixed(0)} MB peak.`,
+    `balena-sdk client ceiling (the (b) loop against a canned 50-row page from the baseline): ` +
+      `${base.sdkCeiling.rps.toFixed(0)} req/s.`,
+    '',
+  ];
 }
 
 function table(rows: Row[]): string[] {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,10 @@ export async function startBaseline(): Promise<ChildServer> {
 
 export interface FlotillaServer {
   server: ChildServer;
+  /** The embedded database, for seeding with SQL (bench/lib/seed.ts) and EXPLAIN. */
+  databaseUrl: string;
+  /** With `inspect`: the server's inspector (http://127.0.0.1:port), for bench/lib/inspector.ts. */
+  inspectUrl?: string;
   /** Stops the server (and with it its embedded PostgreSQL), then removes its data dir. */
   stop(): Promise<string>;
 }
@@ -36,10 +40,12 @@ export interface FlotillaServer {
  * `npm run bench` builds first),
  * with its embedded PostgreSQL in a fresh temporary data directory.
  */
-export async function startFlotilla(): Promise<FlotillaServer> {
+export async function startFlotilla({ inspect = false }: { inspect?: boolean } = {}): Promise<FlotillaServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
   const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   const [port, pgPort] = [await freePort(), await freePort()];
+  // The cloud-link memory phase collects garbage before reading RSS (inspector protocol).
+  const inspectPort = inspect ? await freePort() : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -58,7 +64,8 @@ export async function startFlotilla(): Promise<FlotillaServer> {
   try {
     server = await ChildServer.start({
       name: 'flotilla',
-      args: ['--enable-source-maps', 'packages/server/dist/main.mjs'],
+      // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+      args: ['--enable-source-maps', ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []), ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), 'packages/server/dist/main.mjs'],
       cwd: REPO_ROOT,
       env,
       baseUrl: `http://127.0.0.1:${port}`,
@@ -70,8 +77,11 @@ export async function startFlotilla(): Promise<FlotillaServer> {
     await removeDataDir();
     throw err;
   }
+  const password = (await readFile(join(dataDir, 'postgres-password'), 'utf8')).trim();
   return {
     server,
+    ...(inspectPort ? { inspectUrl: `http://127.0.0.1:${inspectPort}` } : {}),
+    databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/flotilla`,
     async stop() {
       const how = await server.stop();
       await removeDataDir();

@@ -110,8 +110,19 @@ describe('flotilla-agent simulate', () => {
     });
   });
 
+  it('parses the bench settings: ramp, no link, stats file', () => {
+    expect(parseCommand([...valid, '--ramp', '90', '--no-link', '--stats-file', '/tmp/sim.json'])).toMatchObject({
+      kind: 'simulate',
+      count: 25,
+      rampS: 90,
+      noLink: true,
+      statsFile: '/tmp/sim.json',
+    });
+  });
+
   it.each([
     ['--fleet', 'x', '--fleet must be a fleet id'],
+    ['--ramp', 'soon', '--ramp must be a number of seconds'],
     ['--seed', '-1', '--seed must be a non-negative integer'],
     ['--poll-interval', '0', '--poll-interval must be at least 1'],
   ])('rejects %s %s', (flag, value, message) => {

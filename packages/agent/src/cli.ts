@@ -71,6 +71,11 @@ Options:
                             reuses the same devices on the next run
   --poll-interval <s>       fixed poll interval in seconds (default: the fleet's
                             BALENA_SUPERVISOR_POLL_INTERVAL, else 60)
+  --ramp <s>                spread the devices' boots over <s> seconds (default:
+                            2 ms per device, at most 30 s)
+  --no-link                 do not open cloud links (HTTP polling and reports only)
+  --stats-file <path>       rewrite <path> every 5 s with the simulation's counters
+                            and its poll latency histogram (JSON)
   --quiet                   no per-device log lines, only the summary
   -h, --help                show this help
 
@@ -91,6 +96,9 @@ export type Command =
       locations?: boolean;
       seed?: number;
       pollIntervalS?: number;
+      rampS?: number;
+      noLink?: boolean;
+      statsFile?: string;
       quiet?: boolean;
     }
   | { kind: 'error'; message: string; usage: string };
@@ -131,6 +139,9 @@ function parseSimulate(args: string[]): Command {
       locations: { type: 'boolean' },
       seed: { type: 'string' },
       'poll-interval': { type: 'string' },
+      ramp: { type: 'string' },
+      'no-link': { type: 'boolean' },
+      'stats-file': { type: 'string' },
       quiet: { type: 'boolean' },
     },
     SIMULATE_USAGE,
@@ -171,6 +182,14 @@ function parseSimulate(args: string[]): Command {
     if (!/^[0-9]+(\.[0-9]+)?$/.test(poll) || Number(poll) < 1) return usageError(`simulate: --poll-interval must be at least 1 (seconds), got "${poll}"`, SIMULATE_USAGE);
     command.pollIntervalS = Number(poll);
   }
+  const ramp = text(parsed.values.ramp);
+  if (ramp !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(ramp)) return usageError(`simulate: --ramp must be a number of seconds, got "${ramp}"`, SIMULATE_USAGE);
+    command.rampS = Number(ramp);
+  }
+  if (parsed.values['no-link'] === true) command.noLink = true;
+  const statsFile = text(parsed.values['stats-file']);
+  if (statsFile !== undefined) command.statsFile = statsFile;
   return command;
 }
 

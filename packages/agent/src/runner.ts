@@ -56,6 +56,9 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.deviceType !== undefined ? { deviceType: command.deviceType } : {}),
       ...(command.seed !== undefined ? { seed: command.seed } : {}),
       ...(command.pollIntervalS !== undefined ? { pollIntervalMs: command.pollIntervalS * 1000 } : {}),
+      ...(command.rampS !== undefined ? { rampMs: command.rampS * 1000 } : {}),
+      ...(command.noLink ? { link: false } : {}),
+      ...(command.statsFile !== undefined ? { statsFile: command.statsFile } : {}),
       locations: command.locations === true,
       log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),
     });

@@ -1,3 +1,4 @@
+import { HEARTBEAT_GRACE } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
 import { Device, type DeviceEvent } from './device.js';
 import { Scheduler } from './scheduler.js';
@@ -36,13 +37,13 @@ function fakeApi() {
   return { api: api as unknown as DeviceApi, calls, polls };
 }
 
-function setup(locked = false) {
+function setup(locked = false, random: () => number = () => 0) {
   let now = 1_000_000;
   const scheduler = new Scheduler(() => now, false);
   const { api, calls, polls } = fakeApi();
   const events: DeviceEvent[] = [];
   const device = new Device(
-    { api, scheduler, random: () => 0, log: () => {}, onEvent: (_d, e) => events.push(e) },
+    { api, scheduler, random, log: () => {}, onEvent: (_d, e) => events.push(e) },
     {
       uuid,
       deviceApiKey: 'device-key-0123456789',
@@ -95,6 +96,20 @@ describe('the device protocol loop', () => {
     expect(calls.polls).toEqual([null, '"e1"']);
     // The first report went at once, without an app (no release yet).
     expect(calls.reports[0]).toMatchObject({ status: 'Idle', update_status: 'done', supervisor_version: '14.0.0' });
+    device.stop();
+  });
+
+  it("polls again within the server's heartbeat grace even at the top of its jitter", async () => {
+    const { device, calls, advance } = setup(false, () => 0.999999);
+    device.start();
+    await advance(0);
+    expect(calls.polls).toHaveLength(1);
+    // Jittered, so not before the interval is over...
+    await advance(60_000 - 1);
+    expect(calls.polls).toHaveLength(1);
+    // ...but before the server would call the device timed out (interval × (1 + grace)).
+    await advance(Math.floor(60_000 * HEARTBEAT_GRACE));
+    expect(calls.polls).toHaveLength(2);
     device.stop();
   });
 

@@ -79,6 +79,13 @@ export interface DeviceOptions {
   link?: boolean;
 }
 
+/**
+ * Polls come between 1× and 1.25× the interval: spread enough that devices started together
+ * drift apart, and within the server's heartbeat grace (a third of the interval, model
+ * `HEARTBEAT_GRACE`), so a device that polls on time never shows as timed out.
+ */
+const POLL_JITTER = 0.25;
+
 type Phase = 'new' | 'registering' | 'online' | 'offline' | 'off' | 'stopped';
 
 export class Device {
@@ -213,7 +220,7 @@ export class Device {
         this.etag = res.etag;
         this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId));
       }
-      this.schedulePoll(jittered(this.pollIntervalMs, this.env.random));
+      this.schedulePoll(jittered(this.pollIntervalMs, this.env.random, POLL_JITTER));
     } catch (err) {
       if (this.phase !== 'online') return;
       this.pollFailures++;

@@ -1,10 +1,13 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { seededRandom, type Random } from '../core/backoff.js';
 import { Device, type DeviceEvent } from '../core/device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { TargetRelease } from '../core/target-state.js';
-import { DeviceApi } from '../net/device-api.js';
+import { DeviceApi, type StatePoll } from '../net/device-api.js';
 import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
+import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 
 /**
@@ -32,6 +35,11 @@ export interface SimulateOptions {
   applyMs?: [number, number];
   rebootOfflineMs?: [number, number];
   maxSockets?: number;
+  /** Open the cloud link (default true); false leaves only the HTTP protocol. */
+  link?: boolean;
+  /** Rewritten every `statsIntervalMs` (default 5 s) with `stats()` as JSON. */
+  statsFile?: string;
+  statsIntervalMs?: number;
   log?(message: string): void;
   onEvent?(event: DeviceEvent, device: Device): void;
 }
@@ -45,7 +53,9 @@ export interface Simulation {
 }
 
 export interface SimulationStats {
+  at: string;
   devices: number;
+  /** Registered and not rebooting. */
   online: number;
   linked: number;
   updating: number;
@@ -53,6 +63,23 @@ export interface SimulationStats {
   pollErrors: number;
   reports: number;
   reportErrors: number;
+  registerErrors: number;
+  /** Successful target-state polls (200 and 304), client-side, cumulative since start. */
+  pollLatency: LatencySnapshot;
+  /** This process's event-loop delay since the previous stats-file write (only with a stats file). */
+  loopDelay?: { p99Ms: number; maxMs: number };
+}
+
+/** Times the state polls of every device (one histogram for the process). */
+class TimedDeviceApi extends DeviceApi {
+  readonly pollLatency = new LatencyHistogram();
+
+  override async pollState(uuid: string, deviceApiKey: string, etag: string | null): Promise<StatePoll> {
+    const started = performance.now();
+    const res = await super.pollState(uuid, deviceApiKey, etag);
+    this.pollLatency.record(performance.now() - started);
+    return res;
+  }
 }
 
 /** Finds the fleet (and its device type) a provisioning key belongs to when not given. */
@@ -77,17 +104,19 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
   const scheduler = new Scheduler();
   const log = o.log ?? ((m: string) => console.log(m));
   const releases = new Map<string, TargetRelease>();
-  const stats: SimulationStats = { devices: o.count, online: 0, linked: 0, updating: 0, polls: 0, pollErrors: 0, reports: 0, reportErrors: 0 };
+  const counters = { polls: 0, pollErrors: 0, reports: 0, reportErrors: 0, registerErrors: 0 };
+  const api = new TimedDeviceApi(http);
   const env = {
-    api: new DeviceApi(http),
+    api,
     scheduler,
     random,
     log: (d: Device, m: string) => log(`[${d.uuid.slice(0, 7)}] ${m}`),
     onEvent: (d: Device, e: DeviceEvent) => {
-      if (e.type === 'poll') stats.polls++;
-      else if (e.type === 'poll-failed') stats.pollErrors++;
-      else if (e.type === 'report') stats.reports++;
-      else if (e.type === 'report-failed') stats.reportErrors++;
+      if (e.type === 'poll') counters.polls++;
+      else if (e.type === 'poll-failed') counters.pollErrors++;
+      else if (e.type === 'report') counters.reports++;
+      else if (e.type === 'report-failed') counters.reportErrors++;
+      else if (e.type === 'register-failed') counters.registerErrors++;
       o.onEvent?.(e, d);
     },
     internRelease: (r: TargetRelease) => {
@@ -131,26 +160,54 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       settledServiceStatus: () => simulatedServiceStatus(random),
       rebootOfflineMs: () => between(o.rebootOfflineMs ?? [3_000, 8_000]),
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
+      ...(o.link === false ? { link: false } : {}),
     });
     devices.push(device);
     device.start(o.count === 1 ? 0 : Math.floor((ramp * i) / o.count));
+  }
+  const stats = (): SimulationStats => {
+    let online = 0;
+    let linked = 0;
+    let updating = 0;
+    for (const d of devices) {
+      if (d.phase === 'online') online++;
+      if (d.linkUp) linked++;
+      if (d.plan !== null) updating++;
+    }
+    return { at: new Date().toISOString(), devices: o.count, online, linked, updating, ...counters, pollLatency: api.pollLatency.snapshot() };
+  };
+  const statsFile = o.statsFile;
+  let statsTimer: NodeJS.Timeout | undefined;
+  let writing = Promise.resolve();
+  // A stalled loop delays every device's poll: the stats show it next to the poll latency.
+  const loop = statsFile === undefined ? null : monitorEventLoopDelay({ resolution: 10 });
+  loop?.enable();
+  const writeStats = () => {
+    if (statsFile === undefined) return;
+    const current: SimulationStats = stats();
+    if (loop) {
+      current.loopDelay = { p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 };
+      loop.reset();
+    }
+    // Written aside then renamed, so a reader never sees half a file.
+    writing = writing
+      .then(() => writeFile(`${statsFile}.tmp`, JSON.stringify(current) + '\n'))
+      .then(() => rename(`${statsFile}.tmp`, statsFile))
+      .catch((err: unknown) => log(`could not write the stats file ${statsFile}: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  if (statsFile !== undefined) {
+    writeStats();
+    statsTimer = setInterval(writeStats, o.statsIntervalMs ?? 5_000);
   }
   return {
     devices,
     fleetId,
     deviceType,
-    stats() {
-      let online = 0;
-      let linked = 0;
-      let updating = 0;
-      for (const d of devices) {
-        if (d.phase === 'online') online++;
-        if (d.linkUp) linked++;
-        if (d.plan !== null) updating++;
-      }
-      return { ...stats, online, linked, updating };
-    },
+    stats,
     async stop() {
+      clearInterval(statsTimer);
+      loop?.disable();
+      await writing;
       for (const d of devices) d.stop();
       scheduler.stop();
       http.close();

@@ -32,7 +32,8 @@ function checkLinkCaller(request: FastifyRequest, publicOrigin: string): number 
 export const cloudLinkRoutes: FastifyPluginAsync<CloudLinkOptions> = async (app, opts) => {
   const links = new CloudLinks(opts.db, app.bus, app.log, opts.pingIntervalMs);
   const publicOrigin = new URL(opts.publicUrl).origin;
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  // No compression (per-link zlib contexts cost ~100 KB each); pings are one shared sweep (CloudLinks).
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false } });
   app.addHook('onClose', async () => links.close());
   // A refused upgrade (401/403 from the authentication hook, which runs before the
   // websocket plugin's own hooks) still holds the raw socket: end it once answered.

@@ -7,8 +7,8 @@ import { markLinkClosed, markLinkOpened } from './link-connectivity.js';
 import {
   actionChannel,
   isActionRequest,
+  isLinkOpened,
   isResultFrame,
-  linkOpenedChannel,
   type ActionFrame,
   type ActionReply,
   type LinkOpened,
@@ -17,6 +17,7 @@ import {
 /** Close code sent to a link that a newer link of the same device replaced. */
 export const LINK_REPLACED_CODE = 4001;
 
+/** Kept small: a server holds thousands (bench (k): ≤ 20 KB of RSS per link, socket included). */
 interface Link {
   id: string;
   deviceId: number;
@@ -24,9 +25,9 @@ interface Link {
   /** Recorded as the device's current link (see link-connectivity.ts). */
   recorded: boolean;
   opening: Promise<void>;
-  /** Relayed requests awaiting the device's result: request id → reply channel. */
-  pending: Map<string, string>;
-  unsubscribe: (() => Promise<void>)[];
+  /** Relayed requests awaiting the device's result: request id → reply channel (created on the first). */
+  pending: Map<string, string> | null;
+  unsubscribe: (() => Promise<void>) | null;
   alive: boolean;
   replaced: boolean;
 }
@@ -59,7 +60,7 @@ export class CloudLinks {
   }
 
   open(deviceId: number, socket: WebSocket): void {
-    const link: Link = { id: randomUUID(), deviceId, socket, pending: new Map(), unsubscribe: [], alive: true, replaced: false, recorded: false, opening: Promise.resolve() };
+    const link: Link = { id: randomUUID(), deviceId, socket, pending: null, unsubscribe: null, alive: true, replaced: false, recorded: false, opening: Promise.resolve() };
     const previous = this.links.get(deviceId);
     if (previous) this.replace(previous);
     this.links.set(deviceId, link);
@@ -76,14 +77,14 @@ export class CloudLinks {
 
   private async start(link: Link): Promise<void> {
     try {
-      link.unsubscribe.push(
-        await this.bus.subscribe(actionChannel(link.deviceId), (m) => this.onActionRequest(link, m)),
-        await this.bus.subscribe(linkOpenedChannel(link.deviceId), (m) => {
-          const opened = m as LinkOpened;
-          if (opened.linkId !== link.id) this.replace(link);
-        }),
-      );
-      await this.bus.publish(linkOpenedChannel(link.deviceId), { linkId: link.id } satisfies LinkOpened);
+      link.unsubscribe = await this.bus.subscribe(actionChannel(link.deviceId), (m) => {
+        if (isLinkOpened(m)) {
+          if (m.linkId !== link.id) this.replace(link);
+        } else {
+          this.onActionRequest(link, m);
+        }
+      });
+      await this.bus.publish(actionChannel(link.deviceId), { type: 'link-opened', linkId: link.id } satisfies LinkOpened);
       if (link.replaced || link.socket.readyState !== link.socket.OPEN) return;
       await markLinkOpened(this.db, link.deviceId, link.id);
       link.recorded = true;
@@ -103,11 +104,12 @@ export class CloudLinks {
   private async onClose(link: Link): Promise<void> {
     await link.opening;
     if (this.links.get(link.deviceId) === link) this.links.delete(link.deviceId);
-    await Promise.all(link.unsubscribe.map((off) => off().catch(() => undefined)));
-    for (const [requestId, replyTo] of link.pending) {
+    await link.unsubscribe?.().catch(() => undefined);
+    link.unsubscribe = null;
+    for (const [requestId, replyTo] of link.pending ?? []) {
       await this.reply(replyTo, { requestId, status: 502, body: 'The device disconnected' });
     }
-    link.pending.clear();
+    link.pending = null;
     // Only the current link's close counts (markLinkClosed checks it in the database).
     if (link.recorded) {
       await markLinkClosed(this.db, link.deviceId, link.id).catch((err: unknown) =>
@@ -122,7 +124,7 @@ export class CloudLinks {
       // Another process (or none) holds the live link; only the live one answers.
       return;
     }
-    link.pending.set(message.requestId, message.replyTo);
+    (link.pending ??= new Map()).set(message.requestId, message.replyTo);
     const frame: ActionFrame = { type: 'action', id: message.requestId, action: message.action, params: message.params };
     link.socket.send(JSON.stringify(frame));
   }
@@ -135,9 +137,9 @@ export class CloudLinks {
       return; // not ours to answer: the protocol has no error frame
     }
     if (!isResultFrame(frame)) return;
-    const replyTo = link.pending.get(frame.id);
+    const replyTo = link.pending?.get(frame.id);
     if (replyTo === undefined) return;
-    link.pending.delete(frame.id);
+    link.pending!.delete(frame.id);
     this.track(this.reply(replyTo, { requestId: frame.id, status: frame.status, body: frame.body ?? null }));
   }
 

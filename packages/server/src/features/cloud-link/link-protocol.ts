@@ -38,12 +38,18 @@ export interface ActionReply {
 }
 
 /**
- * Bus: a link for `deviceId` opened (`linkId` names it); every other link of that device,
- * on any process, closes (a device has at most one link).
+ * Bus, on the device's action channel: a link for the device opened (`linkId` names it);
+ * every other link of that device, on any process, closes (a device has at most one link).
+ * Sharing the action channel keeps one subscription per link (memory at thousands of links,
+ * one SUBSCRIBE on Redis).
  */
-export const linkOpenedChannel = (deviceId: number) => `device-link:opened:${deviceId}`;
 export interface LinkOpened {
+  type: 'link-opened';
   linkId: string;
+}
+
+export function isLinkOpened(v: unknown): v is LinkOpened {
+  return typeof v === 'object' && v !== null && (v as LinkOpened).type === 'link-opened' && typeof (v as LinkOpened).linkId === 'string';
 }
 
 export function isResultFrame(v: unknown): v is ResultFrame {
