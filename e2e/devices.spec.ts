@@ -49,7 +49,7 @@ async function fleetWithDevices(request: APIRequestContext, admin: ApiUser, stam
     // No LED on this type (identify is refused for it once online).
     await registerDevice(request, provisioningKey, fleet.id, 'generic-aarch64'),
   ];
-  return { fleetId: fleet.id, devices };
+  return { fleetId: fleet.id, devices, provisioningKey };
 }
 
 test('registered devices appear in the fleet table with counts, filters and batch actions; the device page renames, notes and refuses identify offline', async ({ page, request }) => {
@@ -220,4 +220,47 @@ test('registered devices appear in the fleet table with counts, filters and batc
 
   // Only the refused requests (400 from the action endpoints) may be logged.
   expect(problems.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+});
+
+test('a fleet of 130 devices pages through the table; a page of 250 renders only the rows in view and scrolls to the rest', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const problems = await watchPageProblems(page);
+  const stamp = Date.now().toString(36);
+  const admin = await registerApiUser(request, newEmail('devpages'));
+  const { fleetId, provisioningKey } = await fleetWithDevices(request, admin, stamp);
+  const TOTAL = 130;
+  for (let i = 3; i < TOTAL; i += 10) {
+    await Promise.all(Array.from({ length: Math.min(10, TOTAL - i) }, () => registerDevice(request, provisioningKey, fleetId, 'raspberrypi4-64')));
+  }
+
+  await signIn(page, admin.email);
+  await page.goto(`/fleets/${fleetId}/devices`);
+  const table = page.getByRole('table', { name: 'Devices' });
+  const rows = table.locator('tbody tr[data-row]');
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText(`1–50 of ${TOTAL}`)).toBeVisible();
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByText(`51–100 of ${TOTAL}`)).toBeVisible();
+
+  // 250 per page: all 130 on one page, but only a window of them is in the document.
+  await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('250');
+  await expect(page).toHaveURL(/[?&]size=250/);
+  await expect(page.getByText(`1–${TOTAL} of ${TOTAL}`)).toBeVisible();
+  await expect(table).toHaveAttribute('aria-rowcount', String(TOTAL + 1));
+  const rendered = await rows.count();
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(60);
+  // The oldest device (last in the order) is not rendered until the list is scrolled to it.
+  const devices = await apiAs<{ d: { device_name: string }[] }>(
+    request,
+    admin,
+    'GET',
+    `/v7/device?$select=device_name&$filter=belongs_to__application eq ${fleetId}&$orderby=last_connectivity_event desc,id desc`,
+  );
+  const last = devices.d.at(-1)!.device_name;
+  await expect(table.getByRole('link', { name: last, exact: true })).toHaveCount(0);
+  await table.evaluate((el) => el.parentElement!.scrollTo(0, el.parentElement!.scrollHeight));
+  await expect(table.getByRole('link', { name: last, exact: true })).toBeVisible();
+  await expect(table.locator(`tr[aria-rowindex="${TOTAL + 1}"]`)).toBeVisible();
+  expect(problems.errors).toEqual([]);
 });

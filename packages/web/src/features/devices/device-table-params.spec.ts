@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceLensParams, deviceTableParams, parseDeviceLens, parseDeviceTableParams } from './device-table-params';
+import { deviceLensParams, devicePageSizeParams, deviceTableParams, parseDeviceLens, parseDevicePageSize, parseDeviceTableParams } from './device-table-params';
 
 describe('parseDeviceTableParams', () => {
   it('reads the release filter the release page links with', () => {
@@ -32,5 +32,18 @@ describe('device lens', () => {
   it('switches the lens keeping the filters and dropping the table page', () => {
     expect(deviceLensParams(new URLSearchParams('status=updating&page=3'), 'map').toString()).toBe('status=updating&lens=map');
     expect(deviceLensParams(new URLSearchParams('lens=map&search=pi'), 'table').toString()).toBe('search=pi');
+  });
+});
+
+describe('page size', () => {
+  it('reads one of the offered sizes, else the default 50', () => {
+    expect(parseDevicePageSize(new URLSearchParams('size=250'))).toBe(250);
+    expect(parseDevicePageSize(new URLSearchParams('size=251'))).toBe(50);
+    expect(parseDevicePageSize(new URLSearchParams('size=abc'))).toBe(50);
+    expect(parseDevicePageSize(new URLSearchParams(''))).toBe(50);
+  });
+  it('goes back to the first page and leaves the default out of the URL', () => {
+    expect(devicePageSizeParams(new URLSearchParams('status=updating&page=3'), 500).toString()).toBe('status=updating&size=500');
+    expect(devicePageSizeParams(new URLSearchParams('size=500&page=2'), 50).toString()).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
 import type { DeviceFilters } from './api/get-fleet-devices';
+import { DEVICE_PAGE_SIZE, DEVICE_PAGE_SIZES } from './api/keys';
 
 /**
  * The device table's filters and page live in the URL, so links such as the release page's
@@ -49,5 +50,20 @@ export function deviceLensParams(current: URLSearchParams, lens: DeviceLens): UR
   next.delete('lens');
   next.delete('page');
   if (lens === 'map') next.set('lens', 'map');
+  return next;
+}
+
+/** The table's page size from `?size=` (one of DEVICE_PAGE_SIZES), else the default. */
+export function parseDevicePageSize(params: URLSearchParams): number {
+  const size = Number(params.get('size'));
+  return (DEVICE_PAGE_SIZES as readonly number[]).includes(size) ? size : DEVICE_PAGE_SIZE;
+}
+
+/** The URL parameters for a page size, back on the first page; the default is left out. */
+export function devicePageSizeParams(current: URLSearchParams, size: number): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.delete('size');
+  next.delete('page');
+  if (size !== DEVICE_PAGE_SIZE) next.set('size', String(size));
   return next;
 }

@@ -64,7 +64,7 @@ interface RawDevice {
  * One page of a fleet's devices (spec 2 §7: `$top` page size, ordered by
  * last_connectivity_event desc then id desc, plus a count query with the same filter).
  */
-export async function getFleetDevices(fleetId: number, filters: DeviceFilters, page: number): Promise<DevicePage> {
+export async function getFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE): Promise<DevicePage> {
   const $filter = deviceTableFilter(fleetId, filters);
   const [devices, total] = await Promise.all([
     sdk.pine.get({
@@ -77,8 +77,8 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
         },
         $filter,
         $orderby: [{ last_connectivity_event: 'desc' }, { id: 'desc' }],
-        $top: DEVICE_PAGE_SIZE,
-        $skip: page * DEVICE_PAGE_SIZE,
+        $top: pageSize,
+        $skip: page * pageSize,
       },
     } as never) as Promise<RawDevice[]>,
     sdk.pine.get({ resource: 'device', options: { $count: { $filter } } } as never) as Promise<number>,
@@ -101,16 +101,16 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
   };
 }
 
-export const fleetDevicesQueryOptions = (fleetId: number, filters: DeviceFilters, page: number) =>
+export const fleetDevicesQueryOptions = (fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE) =>
   queryOptions({
-    queryKey: [...fleetDevicesKey(fleetId), 'page', filters, page],
-    queryFn: () => getFleetDevices(fleetId, filters, page),
+    queryKey: [...fleetDevicesKey(fleetId), 'page', filters, page, pageSize],
+    queryFn: () => getFleetDevices(fleetId, filters, page, pageSize),
     refetchInterval: DEVICE_TABLE_REFETCH_MS,
     placeholderData: keepPreviousData,
   });
 
-export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number) {
-  return useQuery(fleetDevicesQueryOptions(fleetId, filters, page));
+export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE) {
+  return useQuery(fleetDevicesQueryOptions(fleetId, filters, page, pageSize));
 }
 
 export type StatusCounts = Record<DeviceOverallStatus, number>;

@@ -5,6 +5,7 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +13,16 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import { useDeviceFilterOptions } from '../api/get-device-filter-options';
 import { useDeviceStatusCounts, useFleetDevices, type DeviceFilters, type DeviceRow } from '../api/get-fleet-devices';
-import { DEVICE_PAGE_SIZE } from '../api/keys';
-import { deviceLensParams, deviceTableParams, parseDeviceLens, parseDeviceTableParams, type DeviceLens } from '../device-table-params';
+import { DEVICE_PAGE_SIZES } from '../api/keys';
+import {
+  deviceLensParams,
+  devicePageSizeParams,
+  deviceTableParams,
+  parseDeviceLens,
+  parseDevicePageSize,
+  parseDeviceTableParams,
+  type DeviceLens,
+} from '../device-table-params';
 import { DeviceBatchActions, type SelectedDevice } from './device-batch-actions';
 import { DeviceFiltersBar } from './device-filters-bar';
 import { DeviceStatusChip } from './device-status-chip';
@@ -32,14 +41,16 @@ interface Props {
 /**
  * The fleet's device table (spec 2 §2 "Fleet pages", §7 "Devices"): per-status counts, filters
  * kept in the URL, server-side pages ordered by last connectivity, row selection and batch
- * actions. Pages come from the server, so at most DEVICE_PAGE_SIZE rows render at once.
+ * actions. Pages (50 rows, or up to 500 on request) come from the server; pages longer than
+ * 100 rows render only the rows in view.
  */
 export function FleetDeviceTable({ fleetId, can }: Props) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { filters, page } = parseDeviceTableParams(params);
   const lens = parseDeviceLens(params);
-  const devices = useFleetDevices(fleetId, filters, page);
+  const pageSize = parseDevicePageSize(params);
+  const devices = useFleetDevices(fleetId, filters, page, pageSize);
   const counts = useDeviceStatusCounts(fleetId);
   const options = useDeviceFilterOptions(fleetId);
   const [selected, setSelected] = useState<Map<number, SelectedDevice>>(new Map());
@@ -118,8 +129,8 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
     { key: 'ip', header: t('devices.col_ip'), render: (row) => addressList(row.ip_address).join(', ') || none },
   ];
 
-  const from = total === 0 ? 0 : page * DEVICE_PAGE_SIZE + 1;
-  const to = Math.min(total, (page + 1) * DEVICE_PAGE_SIZE);
+  const from = total === 0 ? 0 : page * pageSize + 1;
+  const to = Math.min(total, (page + 1) * pageSize);
   const filtered = Object.keys(filters).length > 0;
   return (
     <Paper variant="outlined" component="section" aria-label={t('devices.list')} sx={{ p: 2 }}>
@@ -160,10 +171,37 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
           </Stack>
         ) : null}
         {lens === 'table' && devices.isError ? <Alert severity="error">{t('devices.load_failed')}</Alert> : null}
-        {lens === 'table' ? <DataTable label={t('devices.table')} columns={columns} rows={rows} getRowKey={(r) => r.id} loading={devices.isPending} /> : null}
+        {lens === 'table' ? (
+          <DataTable
+            label={t('devices.table')}
+            columns={columns}
+            rows={rows}
+            getRowKey={(r) => r.id}
+            loading={devices.isPending}
+            virtualize={{ maxHeight: 640 }}
+          />
+        ) : null}
         {lens === 'table' && rows?.length === 0 ? <Typography color="text.secondary">{filtered ? t('devices.no_match') : t('devices.empty')}</Typography> : null}
-        {lens === 'table' && total > DEVICE_PAGE_SIZE ? (
+        {lens === 'table' && total > DEVICE_PAGE_SIZES[0] ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+            <TextField
+              select
+              size="small"
+              label={t('devices.page_size')}
+              value={pageSize}
+              onChange={(e) => {
+                setSelected(new Map());
+                setParams(devicePageSizeParams(params, Number(e.target.value)), { replace: true });
+              }}
+              slotProps={{ select: { native: true } }}
+              sx={{ minWidth: 120 }}
+            >
+              {DEVICE_PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </TextField>
             <Typography>{t('devices.page_of', { from, to, total })}</Typography>
             <IconButton aria-label={t('devices.previous_page')} disabled={page === 0} onClick={() => update(filters, page - 1)}>
               ‹
