@@ -1,7 +1,8 @@
-import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiAs, registerApiUser, type ApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
+import { devicesOnMap } from './support/map';
 import { newEmail, signIn } from './support/users';
 
 /*
@@ -34,13 +35,6 @@ const devicesOf = async (request: APIRequestContext, user: ApiUser, fleetId: num
       `/v7/device?$select=id,uuid,device_name,latitude,custom_latitude,custom_longitude&$filter=belongs_to__application eq ${fleetId}&$orderby=id asc`,
     )
   ).d;
-
-/** Devices drawn on the map: single markers plus the counts on the clusters. */
-async function devicesOnMap(map: Locator): Promise<number> {
-  const markers = await map.getByTestId('map-marker').count();
-  const clusters = await map.getByTestId('map-cluster').evaluateAll((els) => els.reduce((sum, el) => sum + Number(el.getAttribute('data-count')), 0));
-  return markers + clusters;
-}
 
 test('the map lens shows located devices clustered and counts the rest; the Location page saves a manual location', async ({ page, request }) => {
   test.setTimeout(90_000);
