@@ -4,6 +4,7 @@ import { watchPageProblems } from './support/csp';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { devicesOnMap } from './support/map';
 import { newEmail, signIn } from './support/users';
+import { organizationWithFleet } from './support/fleets';
 
 /*
  * Issue 5's map lens and Location page (spec 2 §2, §4 "Location form", §5): simulated devices
@@ -41,18 +42,10 @@ test('the map lens shows located devices clustered and counts the rest; the Loca
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('mapadmin'));
-  const org = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Map E2E ${stamp}` });
-  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
-  const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
-    app_name: `mapfleet_${stamp}`,
-    organization: org.id,
-    is_for__device_type: types.d[0]!.id,
-    is_of__class: 'fleet',
-  });
-  const fleetId = fleet.id;
+  const { fleetId, deviceTypeId } = await organizationWithFleet(request, admin, `Map E2E ${stamp}`, `mapfleet_${stamp}`, DEVICE_TYPE);
   // Two devices that never report a location.
   for (let i = 0; i < UNLOCATED; i++) {
-    await apiAs(request, admin, 'POST', '/v7/device', { belongs_to__application: fleetId, is_of__device_type: types.d[0]!.id, device_name: `nowhere-${i}` });
+    await apiAs(request, admin, 'POST', '/v7/device', { belongs_to__application: fleetId, is_of__device_type: deviceTypeId, device_name: `nowhere-${i}` });
   }
   const provisioningKey = await createProvisioningKey(request, admin, fleetId);
 

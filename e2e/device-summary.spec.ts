@@ -4,6 +4,7 @@ import { watchPageProblems } from './support/csp';
 import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
+import { organizationWithFleet } from './support/fleets';
 
 /*
  * Issue 5 item 5, the device summary with a simulated device: tags through the tag manager
@@ -23,27 +24,20 @@ test('device summary: tag manager, markdown note, services card with a restart r
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('summary'));
-  const org = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Summary E2E ${stamp}` });
-  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
-  const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
-    app_name: `summary_${stamp}`,
-    organization: org.id,
-    is_for__device_type: types.d[0]!.id,
-    is_of__class: 'fleet',
-  });
-  const releaseId = await deployRelease(request, admin, fleet.id, {
+  const { fleetId } = await organizationWithFleet(request, admin, `Summary E2E ${stamp}`, `summary_${stamp}`, DEVICE_TYPE);
+  const releaseId = await deployRelease(request, admin, fleetId, {
     commit: newCommit(),
     composition: { version: '2.1', services: { main: { build: './main' } } },
     services: [{ name: 'main' }],
     semver: '1.0.0',
   });
-  await apiAs(request, admin, 'PATCH', `/v7/application(${fleet.id})`, { should_track_latest_release: false, should_be_running__release: releaseId });
-  const provisioningKey = await createProvisioningKey(request, admin, fleet.id);
+  await apiAs(request, admin, 'PATCH', `/v7/application(${fleetId})`, { should_track_latest_release: false, should_be_running__release: releaseId });
+  const provisioningKey = await createProvisioningKey(request, admin, fleetId);
 
   const lines: string[] = [];
   let simulation: Simulation | undefined;
   try {
-    simulation = await simulateFleet({ provisioningKey, fleetId: fleet.id, deviceType: DEVICE_TYPE, count: 1, log: (m) => lines.push(m) });
+    simulation = await simulateFleet({ provisioningKey, fleetId: fleetId, deviceType: DEVICE_TYPE, count: 1, log: (m) => lines.push(m) });
     const device = simulation.devices[0]!;
     const uuid = device.uuid;
     let deviceId = 0;

@@ -5,6 +5,7 @@ import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
 import { devicesOnMap } from './support/map';
+import { organizationWithFleet } from './support/fleets';
 
 /*
  * Issue 5 end to end with real (simulated) devices: packages/agent's simulator runs 20
@@ -48,15 +49,7 @@ test('20 simulated devices come online in the fleet table, one reboots from its 
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('simadmin'));
-  const org = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Simulated E2E ${stamp}` });
-  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
-  const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
-    app_name: `simulated_${stamp}`,
-    organization: org.id,
-    is_for__device_type: types.d[0]!.id,
-    is_of__class: 'fleet',
-  });
-  const fleetId = fleet.id;
+  const { fleetId } = await organizationWithFleet(request, admin, `Simulated E2E ${stamp}`, `simulated_${stamp}`, DEVICE_TYPE);
   const provisioningKey = await createProvisioningKey(request, admin, fleetId);
   const first = newCommit();
   const firstId = await deployRelease(request, admin, fleetId, { commit: first, composition: COMPOSITION, services: [{ name: 'main' }], semver: '1.0.0' });

@@ -56,3 +56,26 @@ export async function createApplication(
   });
   return app.id;
 }
+
+/**
+ * Through the API: a new organization named `orgName` owned by `user` with one fleet of
+ * `deviceType`; returns the fleet's id and its device type's id.
+ */
+export async function organizationWithFleet(
+  request: APIRequestContext,
+  user: ApiUser,
+  orgName: string,
+  fleetName: string,
+  deviceType: string,
+): Promise<{ fleetId: number; deviceTypeId: number }> {
+  const org = await apiAs<{ id: number }>(request, user, 'POST', '/v7/organization', { name: orgName });
+  const types = await apiAs<{ d: { id: number }[] }>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
+  const deviceTypeId = types.d[0]!.id;
+  const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', {
+    app_name: fleetName,
+    organization: org.id,
+    is_for__device_type: deviceTypeId,
+    is_of__class: 'fleet',
+  });
+  return { fleetId: fleet.id, deviceTypeId };
+}

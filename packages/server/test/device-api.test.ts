@@ -218,6 +218,24 @@ describe('the target state', () => {
     expect(afterVar.json()[d.uuid].apps[fleetUuid].releases[r2.commit].services.main.environment).toEqual({ NEW: '1' });
   });
 
+  it('answers 200 without a service once that service is deleted', async () => {
+    const d = await newDevice();
+    const rel = await insertRelease(fleet, { web: {}, worker: {} });
+    await setFleetTarget(fleet, rel.id);
+    await t.app.bus.publish('device-state:changed', { applicationIds: [fleet] });
+    await new Promise((r) => setImmediate(r));
+    const first = await poll(d.api_key, d.uuid);
+    expect(Object.keys(first.json()[d.uuid].apps[fleetUuid].releases[rel.commit].services).sort()).toEqual(['web', 'worker']);
+    const etag = first.headers.etag as string;
+    expect((await poll(d.api_key, d.uuid, etag)).statusCode).toBe(304);
+
+    const del = await req(owner.token, 'DELETE', `/v7/service(${rel.ids.worker!.service})`);
+    expect(del.statusCode, del.body).toBe(200);
+    const after = await poll(d.api_key, d.uuid, etag);
+    expect(after.statusCode).toBe(200);
+    expect(Object.keys(after.json()[d.uuid].apps[fleetUuid].releases[rel.commit].services)).toEqual(['web']);
+  });
+
   it('records each poll as a heartbeat', async () => {
     const d = await newDevice();
     const before = await row<{ api_heartbeat_state: string; api_heartbeat_at: Date | null; overall_status: string }>(

@@ -13,6 +13,8 @@ const AFFECTS: Record<string, Affected> = {
   device: async (_db, ids) => ({ deviceIds: [...ids] }),
   application: async (_db, ids) => ({ applicationIds: [...ids] }),
   release: async (db, ids) => ({ applicationIds: await column(db, 'release', 'belongs_to__application', ids) }),
+  // Deleting a service takes its images out of every release (cascade, no hooks of their own).
+  service: async (db, ids) => ({ applicationIds: await column(db, 'service', 'application', ids) }),
   image__is_part_of__release: async (db, ids) => ({
     applicationIds: (
       await db.query<{ v: number }>(

@@ -1,6 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError } from '../../infra/errors.js';
-import { lockReportDevices, planReport, writeReportFields, type ReportDevice } from './state-report.js';
+import { lockReportDevices, planReport, recordInstall, writeReportFields, type ReportDevice } from './state-report.js';
 
 interface V2Service {
   releaseId?: unknown;
@@ -74,16 +74,6 @@ async function recordV2Installs(db: Db, device: ReportDevice, services: unknown)
     const wanted = typeof s.releaseId === 'number' ? s.releaseId : undefined;
     if (done.has(r.image) || (wanted !== undefined && wanted !== r.release && rows.some((x) => x.image === r.image && x.release === wanted))) continue;
     done.add(r.image);
-    const status = typeof s.status === 'string' && s.status ? s.status.slice(0, 255) : 'Unknown';
-    const progress = typeof s.download_progress === 'number' && Number.isFinite(s.download_progress) ? Math.round(s.download_progress) : null;
-    await db.query(
-      `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (device, installs__image) DO UPDATE
-         SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
-             is_provided_by__release = EXCLUDED.is_provided_by__release`,
-      [device.id, r.image, r.release, status, progress],
-    );
-    await db.query('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) ON CONFLICT (device, installs__service) DO NOTHING', [device.id, r.service]);
+    await recordInstall(db, device.id, r, s);
   }
 }

@@ -169,21 +169,7 @@ async function recordInstalls(db: Db, device: { id: number; app: number }, app: 
     for (const row of rows) {
       if (done.has(row.service_name)) continue;
       done.add(row.service_name);
-      const s = services[row.service_name]!;
-      const status = typeof s.status === 'string' && s.status ? s.status.slice(0, 255) : 'Unknown';
-      const progress = typeof s.download_progress === 'number' ? Math.round(s.download_progress) : null;
-      await db.query(
-        `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (device, installs__image) DO UPDATE
-           SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
-               is_provided_by__release = EXCLUDED.is_provided_by__release`,
-        [device.id, row.image, row.release, status, progress],
-      );
-      await db.query(
-        'INSERT INTO service_install (device, installs__service) VALUES ($1, $2) ON CONFLICT (device, installs__service) DO NOTHING',
-        [device.id, row.service],
-      );
+      await recordInstall(db, device.id, row, services[row.service_name]!);
       seen.push(row.image);
     }
   }
@@ -209,4 +195,30 @@ async function markRunningRelease(db: Db, device: { id: number; target: number |
                 WHERE ii.device = d.id AND ii.installs__image = ri.image AND lower(ii.status) = 'running'))`,
     [device.id, device.target],
   );
+}
+
+/**
+ * Records one reported service of a state report (v2 or v3): its image install with status
+ * and download progress (upserted) and its service install.
+ */
+export async function recordInstall(
+  db: Db,
+  deviceId: number,
+  install: { image: number; release: number; service: number },
+  reported: { status?: unknown; download_progress?: unknown },
+): Promise<void> {
+  const status = typeof reported.status === 'string' && reported.status ? reported.status.slice(0, 255) : 'Unknown';
+  const progress = typeof reported.download_progress === 'number' && Number.isFinite(reported.download_progress) ? Math.round(reported.download_progress) : null;
+  await db.query(
+    `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (device, installs__image) DO UPDATE
+       SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
+           is_provided_by__release = EXCLUDED.is_provided_by__release`,
+    [deviceId, install.image, install.release, status, progress],
+  );
+  await db.query('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) ON CONFLICT (device, installs__service) DO NOTHING', [
+    deviceId,
+    install.service,
+  ]);
 }
