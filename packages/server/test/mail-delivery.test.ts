@@ -86,6 +86,24 @@ describe('queueing in a transaction', () => {
   });
 });
 
+describe('without SMTP', () => {
+  it('keeps a committed mail in the outbox at once (the row is the delivery), and a rolled-back one nowhere', async () => {
+    const outbox = new Mailer({ db: t.db });
+    const kept = to('kept');
+    const id = await t.db.tx((tx) => outbox.queue(tx, { to: kept, subject: 's', text: 't' }));
+    expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, error: null, due_in_s: null });
+    const gone = to('gone');
+    await expect(
+      t.db.tx(async (tx) => {
+        await outbox.queue(tx, { to: gone, subject: 's', text: 't' });
+        throw new Error('refused later');
+      }),
+    ).rejects.toThrow('refused later');
+    expect((await t.db.query('SELECT 1 FROM email_outbox WHERE recipient = $1', [gone])).rowCount).toBe(0);
+    expect(received).not.toContain(kept); // nothing went to any SMTP server
+  });
+});
+
 describe('retries', () => {
   it('keeps a mail queued with the error and a later attempt while SMTP is down, and delivers it once SMTP is back', async () => {
     const down = new Mailer({ db: t.db, smtpUrl: closedUrl, timeouts: { connection: 2_000 } });

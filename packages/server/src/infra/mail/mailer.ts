@@ -8,7 +8,8 @@ import type { Db } from '../db/db.js';
  * /v7/email_outbox. Either way every mail is recorded there (see docs/decisions.md).
  *
  * Delivery is durable: `queue` records the mail in the caller's transaction (a rollback
- * takes it away) and hands it to delivery once that transaction commits — to the job runner
+ * takes it away); without SMTP that row is the delivery (kept, status sent). With SMTP the
+ * mail is handed to delivery once that transaction commits — to the job runner
  * when one runs (`useDispatcher`), else at once in-process. A failed SMTP attempt leaves the
  * mail queued with the error and a later `next_attempt_at` (1 min, 5 min, 30 min, 2 h); after
  * five attempts it is `failed`. `deliverDue` (a cron job) retries what is due, including mail
@@ -146,7 +147,8 @@ export class Mailer {
    */
   async queue(db: Db, message: MailMessage): Promise<number | null> {
     const id = await this.record(db, message);
-    if (id !== null) {
+    // Without SMTP the outbox row is the delivery: it is kept (sent) as it is recorded.
+    if (id !== null && this.transport) {
       db.afterCommit(async () => {
         if (this.dispatch) await this.dispatch(id);
         else await this.deliver(id);
@@ -188,10 +190,22 @@ export class Mailer {
   /** Inserts the outbox row: queued, or failed at once for a malformed recipient (then null). */
   private async record(db: Db, message: MailMessage): Promise<number | null> {
     const invalid = ADDRESS.test(message.to) ? undefined : `invalid recipient address: ${message.to}`;
+    const kept = !invalid && !this.transport;
     const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO email_outbox (recipient, subject, text_body, html_body, sent_via, error, status, attempts, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, now()) RETURNING id`,
-      [message.to, message.subject, message.text, message.html ?? null, this.mode, invalid ?? null, invalid ? 'failed' : 'queued'],
+      `INSERT INTO email_outbox (recipient, subject, text_body, html_body, sent_via, error, status, attempts, next_attempt_at, sent_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        message.to,
+        message.subject,
+        message.text,
+        message.html ?? null,
+        this.mode,
+        invalid ?? null,
+        invalid ? 'failed' : kept ? 'sent' : 'queued',
+        kept ? 1 : 0,
+        kept || invalid ? null : new Date(0),
+        kept ? new Date() : null,
+      ],
     );
     if (invalid !== undefined) {
       this.log?.error({ to: message.to, subject: message.subject, err: invalid }, 'e-mail not sent');

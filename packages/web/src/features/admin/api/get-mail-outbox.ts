@@ -16,6 +16,7 @@ export interface OutboxMail {
 }
 
 export const MAIL_OUTBOX_PAGE_SIZE = 100;
+export const MAIL_OUTBOX_REFETCH_MS = 5_000;
 export const mailOutboxQueryKey = ['admin', 'email_outbox'] as const;
 
 /** The newest mails in /v7/email_outbox (platform administrators only; others get 401). */
@@ -35,5 +36,10 @@ export async function getMailOutbox(): Promise<OutboxMail[]> {
 export const mailOutboxQueryOptions = () => queryOptions({ queryKey: mailOutboxQueryKey, queryFn: getMailOutbox });
 
 export function useMailOutbox(enabled: boolean) {
-  return useQuery({ ...mailOutboxQueryOptions(), enabled });
+  // While some mail waits for delivery (SMTP retries), watch it go out.
+  return useQuery({
+    ...mailOutboxQueryOptions(),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.some((m) => m.status === 'queued') ? MAIL_OUTBOX_REFETCH_MS : false),
+  });
 }
