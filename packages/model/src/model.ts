@@ -18,6 +18,8 @@ import {
   service_environment_variable,
 } from './resources/variables.js';
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
+import { social_service_account, user__has__public_key } from './resources/user-keys.js';
+import { oauth_application, oauth_application_authorization } from './resources/oauth.js';
 
 const all: ResourceDef[] = [
   actor,
@@ -56,6 +58,10 @@ const all: ResourceDef[] = [
   device_environment_variable,
   device_config_variable,
   device_service_environment_variable,
+  user__has__public_key,
+  social_service_account,
+  oauth_application,
+  oauth_application_authorization,
 ];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

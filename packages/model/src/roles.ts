@@ -76,6 +76,16 @@ export const ROLES = {
     `resin.api_key.read?is_of__actor eq @__ACTOR_ID`,
     `resin.api_key.update?is_of__actor eq @__ACTOR_ID`,
     `resin.api_key.delete?is_of__actor eq @__ACTOR_ID`,
+    // SSH keys (spec 1 §3): a user reads, adds and deletes their own keys only; linked
+    // social accounts are read-only (written by social login, a later issue).
+    `resin.user__has__public_key.read?${userIsMe()}`,
+    `resin.user__has__public_key.create?${userIsMe()}`,
+    `resin.user__has__public_key.delete?${userIsMe()}`,
+    `resin.social_service_account.read?${through('', 'belongs_to__user', 'su', (su) => `${su}${ME}`)}`,
+    // OAuth login (spec 1 §2): any user reads the registered applications (the consent page);
+    // their own consent records only. Both are written by POST /oauth/authorize.
+    'resin.oauth_application.read',
+    `resin.oauth_application_authorization.read?${through('', 'belongs_to__user', 'ou', (ou) => `${ou}${ME}`)}`,
     // Provisioning keys (spec 2 §6 "Operator adds: API keys"): fleet operators and up list,
     // rename and revoke their fleet's keys (created by POST /api-key/v2/; only name and
     // description may change, a hook). The key value itself is secret.
@@ -231,6 +241,8 @@ export const ROLES = {
     ...Object.keys(model).flatMap((r) => [`resin.${r}.read`, `resin.${r}.read-private`]),
     'resin.organization.all',
     'resin.organization_membership.all',
+    // Platform administrators register OAuth applications.
+    'resin.oauth_application.all',
     'admin.home',
     'support.home',
   ],

@@ -7,6 +7,10 @@ import { installErrorHandler } from './infra/http/errors.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { twoFactorRoutes } from './features/two-factor/two-factor.routes.js';
+import { sessionRoutes } from './features/auth/session.routes.js';
+import { accountRoutes } from './features/account/account.routes.js';
+import { oauthRoutes } from './features/oauth/oauth.routes.js';
 import { adminRoutes } from './features/admin/login-as.routes.js';
 import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
@@ -27,6 +31,12 @@ import { actionRoutes } from './features/actions/actions.routes.js';
 import { JobRunner } from './infra/jobs/job-runner.js';
 import { heartbeatSweepJob } from './infra/jobs/heartbeat-sweep.js';
 import { useMailJobs } from './infra/jobs/mail-delivery.js';
+import { accountRecoveryRoutes } from './features/account-recovery/account-recovery.routes.js';
+import { emailVerificationGuard } from './features/account-recovery/email-verification.guard.js';
+import type { AccountOptions } from './features/account-recovery/options.js';
+import { sshKeyRoutes } from './features/ssh-keys/ssh-key.routes.js';
+import { preferencesConfigRoutes } from './features/user-preferences/preferences-config.routes.js';
+import { SSH_KEY_FETCH_TIMEOUT_MS, type SshKeyImportOptions } from './features/ssh-keys/ssh-key-import.service.js';
 
 export interface AppOptions {
   db: Db;
@@ -51,6 +61,16 @@ export interface AppOptions {
   codeHost?: Partial<CodeHostOptions>;
   /** Map tiles for the dashboard (FLOTILLA_MAP_TILE_URL, FLOTILLA_MAP_ATTRIBUTION); default none. */
   map?: MapOptions;
+  /** Sign-up captcha, required e-mail verification, and the clock of verification and reset codes (main.ts: FLOTILLA_CAPTCHA_*, FLOTILLA_REQUIRE_EMAIL_VERIFICATION). */
+  accounts?: AccountOptions;
+  /** Where SSH keys are imported from (main.ts: FLOTILLA_SSH_KEYS_URL); default GitHub, 10 s timeout. */
+  sshKeys?: Partial<SshKeyImportOptions>;
+  /** A staging deployment (FLOTILLA_STAGING): the dashboard offers navigation stripes. */
+  staging?: boolean;
+  /** The two-factor TOTP clock (ms since epoch); tests move it to check drift. Default: Date.now. */
+  twoFactorClock?: () => number;
+  /** The clock of the 20-minute re-verification window and OAuth codes (ms since epoch); tests move it. Default: Date.now. */
+  sessionClock?: () => number;
   /** Device actions: how long to wait for the device's answer (default 30 s). */
   actionTimeoutMs?: number;
   /** Cloud link liveness ping interval (default 30 s). */
@@ -131,7 +151,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBusinessRules();
   setInvitationMailer(mailer);
   setRegistryHost(opts.registryHost);
-  await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
+  // FLOTILLA_REQUIRE_EMAIL_VERIFICATION: unverified users get no data API (spec 1 §4 must-verify).
+  if (opts.accounts?.requireEmailVerification) app.addHook('preHandler', emailVerificationGuard(opts.db));
+  await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, account: opts.accounts });
+  await app.register(accountRecoveryRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, account: opts.accounts });
+  await app.register(twoFactorRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, clock: opts.twoFactorClock });
+  await app.register(sessionRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });
+  await app.register(accountRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });
+  await app.register(oauthRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });
   await app.register(adminRoutes, { db: opts.db, jwtSecret: opts.jwtSecret });
   await app.register(apiKeyRoutes, { db: opts.db });
   await app.register(organizationLogoRoutes, { db: opts.db });
@@ -144,11 +171,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(deviceApiRoutes, { db: opts.db, bus });
   await app.register(cloudLinkRoutes, { db: opts.db, publicUrl: mailer.publicUrl, pingIntervalMs: opts.cloudLinkPingIntervalMs });
   await app.register(actionRoutes, { db: opts.db, timeoutMs: opts.actionTimeoutMs });
+  await app.register(preferencesConfigRoutes, { staging: opts.staging === true });
+  await app.register(sshKeyRoutes, {
+    db: opts.db,
+    import: { keysUrl: opts.sshKeys?.keysUrl ?? 'https://github.com', timeoutMs: opts.sshKeys?.timeoutMs ?? SSH_KEY_FETCH_TIMEOUT_MS },
+  });
   await app.register(dataApiRoutes, { db: opts.db });
-  await app.register(dashboardConfigRoutes, { map: opts.map });
+  await app.register(dashboardConfigRoutes, {
+    map: opts.map,
+    captchaSiteKey: opts.accounts?.captcha?.siteKey,
+    requireEmailVerification: opts.accounts?.requireEmailVerification,
+  });
   if (opts.webDistDir) {
     const tiles = opts.map?.tileUrl ? mapTileSource(opts.map.tileUrl) : null;
-    await app.register(webRoutes, { distDir: opts.webDistDir, imgSources: tiles ? [tiles] : [] });
+    await app.register(webRoutes, { distDir: opts.webDistDir, imgSources: tiles ? [tiles] : [], captcha: Boolean(opts.accounts?.captcha?.siteKey) });
   }
 
   let jobs: JobRunner | null = null;

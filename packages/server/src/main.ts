@@ -49,6 +49,12 @@ async function main(): Promise<void> {
     registryHost: config.FLOTILLA_REGISTRY_HOST,
     map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
+    accounts: {
+      captcha: { secret: config.FLOTILLA_CAPTCHA_SECRET, siteKey: config.FLOTILLA_CAPTCHA_SITE_KEY, verifyUrl: config.FLOTILLA_CAPTCHA_VERIFY_URL },
+      requireEmailVerification: config.FLOTILLA_REQUIRE_EMAIL_VERIFICATION,
+    },
+    sshKeys: { keysUrl: config.FLOTILLA_SSH_KEYS_URL },
+    staging: config.FLOTILLA_STAGING,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 

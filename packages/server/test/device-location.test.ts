@@ -59,7 +59,7 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
   it('tells the dashboard there are no tiles when none are configured, and allows no other image origin', async () => {
     const res = await plain.inject({ method: 'GET', url: '/config/dashboard' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mapTileUrl: null, mapAttribution: null });
+    expect(res.json()).toEqual({ mapTileUrl: null, mapAttribution: null, captchaSiteKey: null, requireEmailVerification: false });
     const page = await plain.inject({ method: 'GET', url: '/fleets/1/devices', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob:");
   });
@@ -67,9 +67,29 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
   it('names the configured tile server, without authentication, and the CSP allows exactly its origin', async () => {
     const res = await tiled.inject({ method: 'GET', url: '/config/dashboard' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mapTileUrl: 'https://{s}.tiles.example.org:8443/{z}/{x}/{y}.png', mapAttribution: '© Example contributors' });
+    expect(res.json()).toEqual({
+      mapTileUrl: 'https://{s}.tiles.example.org:8443/{z}/{x}/{y}.png',
+      mapAttribution: '© Example contributors',
+      captchaSiteKey: null,
+      requireEmailVerification: false,
+    });
     const page = await tiled.inject({ method: 'GET', url: '/devices/abc/location', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob: https://*.tiles.example.org:8443");
+  });
+
+  it('allows the captcha provider\'s script and frame only when a captcha site key is set', async () => {
+    const captcha = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, webDistDir: dist, accounts: { captcha: { secret: 's', siteKey: 'site-key' } } });
+    try {
+      const directive = (csp: unknown, name: string) => String(csp).split('; ').find((d) => d.startsWith(`${name} `));
+      const withKey = (await captcha.inject({ method: 'GET', url: '/signup', headers: { accept: 'text/html' } })).headers['content-security-policy'];
+      expect(directive(withKey, 'script-src')).toBe("script-src 'self' https://www.google.com https://www.gstatic.com");
+      expect(directive(withKey, 'frame-src')).toBe('frame-src https://www.google.com https://www.gstatic.com');
+      const without = (await plain.inject({ method: 'GET', url: '/signup', headers: { accept: 'text/html' } })).headers['content-security-policy'];
+      expect(directive(without, 'script-src')).toBe("script-src 'self'");
+      expect(directive(without, 'frame-src')).toBeUndefined();
+    } finally {
+      await captcha.close();
+    }
   });
 
   it("keeps balena's /config as the SDK reads it", async () => {

@@ -24,7 +24,8 @@ const freshEmail = (label: string) => `${label}.${process.pid}.${++emailCounter}
 /** The last mail to `to` in the outbox, and the accept token in its link. */
 async function mailTo(to: string): Promise<{ subject: string; text: string; html: string; link: string; token: string }> {
   const { rows } = await t.db.query<{ subject: string; text_body: string; html_body: string }>(
-    'SELECT subject, text_body, html_body FROM email_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1',
+    // Sign-up also mails a verification link (issue 6): the last invitation mail.
+    `SELECT subject, text_body, html_body FROM email_outbox WHERE recipient = $1 AND text_body LIKE '%invitation/%' ORDER BY id DESC LIMIT 1`,
     [to],
   );
   const row = rows[0];

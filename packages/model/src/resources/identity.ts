@@ -37,6 +37,10 @@ export const user: ResourceDef = {
     // Appearance preference (spec 1 §2, §3): the apps feature flag — shows the Apps section
     // (Alpha) and the apps sub-pages of teams and members.
     { name: 'displays_apps', type: 'Boolean', required: true, default: 'false', private: true },
+    // Appearance preferences (spec 1 §2, §3): the app bar's colour (#rrggbb, null = the
+    // theme's) and the navigation stripes of staging deployments.
+    { name: 'header_color', type: 'Short Text', maxLength: 255, private: true },
+    { name: 'shows_navigation_stripes', type: 'Boolean', required: true, default: 'false', private: true },
     // Tokens issued before this instant are rejected ("log out from other sessions").
     { name: 'tokens_valid_after', type: 'Date Time', secret: true },
   ],

@@ -10,6 +10,9 @@ import { registerStateChangeRules } from './device-api/state-change.hooks.js';
 import { registerApiKeyRevocationRules } from './device-api/api-key-revocation.hooks.js';
 import { registerVariableRules } from './variables/variable.hooks.js';
 import { registerTagRules } from './tags/tag.hooks.js';
+import { registerVerificationResendRules } from './account-recovery/verification-resend.hooks.js';
+import { registerSshKeyRules } from './ssh-keys/ssh-key.hooks.js';
+import { registerUserPreferenceRules } from './user-preferences/user-preferences.hooks.js';
 
 /**
  * Registers every business rule (data API hooks). Each rule lives in its feature folder,
@@ -31,4 +34,7 @@ export function registerBusinessRules(): void {
   registerApiKeyRevocationRules();
   registerVariableRules();
   registerTagRules();
+  registerVerificationResendRules();
+  registerSshKeyRules();
+  registerUserPreferenceRules();
 }

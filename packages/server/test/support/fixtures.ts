@@ -411,6 +411,36 @@ export const FIXTURES: Record<string, Fixture> = {
   device_environment_variable: variableFixture('device_environment_variable', 'device', insertDevice, 'VAR_'),
   device_config_variable: variableFixture('device_config_variable', 'device', insertDevice, 'BALENA_'),
   device_service_environment_variable: variableFixture('device_service_environment_variable', 'service_install', insertVariableServiceInstall, 'VAR_'),
+  // SSH keys (preferences): the member's own; only they add and delete them, nobody edits one.
+  user__has__public_key: {
+    sample: async (w) => insert(w.db, 'user__has__public_key', { user: w.member.userId, title: 'matrix', public_key: `ssh-ed25519 ${randomBytes(51).toString('base64')}` }),
+    fresh: async (w) => insert(w.db, 'user__has__public_key', { user: w.member.userId, title: 'fresh', public_key: `ssh-ed25519 ${randomBytes(51).toString('base64')}` }),
+    body: async (w) => ({ user: w.member.userId, title: `key ${uid()}`, public_key: `ssh-ed25519 ${randomBytes(51).toString('base64')} matrix` }),
+  },
+  // Linked social accounts: read-only through the data API (social login will write them).
+  social_service_account: {
+    sample: async (w) => insert(w.db, 'social_service_account', { belongs_to__user: w.member.userId, provider: 'github', display_name: 'matrix', remote_id: uid() }),
+    fresh: async (w) => insert(w.db, 'social_service_account', { belongs_to__user: w.member.userId, provider: 'github', display_name: 'fresh', remote_id: uid() }),
+    body: async () => ({ provider: 'github' }),
+  },
+  // OAuth applications: registered by platform administrators, read by every signed-in user.
+  oauth_application: {
+    sample: async (w) => insert(w.db, 'oauth_application', { client_id: `matrix-${uid()}`, redirect_uri: 'https://app.example.com/cb', name: 'Matrix app' }),
+    fresh: async (w) => insert(w.db, 'oauth_application', { client_id: `fresh-${uid()}`, redirect_uri: 'https://app.example.com/cb', name: 'Fresh app' }),
+    body: async () => ({ client_id: `new-${uid()}`, redirect_uri: 'https://app.example.com/cb', name: 'New app' }),
+  },
+  // A user's consent: written only by POST /oauth/authorize; each user reads their own.
+  oauth_application_authorization: {
+    sample: async (w) => {
+      const app = await insert(w.db, 'oauth_application', { client_id: `auth-${uid()}`, redirect_uri: 'https://app.example.com/cb', name: 'Consented app' });
+      return insert(w.db, 'oauth_application_authorization', { belongs_to__user: w.member.userId, is_for__oauth_application: app });
+    },
+    fresh: async (w) => {
+      const app = await insert(w.db, 'oauth_application', { client_id: `authf-${uid()}`, redirect_uri: 'https://app.example.com/cb', name: 'Fresh consented app' });
+      return insert(w.db, 'oauth_application_authorization', { belongs_to__user: w.member.userId, is_for__oauth_application: app });
+    },
+    body: async (w) => ({ belongs_to__user: w.member.userId }),
+  },
 };
 
 async function login(app: FastifyInstance, email: string, password: string): Promise<string> {

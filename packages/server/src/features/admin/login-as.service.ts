@@ -26,6 +26,7 @@ export async function loginAs(db: Db, jwtSecret: string, administratorId: number
   if (user.platform_role === 'administrator') {
     throw new ForbiddenError('You cannot log in as another platform administrator');
   }
-  const token = await issueSessionToken(db, jwtSecret, user.id, Date.now(), administratorId);
+  // The administrator passed their own login; the user's second factor is not theirs to give.
+  const token = await issueSessionToken(db, jwtSecret, user.id, Date.now(), administratorId, false);
   return { token, user: { id: user.id, username: user.username } };
 }

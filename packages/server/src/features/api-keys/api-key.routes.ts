@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
-import { requireUser } from '../../infra/http/guards.js';
+import { requireRecentAuth } from '../auth/recent-auth.js';
 import { provisioningKeyRoutes } from './provisioning-key.routes.js';
 
 const userKeySchema = {
@@ -30,7 +30,8 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
     '/api-key/user/full',
     { schema: { body: userKeySchema } },
     async (request, reply) => {
-      const actor = requireUser(request);
+      // Spec 1 §4: creating a user API key is a sensitive action (authTime within 20 minutes).
+      const actor = requireRecentAuth(request);
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('API keys must have a name');
       const expiry = parseExpiry(request.body.expiryDate);

@@ -7,10 +7,15 @@ import { requireUser } from '../../infra/http/guards.js';
 import { createUser } from '../users/user.service.js';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { issueSessionToken } from './session.service.js';
+import { checkCaptcha } from '../account-recovery/captcha.js';
+import { sendVerificationEmail } from '../account-recovery/email-verification.service.js';
+import { systemClock, type AccountOptions } from '../account-recovery/options.js';
 
 export interface AuthRoutesOptions {
   db: Db;
   jwtSecret: string;
+  /** Sign-up captcha and the clock of verification tokens (features/account-recovery). */
+  account?: AccountOptions | undefined;
 }
 
 const credentialsSchema = {
@@ -48,11 +53,13 @@ const whoamiResponse = {
   },
 } as const;
 
-export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRoutesOptions): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account }: AuthRoutesOptions): Promise<void> {
   // Login by email or username; the body answer is the JWT as text (balena dialect §1.3).
   app.post<{ Body: { username: string; password: string } }>(
     '/login_',
-    { schema: { body: credentialsSchema } },
+    // A user with two-factor on gets a pending token (session.service); the second factor
+    // is then given at /auth/totp/verify or /auth/v1/2fa-recover/verify.
+    { schema: { body: credentialsSchema }, config: { allowsPendingTwoFactor: true } },
     async (request, reply) => {
       const { username, password } = request.body;
       await assertLoginAllowed(db, username);
@@ -72,14 +79,21 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
     },
   );
 
-  app.post<{ Body: { email: string; password: string; has_disabled_newsletter?: boolean } }>(
+  app.post<{ Body: { email: string; password: string; has_disabled_newsletter?: boolean; 'g-recaptcha-response'?: string } }>(
     '/user/register',
     { schema: { body: registerSchema } },
     async (request, reply) => {
-      const user = await createUser(db, {
-        email: request.body.email,
-        password: request.body.password,
-        hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
+      // Spec 1 §5: the captcha first (a dummy passes when none is configured); then the
+      // account and its verification mail in one transaction.
+      await checkCaptcha(account?.captcha, request.body['g-recaptcha-response'], request.ip);
+      const user = await db.tx(async (tx) => {
+        const created = await createUser(tx, {
+          email: request.body.email,
+          password: request.body.password,
+          hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
+        });
+        await sendVerificationEmail(tx, app.mailer, created, (account?.clock ?? systemClock)());
+        return created;
       });
       reply.code(201).type('text/plain');
       return issueSessionToken(db, jwtSecret, user.id);
@@ -87,7 +101,7 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
   );
 
   // Dialect §1.3: a device key answers as its device, a provisioning key as its fleet.
-  app.get('/actor/v1/whoami', { schema: { response: whoamiResponse } }, async (request) => {
+  app.get('/actor/v1/whoami', { schema: { response: whoamiResponse }, config: { allowsPendingTwoFactor: true } }, async (request) => {
     const caller = request.actor;
     if (caller?.kind === 'device' && caller.deviceId !== undefined) {
       const { rows } = await db.query<{ uuid: string }>('SELECT uuid FROM device WHERE id = $1', [caller.deviceId]);
@@ -109,7 +123,7 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
     return { id: actor.actorId, actorType: 'user', actorTypeId: user.id, username: user.username, email: user.email };
   });
 
-  app.get('/user/v1/whoami', { schema: { response: whoamiResponse } }, async (request) => {
+  app.get('/user/v1/whoami', { schema: { response: whoamiResponse }, config: { allowsPendingTwoFactor: true } }, async (request) => {
     const actor = requireUser(request);
     const { rows } = await db.query<{ id: number; username: string; email: string }>(
       'SELECT id, username, email FROM "user" WHERE id = $1',
@@ -122,10 +136,18 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret }: AuthRo
   // A fresh 36 h token for a session token; authTime is carried over so the
   // re-verification window for sensitive actions does not restart, and actualUser so a
   // login-as session stays marked as the administrator's.
-  app.get('/user/v1/refresh-token', async (request, reply) => {
+  // A pending two-factor state stays pending, a passed one passed.
+  app.get('/user/v1/refresh-token', { config: { allowsPendingTwoFactor: true } }, async (request, reply) => {
     const actor = requireUser(request);
     if (!actor.claims) throw new UnauthorizedError('A session token is required to refresh');
     reply.type('text/plain');
-    return issueSessionToken(db, jwtSecret, actor.userId, actor.claims.authTime, actor.claims.actualUser ?? actor.userId);
+    return issueSessionToken(
+      db,
+      jwtSecret,
+      actor.userId,
+      actor.claims.authTime,
+      actor.claims.actualUser ?? actor.userId,
+      actor.claims.twoFactorRequired,
+    );
   });
 }

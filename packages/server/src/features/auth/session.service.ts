@@ -7,6 +7,9 @@ import { NotFoundError } from '../../infra/errors.js';
 /**
  * Issues a 36-hour session token for a user. `authTime` is kept across refreshes;
  * `actualUser` is the platform administrator when one logs in as this user (admin login-as).
+ * `twoFactorRequired` (spec 1 §4) counts only for a user with two-factor enabled: `false`
+ * when this session has passed the second factor, `true` or omitted while it is pending
+ * (omitting it can never skip the second factor). Without two-factor the claim is absent.
  */
 export async function issueSessionToken(
   db: Db,
@@ -14,13 +17,31 @@ export async function issueSessionToken(
   userId: number,
   authTime: number = Date.now(),
   actualUser: number = userId,
+  twoFactorRequired?: boolean,
 ): Promise<string> {
-  const { rows } = await db.query<{ platform_role: string | null }>('SELECT platform_role FROM "user" WHERE id = $1', [userId]);
+  const { rows } = await db.query<{ platform_role: string | null; two_factor: boolean; tokens_valid_after: Date | null }>(
+    `SELECT u.platform_role, u.tokens_valid_after, EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf."user" = u.id AND tf.secret IS NOT NULL) AS two_factor
+       FROM "user" u WHERE u.id = $1`,
+    [userId],
+  );
   const user = rows[0];
   if (!user) throw new NotFoundError('User not found');
+  const twoFactor = user.two_factor ? { twoFactorRequired: twoFactorRequired !== false } : {};
   return signJwt(
-    { id: userId, authTime, actualUser, permissions: claimPermissions(user.platform_role) },
+    { id: userId, authTime, actualUser, ...twoFactor, permissions: claimPermissions(user.platform_role) },
     secret,
     SESSION_TOKEN_LIFETIME_SECONDS,
+    issuedAt(user.tokens_valid_after),
   );
+}
+
+/**
+ * After "log out from other sessions" (session-revocation.ts) tokens dated before
+ * tokens_valid_after are rejected; `iat` has whole seconds, so a token issued in that same
+ * second is dated at the next one (at most 1 s ahead) to stay valid.
+ */
+function issuedAt(validAfter: Date | null, now = Date.now()): number {
+  const after = validAfter?.getTime() ?? 0;
+  // The authenticator compares the whole-second iat, not `now`.
+  return Math.floor(now / 1000) * 1000 >= after ? now : Math.ceil(after / 1000) * 1000;
 }

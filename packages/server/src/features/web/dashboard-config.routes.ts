@@ -13,8 +13,18 @@ export interface MapOptions {
  * whose shape stays as the SDK expects it; the dialect claims `/config` and `/config/vars`,
  * not this path.
  */
-export async function dashboardConfigRoutes(app: FastifyInstance, opts: { map?: MapOptions }): Promise<void> {
-  const body = { mapTileUrl: opts.map?.tileUrl ?? null, mapAttribution: opts.map?.attribution ?? null };
+export async function dashboardConfigRoutes(
+  app: FastifyInstance,
+  opts: { map?: MapOptions; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined },
+): Promise<void> {
+  const body = {
+    mapTileUrl: opts.map?.tileUrl ?? null,
+    mapAttribution: opts.map?.attribution ?? null,
+    // Sign-up captcha (FLOTILLA_CAPTCHA_SITE_KEY; null = the dashboard sends a dummy response)
+    // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
+    captchaSiteKey: opts.captchaSiteKey ?? null,
+    requireEmailVerification: opts.requireEmailVerification ?? false,
+  };
   app.get(
     '/config/dashboard',
     {
@@ -23,7 +33,12 @@ export async function dashboardConfigRoutes(app: FastifyInstance, opts: { map?: 
           200: {
             type: 'object',
             required: ['mapTileUrl', 'mapAttribution'],
-            properties: { mapTileUrl: { type: ['string', 'null'] }, mapAttribution: { type: ['string', 'null'] } },
+            properties: {
+              mapTileUrl: { type: ['string', 'null'] },
+              mapAttribution: { type: ['string', 'null'] },
+              captchaSiteKey: { type: ['string', 'null'] },
+              requireEmailVerification: { type: 'boolean' },
+            },
           },
         },
       },

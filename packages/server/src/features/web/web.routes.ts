@@ -6,10 +6,15 @@ import type { FastifyInstance } from 'fastify';
  * Serves the built dashboard (packages/web/dist) with a strict Content-Security-Policy:
  * no inline scripts. Unknown paths that are not API routes get index.html (SPA routing).
  */
-export function contentSecurityPolicy(imgSources: string[] = []): string {
+/** reCAPTCHA's widget: its script and its iframe, allowed only when a captcha site key is set. */
+export const CAPTCHA_SOURCES = ['https://www.google.com', 'https://www.gstatic.com'];
+
+export function contentSecurityPolicy(imgSources: string[] = [], options: { captcha?: boolean } = {}): string {
+  const captcha = options.captcha ? CAPTCHA_SOURCES : [];
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...captcha].join(' '),
+    ...(captcha.length ? [['frame-src', ...captcha].join(' ')] : []),
     // MUI/emotion inject <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
     // Map tiles come from the configured tile server's origin (FLOTILLA_MAP_TILE_URL) only.
@@ -19,7 +24,8 @@ export function contentSecurityPolicy(imgSources: string[] = []): string {
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    // `balena login --web`: /login/cli posts the session token to the CLI's loopback server.
+    "form-action 'self' http://localhost:* http://127.0.0.1:*",
   ].join('; ');
 }
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
@@ -42,9 +48,12 @@ const TYPES: Record<string, string> = {
 // /user/verify-email/… and /auth/{provider}/callback.
 const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
 
-export async function webRoutes(app: FastifyInstance, { distDir, imgSources }: { distDir: string; imgSources?: string[] }): Promise<void> {
+export async function webRoutes(
+  app: FastifyInstance,
+  { distDir, imgSources, captcha }: { distDir: string; imgSources?: string[]; captcha?: boolean },
+): Promise<void> {
   const root = resolve(distDir); // no trailing separator, whatever the caller passed
-  const policy = contentSecurityPolicy(imgSources);
+  const policy = contentSecurityPolicy(imgSources, { captcha });
   const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
 
   app.addHook('onSend', async (_request, reply, payload) => {

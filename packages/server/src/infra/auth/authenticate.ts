@@ -25,6 +25,25 @@ export function claimPermissions(platformRole: string | null): string[] {
   return userPermissions(platformRole).filter((p) => !p.startsWith('resin.'));
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers a session token whose two-factor check is still pending. */
+    allowsPendingTwoFactor?: boolean;
+  }
+}
+
+/**
+ * Spec 1 §4: a user whose two-factor check is pending is not fully logged in. Such a token
+ * reaches only the routes that declare `config: { allowsPendingTwoFactor: true }` (the
+ * second-factor endpoints, whoami, refresh); everything else answers as to a stranger.
+ */
+function assertTwoFactorComplete(actor: Actor, request: FastifyRequest): Actor {
+  if (actor.claims?.twoFactorRequired === true && request.routeOptions.config?.allowsPendingTwoFactor !== true) {
+    throw new UnauthorizedError('You have to log in');
+  }
+  return actor;
+}
+
 interface UserRow {
   id: number;
   actor: number;
@@ -56,6 +75,11 @@ export class Authenticator {
     this.apiKeys.drop({});
   }
 
+  /** Drops only the cached user row (sessions changed: "log out from other sessions"); API keys are untouched. */
+  forgetSessions(userId: number): void {
+    this.users.delete(userId);
+  }
+
   private async loadUser(id: number): Promise<UserRow | undefined> {
     const hit = this.users.get(id);
     if (hit && Date.now() - hit.at < Authenticator.USER_TTL_MS) return hit.row;
@@ -84,7 +108,7 @@ export class Authenticator {
     }
     if (apiKey !== undefined) return this.fromApiKey(apiKey);
     if (bearer === undefined) return null;
-    return looksLikeJwt(bearer) ? this.fromJwt(bearer) : this.fromApiKey(bearer);
+    return looksLikeJwt(bearer) ? this.fromJwt(bearer).then((actor) => assertTwoFactorComplete(actor, request)) : this.fromApiKey(bearer);
   }
 
   async fromJwt(token: string): Promise<Actor> {

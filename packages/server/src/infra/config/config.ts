@@ -39,6 +39,14 @@ const schema = z
     // their balena.yml is read from FLOTILLA_CODE_HOST_RAW_URL/<owner>/<repo>/HEAD/balena.yml.
     FLOTILLA_CODE_HOST_URL: optionalUrl(['http://', 'https://']).default('https://github.com'),
     FLOTILLA_CODE_HOST_RAW_URL: optionalUrl(['http://', 'https://']).default('https://raw.githubusercontent.com'),
+    // Preferences → SSH keys → import: keys are read from FLOTILLA_SSH_KEYS_URL/<username>.keys
+    // (GitHub's format); default FLOTILLA_CODE_HOST_URL.
+    FLOTILLA_SSH_KEYS_URL: optionalUrl(['http://', 'https://']),
+    // A staging deployment: the dashboard offers the navigation stripes preference (spec 1 §2).
+    FLOTILLA_STAGING: z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
     // Registry host named in image locations (`<host>/v2/<hex>`); default in features/releases/image-location.ts.
     FLOTILLA_REGISTRY_HOST: z.string().min(1).max(200).regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name, optionally with :port').optional(),
     // Map tiles for the dashboard's maps (Leaflet URL template); unset = no tiles, the maps
@@ -50,11 +58,22 @@ const schema = z
       .optional(),
     // Attribution text shown on the map (the tile provider's licence usually requires it).
     FLOTILLA_MAP_ATTRIBUTION: z.string().max(300).optional(),
+    // Sign-up captcha (spec 1 §5): a reCAPTCHA-compatible verifier. Without a secret a dummy
+    // response passes; the site key is handed to the dashboard (GET /config/dashboard).
+    FLOTILLA_CAPTCHA_SECRET: z.string().min(1).max(500).optional(),
+    FLOTILLA_CAPTCHA_SITE_KEY: z.string().min(1).max(500).optional(),
+    FLOTILLA_CAPTCHA_VERIFY_URL: optionalUrl(['http://', 'https://']).default('https://www.google.com/recaptcha/api/siteverify'),
+    // Unverified users may not use the data API (spec 1 §2 guards, §4 must-verify).
+    FLOTILLA_REQUIRE_EMAIL_VERIFICATION: z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({
     ...c,
     FLOTILLA_PUBLIC_URL: c.FLOTILLA_PUBLIC_URL ?? `http://localhost:${c.PORT}`,
+    FLOTILLA_SSH_KEYS_URL: c.FLOTILLA_SSH_KEYS_URL ?? c.FLOTILLA_CODE_HOST_URL,
   }));
 
 export type Config = z.output<typeof schema>;

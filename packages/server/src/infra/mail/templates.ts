@@ -118,3 +118,35 @@ export function organizationInvitation(p: OrganizationInvitation): RenderedMail 
 export function fleetInvitation(p: FleetInvitation): RenderedMail {
   return invitation('fleet', p.applicationName, p);
 }
+
+/** Verification of a new account's address (spec 1 §2; issue 6): links to the dashboard's verify route. */
+export function emailVerification(p: { email: string; verifyUrl: string; validHours: number }): RenderedMail {
+  const verifyUrl = checkedUrl(p.verifyUrl);
+  const subject = 'Verify your email address for Flotilla';
+  const note = `The link works once and expires in ${p.validHours} hours. If you did not create a Flotilla account, you can ignore this e-mail.`;
+  const text = [`Please confirm that ${p.email} is your email address:`, verifyUrl, '', note, ''].join('\n');
+  const html = htmlDocument(
+    subject,
+    [`Please confirm that <strong>${escapeHtml(p.email)}</strong> is your email address.`],
+    { label: 'Verify email address', url: verifyUrl },
+    note,
+  );
+  return { subject, text, html };
+}
+
+/** A password reset login code (spec 1 §2 /user/reset-password/{loginCode}). */
+export function passwordReset(p: { resetUrl: string; validMinutes: number }): RenderedMail {
+  const resetUrl = checkedUrl(p.resetUrl);
+  const subject = 'Reset your Flotilla password';
+  const note = `The link works once and expires in ${p.validMinutes} minutes. If you did not ask to reset your password, you can ignore this e-mail; your password stays as it is.`;
+  const text = ['Someone (hopefully you) asked to reset the password of your Flotilla account. Choose a new password here:', resetUrl, '', note, ''].join(
+    '\n',
+  );
+  const html = htmlDocument(
+    subject,
+    ['Someone (hopefully you) asked to reset the password of your Flotilla account.'],
+    { label: 'Choose a new password', url: resetUrl },
+    note,
+  );
+  return { subject, text, html };
+}

@@ -1,0 +1,78 @@
+import {
+  ACCOUNT_MESSAGES,
+  isValidEmail,
+  passwordProblem,
+  PASSWORD_RESET_CODE_TTL_SECONDS,
+  PASSWORD_RESET_EMAIL_INTERVAL_SECONDS,
+  PASSWORD_RESET_IP_MAX_REQUESTS,
+  PASSWORD_RESET_IP_WINDOW_SECONDS,
+} from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError } from '../../infra/errors.js';
+import { hashPassword } from '../../infra/auth/password.js';
+import { passwordReset, type Mailer } from '../../infra/mail/index.js';
+import { takeRequestSlot } from './rate-limit.js';
+import { hashSecret, newSecret } from './tokens.js';
+
+/** The dashboard route a reset mail links to (spec 1 §2). */
+export function resetPasswordPath(loginCode: string): string {
+  return `/user/reset-password/${encodeURIComponent(loginCode)}`;
+}
+
+/**
+ * A reset request. Rate-limited per IP and per address whether or not the address has an
+ * account (429 with the next valid time), and otherwise answered the same either way: only
+ * an existing account gets a mail with a single-use login code (its hash stored) valid for
+ * PASSWORD_RESET_CODE_TTL_SECONDS.
+ */
+export async function requestPasswordReset(db: Db, mailer: Mailer, email: string, ip: string, now: Date): Promise<void> {
+  const address = email.trim();
+  if (!isValidEmail(address)) throw new BadRequestError('Invalid email');
+  await db.tx(async (tx) => {
+    await takeRequestSlot(tx, 'password-reset-ip', ip, { max: PASSWORD_RESET_IP_MAX_REQUESTS, windowSeconds: PASSWORD_RESET_IP_WINDOW_SECONDS }, now);
+    await takeRequestSlot(tx, 'password-reset-email', address, { max: 1, windowSeconds: PASSWORD_RESET_EMAIL_INTERVAL_SECONDS }, now);
+    const { rows } = await tx.query<{ id: number; email: string }>('SELECT id, email FROM "user" WHERE lower(email) = lower($1)', [address]);
+    const user = rows[0];
+    if (!user) return;
+    const code = newSecret();
+    await tx.query(`INSERT INTO password_reset_code ("user", code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4)`, [
+      user.id,
+      hashSecret(code),
+      now,
+      new Date(now.getTime() + PASSWORD_RESET_CODE_TTL_SECONDS * 1000),
+    ]);
+    const mail = passwordReset({ resetUrl: mailer.publicLink(resetPasswordPath(code)), validMinutes: PASSWORD_RESET_CODE_TTL_SECONDS / 60 });
+    await mailer.queue(tx, { to: user.email, ...mail });
+  });
+}
+
+/**
+ * Sets a new password (8 to 64) with a login code: a used or unknown code is invalid, an
+ * old one expired (spec 1 §8). Every outstanding code of the user is used up; the mailbox
+ * that received the code is thereby verified. Returns the user's id.
+ */
+export async function resetPassword(db: Db, code: unknown, password: unknown, now: Date): Promise<number> {
+  if (typeof code !== 'string' || code.trim() === '') throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeRequired);
+  if (typeof password !== 'string') throw new BadRequestError(passwordProblem('') ?? 'Password required');
+  const problem = passwordProblem(password);
+  if (problem) throw new BadRequestError(problem);
+  const passwordHash = await hashPassword(password);
+  return db.tx(async (tx) => {
+    const { rows } = await tx.query<{ user: number; expires_at: Date; used_at: Date | null }>(
+      'SELECT "user", expires_at, used_at FROM password_reset_code WHERE code_hash = $1 FOR UPDATE',
+      [hashSecret(code.trim())],
+    );
+    const row = rows[0];
+    if (!row || row.used_at !== null) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeInvalid);
+    if (row.expires_at.getTime() <= now.getTime()) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeExpired);
+    await tx.query('UPDATE password_reset_code SET used_at = $2 WHERE "user" = $1 AND used_at IS NULL', [row.user, now]);
+    const { rows: users } = await tx.query<{ username: string; email: string }>(
+      'UPDATE "user" SET password = $2, has_password_set = true, is_verified = true WHERE id = $1 RETURNING username, email',
+      [row.user, passwordHash],
+    );
+    // A new password lifts the failed-login lock of the account.
+    const u = users[0];
+    if (u) await tx.query('DELETE FROM login_failure WHERE lower(username) = lower($1) OR lower(username) = lower($2)', [u.username, u.email]);
+    return row.user;
+  });
+}

@@ -1,0 +1,67 @@
+import { emailVerificationState, profileProblems, type EmailVerificationState, type ProfileInput } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
+
+export interface Profile {
+  first_name: string;
+  last_name: string;
+  company: string;
+  account_type: 'personal' | 'professional';
+}
+
+/** The profile step (spec 1 §2 /signup/profile, §5): all four fields required. */
+export async function saveProfile(db: Db, userId: number, input: ProfileInput): Promise<Profile> {
+  const problems = profileProblems(input);
+  const first = Object.values(problems)[0];
+  if (first) throw new BadRequestError(first);
+  const profile: Profile = {
+    first_name: String(input.first_name).trim(),
+    last_name: String(input.last_name).trim(),
+    company: String(input.company).trim(),
+    account_type: input.account_type as Profile['account_type'],
+  };
+  await db.query('UPDATE "user" SET first_name = $2, last_name = $3, company = $4, account_type = $5 WHERE id = $1', [
+    userId,
+    profile.first_name,
+    profile.last_name,
+    profile.company,
+    profile.account_type,
+  ]);
+  return profile;
+}
+
+export interface AccountState {
+  email: string;
+  is_verified: boolean;
+  must_be_verified: boolean;
+  /** Spec 1 §4: verified, pending (must verify) or missing (need not). */
+  verification: EmailVerificationState;
+  has_been_sent_verification_email: boolean;
+  /** The profile step is done (all four fields set). */
+  profile_complete: boolean;
+}
+
+export async function accountState(db: Db, userId: number, mustBeVerified: boolean): Promise<AccountState> {
+  const { rows } = await db.query<{
+    email: string;
+    is_verified: boolean;
+    has_been_sent_verification_email: boolean;
+    first_name: string | null;
+    last_name: string | null;
+    company: string | null;
+    account_type: string | null;
+  }>(
+    'SELECT email, is_verified, has_been_sent_verification_email, first_name, last_name, company, account_type FROM "user" WHERE id = $1',
+    [userId],
+  );
+  const u = rows[0];
+  if (!u) throw new UnauthorizedError('You have to log in');
+  return {
+    email: u.email,
+    is_verified: u.is_verified,
+    must_be_verified: mustBeVerified,
+    verification: emailVerificationState({ is_verified: u.is_verified, must_be_verified: mustBeVerified }),
+    has_been_sent_verification_email: u.has_been_sent_verification_email,
+    profile_complete: Object.keys(profileProblems(u)).length === 0,
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../infra/db/db.js';
+import { requireUser } from '../../infra/http/guards.js';
+import { requireRecentAuth } from '../auth/recent-auth.js';
+import { checkOwnPassword } from '../auth/password-check.js';
+import { revokeOtherSessions } from '../auth/session-revocation.js';
+import { accountDeletionPreflight, deleteAccount } from './account-deletion.js';
+import { changeEmail } from './email-change.js';
+import { changePassword } from './password-change.js';
+
+export interface AccountRoutesOptions {
+  db: Db;
+  jwtSecret: string;
+  /** The clock of the re-verification window (tests); default Date.now. */
+  now?: () => number;
+}
+
+const passwordSchema = {
+  type: 'object',
+  required: ['password'],
+  properties: {
+    currentPassword: { type: 'string', maxLength: 1024 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+} as const;
+
+const emailSchema = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', minLength: 1, maxLength: 255 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+} as const;
+
+const deleteSchema = {
+  type: 'object',
+  required: ['password'],
+  properties: { password: { type: 'string', minLength: 1, maxLength: 1024 } },
+} as const;
+
+/**
+ * The account holder's own account (spec 1 §2 preferences, §5, §7): change password
+ * (`PATCH /user/password`), change email (`PATCH /user/email`), the account-deletion
+ * preflight and the deletion itself. Every change needs a recent authentication (20 min).
+ */
+export async function accountRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: AccountRoutesOptions): Promise<void> {
+  // Answers a fresh token for this session (text): a new password logs out every other session.
+  app.patch<{ Body: { currentPassword?: string; password: string } }>(
+    '/user/password',
+    { schema: { body: passwordSchema } },
+    async (request, reply) => {
+      const actor = requireRecentAuth(request, now());
+      await changePassword(db, actor.userId, request.body);
+      const claims = actor.claims!;
+      const token = await revokeOtherSessions(db, actor.userId, {
+        authenticator: app.authenticator,
+        keep: { jwtSecret, authTime: claims.authTime, actualUser: claims.actualUser, twoFactorRequired: claims.twoFactorRequired },
+      });
+      reply.type('text/plain');
+      return token;
+    },
+  );
+
+  app.patch<{ Body: { email: string; password: string } }>('/user/email', { schema: { body: emailSchema } }, async (request) => {
+    const actor = requireRecentAuth(request, now());
+    return changeEmail(db, app.mailer, actor.userId, request.body, new Date(now()));
+  });
+
+  app.get('/user/v1/account-deletion/preflight', async (request) => {
+    const actor = requireUser(request);
+    return accountDeletionPreflight(db, actor.userId);
+  });
+
+  app.delete<{ Body: { password: string } }>('/user/v1/account', { schema: { body: deleteSchema } }, async (request, reply) => {
+    const actor = requireRecentAuth(request, now());
+    await checkOwnPassword(db, actor.userId, request.body.password);
+    await deleteAccount(db, { actorId: actor.actorId, permissions: actor.permissions }, actor.userId);
+    app.authenticator.forgetSessions(actor.userId);
+    return reply.code(200).send();
+  });
+}

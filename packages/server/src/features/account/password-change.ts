@@ -1,0 +1,24 @@
+import { passwordProblem } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError } from '../../infra/errors.js';
+import { hashPassword } from '../../infra/auth/password.js';
+import { checkOwnPassword } from '../auth/password-check.js';
+
+export const CURRENT_PASSWORD_REQUIRED = 'The current password is required';
+
+/**
+ * Rule (spec 1 §5 "Change password"): the current password is required when the user has
+ * one (a social-login user sets a first one without it); the new one is 8 to 64 characters.
+ * Checks run before anything is written; a wrong current password counts as a failed login.
+ */
+export async function changePassword(db: Db, userId: number, input: { currentPassword?: string; password: string }): Promise<void> {
+  const problem = passwordProblem(input.password);
+  if (problem) throw new BadRequestError(problem);
+  const { rows } = await db.query<{ has_password_set: boolean }>('SELECT has_password_set FROM "user" WHERE id = $1', [userId]);
+  if (rows[0]?.has_password_set) {
+    if (!input.currentPassword) throw new BadRequestError(CURRENT_PASSWORD_REQUIRED);
+    await checkOwnPassword(db, userId, input.currentPassword);
+  }
+  const hash = await hashPassword(input.password);
+  await db.query('UPDATE "user" SET password = $2, has_password_set = true WHERE id = $1', [userId, hash]);
+}

@@ -1,0 +1,39 @@
+import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
+import { verifyPassword } from '../../infra/auth/password.js';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+
+/** Spec 1 §8 "Invalid password: fields_errors.invalid_password" (the dashboard shows the key's text). */
+export const INVALID_PASSWORD = 'invalid_password';
+/** A user without a password (social login) must set one first (spec 1 §5 delete account). */
+export const PASSWORD_NOT_SET = 'password_not_set';
+
+export interface CheckedUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string | null;
+  has_password_set: boolean;
+}
+
+/**
+ * Checks a signed-in user's password for a sensitive action (re-verification, change of
+ * password or email, account deletion). Wrong passwords count towards the same per-username
+ * lock as failed logins (login-throttle.ts: 429 with Retry-After once locked), so these
+ * endpoints cannot be used to guess a password faster than the login form.
+ */
+export async function checkOwnPassword(db: Db, userId: number, password: string): Promise<CheckedUser> {
+  const { rows } = await db.query<CheckedUser>('SELECT id, username, email, password, has_password_set FROM "user" WHERE id = $1', [userId]);
+  const user = rows[0];
+  if (!user) throw new UnauthorizedError('You have to log in');
+  if (!user.has_password_set || !user.password) throw new BadRequestError(PASSWORD_NOT_SET);
+  await assertLoginAllowed(db, user.username);
+  const ok = password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(user.password, password));
+  if (!ok) {
+    await recordLoginFailure(db, user.username);
+    throw new BadRequestError(INVALID_PASSWORD);
+  }
+  await clearLoginFailures(db, user.username);
+  return user;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../infra/db/db.js';
+import { UnauthorizedError } from '../../infra/errors.js';
+import { requireUser } from '../../infra/http/guards.js';
+import { checkOwnPassword } from './password-check.js';
+import { issueSessionToken } from './session.service.js';
+import { revokeOtherSessions } from './session-revocation.js';
+
+export interface SessionRoutesOptions {
+  db: Db;
+  jwtSecret: string;
+  /** The clock that dates a re-verification (tests move it); default Date.now. */
+  now?: () => number;
+}
+
+const passwordBody = {
+  type: 'object',
+  required: ['password'],
+  properties: { password: { type: 'string', minLength: 1, maxLength: 1024 } },
+} as const;
+
+/** Identity re-verification and "log out from other sessions" (spec 1 §2, §4). */
+export async function sessionRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: SessionRoutesOptions): Promise<void> {
+  // A password re-check: a fresh session token (text) whose authTime is now, so sensitive
+  // actions (recent-auth.ts) are allowed for the next 20 minutes. Rate-limited with logins.
+  app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: passwordBody } }, async (request, reply) => {
+    const actor = requireUser(request);
+    const claims = actor.claims;
+    if (!claims) throw new UnauthorizedError('You must provide a token to start a session');
+    await checkOwnPassword(db, actor.userId, request.body.password);
+    reply.type('text/plain');
+    return issueSessionToken(db, jwtSecret, actor.userId, now(), claims.actualUser ?? actor.userId, claims.twoFactorRequired);
+  });
+
+  // Every other session token of the user stops working; the answer is a fresh token for
+  // this session (text), which the dashboard stores. API keys are not sessions: unchanged.
+  app.post('/user/v1/logout-others', async (request, reply) => {
+    const actor = requireUser(request);
+    const claims = actor.claims;
+    if (!claims) throw new UnauthorizedError('You must provide a token to start a session');
+    const token = await revokeOtherSessions(db, actor.userId, {
+      authenticator: app.authenticator,
+      keep: { jwtSecret, authTime: claims.authTime, actualUser: claims.actualUser, twoFactorRequired: claims.twoFactorRequired },
+    });
+    reply.type('text/plain');
+    return token;
+  });
+}

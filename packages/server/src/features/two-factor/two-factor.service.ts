@@ -1,0 +1,161 @@
+import type { Db } from '../../infra/db/db.js';
+import { BadRequestError, NotFoundError } from '../../infra/errors.js';
+import { checkOwnPassword } from '../auth/password-check.js';
+import { generateTotpSecret, matchTotp, otpauthUri } from './totp.js';
+import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
+import { assertTwoFactorAttemptAllowed, clearTwoFactorFailures, recordTwoFactorFailure } from './two-factor-throttle.js';
+
+/** The name authenticator apps show beside the account. */
+export const TOTP_ISSUER = 'Flotilla';
+
+// Spec 1 §5 and §8: "two-factor token required", "code invalid", "recovery code required".
+export const MESSAGES = {
+  codeRequired: 'Two-factor code required',
+  codeInvalid: 'Invalid two-factor code',
+  recoveryCodeRequired: 'Recovery code required',
+  recoveryCodeInvalid: 'Invalid recovery code',
+  passwordRequired: 'Password required',
+  alreadyEnabled: 'Two-factor authentication is already enabled',
+  notEnabled: 'Two-factor authentication is not enabled',
+  setupNotStarted: 'Two-factor authentication setup has not been started',
+  notPending: 'No two-factor check is pending for this session',
+} as const;
+
+interface TwoFactorRow {
+  secret: string | null;
+  pending_secret: string | null;
+  last_used_step: number | null;
+}
+
+async function loadTwoFactor(db: Db, userId: number, lock = false): Promise<TwoFactorRow | undefined> {
+  const { rows } = await db.query<TwoFactorRow>(
+    `SELECT secret, pending_secret, last_used_step FROM user_two_factor WHERE "user" = $1${lock ? ' FOR UPDATE' : ''}`,
+    [userId],
+  );
+  return rows[0];
+}
+
+export async function isTwoFactorEnabled(db: Db, userId: number): Promise<boolean> {
+  return !!(await loadTwoFactor(db, userId))?.secret;
+}
+
+/**
+ * GET /auth/totp/setup: a new secret, kept pending until a code from it is verified (a
+ * second call replaces the first secret). Refused while two-factor is on: disable first.
+ */
+export async function startTwoFactorSetup(db: Db, userId: number): Promise<{ secret: string; uri: string }> {
+  return db.tx(async (tx) => {
+    const { rows } = await tx.query<{ email: string; username: string }>('SELECT email, username FROM "user" WHERE id = $1', [userId]);
+    const user = rows[0];
+    if (!user) throw new NotFoundError('User not found');
+    const current = await loadTwoFactor(tx, userId, true);
+    if (current?.secret) throw new BadRequestError(MESSAGES.alreadyEnabled);
+    const secret = generateTotpSecret();
+    await tx.query(
+      `INSERT INTO user_two_factor ("user", pending_secret) VALUES ($1, $2)
+       ON CONFLICT ("user") DO UPDATE SET pending_secret = EXCLUDED.pending_secret`,
+      [userId, secret],
+    );
+    return { secret, uri: otpauthUri(secret, user.email || user.username, TOTP_ISSUER) };
+  });
+}
+
+/** Counts a wrong code against the user's attempts (outside the caller's transaction) and throws. */
+async function refuse(db: Db, userId: number, now: number, message: string): Promise<never> {
+  await recordTwoFactorFailure(db, userId, now);
+  throw new BadRequestError(message);
+}
+
+/**
+ * POST /auth/totp/verify during setup: a code from the pending secret enables two-factor.
+ * The code's step is remembered, so the same code cannot then also pass a login.
+ */
+export async function completeTwoFactorSetup(db: Db, userId: number, code: string, now: number): Promise<void> {
+  await assertTwoFactorAttemptAllowed(db, userId, now);
+  const ok = await db.tx(async (tx) => {
+    const row = await loadTwoFactor(tx, userId, true);
+    if (row?.secret && !row.pending_secret) throw new BadRequestError(MESSAGES.alreadyEnabled);
+    if (!row?.pending_secret) throw new BadRequestError(MESSAGES.setupNotStarted);
+    const step = matchTotp(row.pending_secret, code, now);
+    if (step === null) return false;
+    await tx.query(
+      `UPDATE user_two_factor SET secret = pending_secret, pending_secret = NULL, enabled_at = $2, last_used_step = $3 WHERE "user" = $1`,
+      [userId, new Date(now), step],
+    );
+    // A fresh start: codes of an earlier enablement (if any survived) no longer count.
+    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
+    return true;
+  });
+  if (!ok) await refuse(db, userId, now, MESSAGES.codeInvalid);
+  await clearTwoFactorFailures(db, userId);
+}
+
+/**
+ * POST /auth/totp/verify at login: a code of the enabled secret within one step of drift,
+ * of a later step than the last accepted one (each code works once).
+ */
+export async function passTwoFactorWithTotp(db: Db, userId: number, code: string, now: number): Promise<void> {
+  await assertTwoFactorAttemptAllowed(db, userId, now);
+  const row = await loadTwoFactor(db, userId);
+  if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
+  const step = matchTotp(row.secret, code, now, row.last_used_step);
+  // The conditional update makes two concurrent requests with one code succeed once.
+  const used =
+    step !== null &&
+    (
+      await db.query(
+        `UPDATE user_two_factor SET last_used_step = $2 WHERE "user" = $1 AND secret IS NOT NULL
+            AND (last_used_step IS NULL OR last_used_step < $2)`,
+        [userId, step],
+      )
+    ).rowCount === 1;
+  if (!used) await refuse(db, userId, now, MESSAGES.codeInvalid);
+  await clearTwoFactorFailures(db, userId);
+}
+
+/** POST /auth/v1/2fa-recover/verify: an unused recovery code instead of a TOTP code, once. */
+export async function passTwoFactorWithRecoveryCode(db: Db, userId: number, code: string, now: number): Promise<void> {
+  await assertTwoFactorAttemptAllowed(db, userId, now);
+  if (!(await isTwoFactorEnabled(db, userId))) throw new BadRequestError(MESSAGES.notEnabled);
+  const { rowCount } = await db.query(
+    `UPDATE two_factor_recovery_code SET used_timestamp = $3
+      WHERE id = (SELECT id FROM two_factor_recovery_code
+                   WHERE "user" = $1 AND recovery_code = $2 AND used_timestamp IS NULL LIMIT 1)
+        AND used_timestamp IS NULL`,
+    [userId, hashRecoveryCode(code), new Date(now)],
+  );
+  if (rowCount !== 1) await refuse(db, userId, now, MESSAGES.recoveryCodeInvalid);
+  await clearTwoFactorFailures(db, userId);
+}
+
+/**
+ * POST /auth/v1/2fa-recover/create: a new set of recovery codes, shown once; every earlier
+ * code stops working (spec 1 §4: the confirmation warns of exactly that).
+ */
+export async function regenerateRecoveryCodes(db: Db, userId: number): Promise<string[]> {
+  return db.tx(async (tx) => {
+    const row = await loadTwoFactor(tx, userId, true);
+    if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
+    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
+    await tx.query(
+      'INSERT INTO two_factor_recovery_code ("user", recovery_code) SELECT $1, unnest($2::text[])',
+      [userId, codes.map(hashRecoveryCode)],
+    );
+    return codes;
+  });
+}
+
+/**
+ * POST /auth/totp/disable: the account password (checked and rate-limited as every
+ * re-verification is: 'invalid_password'), then two-factor and its codes are gone.
+ */
+export async function disableTwoFactor(db: Db, userId: number, password: string): Promise<void> {
+  await checkOwnPassword(db, userId, password);
+  await db.tx(async (tx) => {
+    const row = await loadTwoFactor(tx, userId, true);
+    if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
+    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
+    await tx.query('DELETE FROM user_two_factor WHERE "user" = $1', [userId]);
+  });
+}
