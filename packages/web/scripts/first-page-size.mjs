@@ -14,6 +14,10 @@ const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf
 const ROUTES = {
   '/login': 'src/app/routes/login.tsx',
   '/signup': 'src/app/routes/signup.tsx',
+  '/signup/profile': 'src/app/routes/signup-profile.tsx',
+  '/password-reset': 'src/app/routes/password-reset.tsx',
+  '/user/verify-email/*': 'src/app/routes/verify-email.tsx',
+  '/login/two-factor': 'src/app/routes/login-two-factor.tsx',
   '/fleets': 'src/app/routes/applications.tsx',
   '/orgs/:id/fleets': 'src/app/routes/organization-applications.tsx',
   '/orgs': 'src/app/routes/orgs.tsx',
@@ -32,6 +36,13 @@ const ROUTES = {
   '/devices/:uuid/settings': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-settings.tsx'],
   '/devices/:uuid/location': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-location.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
+  '/login/cli/*': 'src/app/routes/login-cli.tsx',
+  '/login/oauth/:clientId': 'src/app/routes/login-oauth.tsx',
+  '/preferences': 'src/app/routes/preferences.tsx',
+  // Tabs other than details load as their own chunks.
+  '/preferences/sshkeys': ['src/app/routes/preferences.tsx', 'src/features/preferences/components/ssh-keys-tab.tsx'],
+  '/preferences/access-tokens': ['src/app/routes/preferences.tsx', 'src/features/preferences/components/access-tokens-tab.tsx'],
+  '/preferences/experimental': ['src/app/routes/preferences.tsx', 'src/features/preferences/components/appearance-tab.tsx'],
   '(not found)': 'src/app/routes/not-found.tsx',
 };
 

@@ -5,10 +5,17 @@ import type releasesEn from './features/releases/locales/en.json';
 import type devicesEn from './features/devices/locales/en.json';
 import type devicesSummaryEn from './features/devices/locales/summary.en.json';
 import type devicesLocationEn from './features/devices/locales/location.en.json';
+import type preferencesEn from './features/preferences/locales/en.json';
+import type twoFactorEn from './features/two-factor/locales/en.json';
+import type accountEn from './features/account/locales/en.json';
+import type verifyEmailEn from './features/verify-email/locales/en.json';
+import type passwordResetEn from './features/password-reset/locales/en.json';
+import type signupProfileEn from './features/signup-profile/locales/en.json';
+import type signupEn from './features/auth/locales/signup.en.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn } };
+    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn } };
   }
 }

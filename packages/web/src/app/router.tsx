@@ -47,11 +47,36 @@ export const router = createBrowserRouter([
         children: [
           { path: 'login', lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
           { path: 'signup', lazy: async () => ({ Component: (await import('./routes/signup')).SignupRoute }) },
+          { path: 'password-reset', lazy: async () => ({ Component: (await import('./routes/password-reset')).PasswordResetRoute }) },
+          {
+            path: 'password-reset/success',
+            lazy: async () => ({ Component: (await import('./routes/password-reset')).PasswordResetSuccessRoute }),
+          },
+          {
+            path: 'user/reset-password/:loginCode',
+            lazy: async () => ({ Component: (await import('./routes/password-reset')).ResetPasswordRoute }),
+          },
         ],
       },
+      // The mailed verification link works signed in or not (token first, then email).
+      {
+        path: 'user/verify-email/:token/:email',
+        lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
+      },
+      // Neither public-only nor protected: it needs a session whose second factor is pending.
+      { path: 'login/two-factor', lazy: async () => ({ Component: (await import('./routes/login-two-factor')).LoginTwoFactorRoute }) },
       {
         Component: RequireAuth,
         children: [
+          // Consent pages of a signed-in user, without the app's navigation (spec 1 §2).
+          { path: 'login/cli/*', lazy: async () => ({ Component: (await import('./routes/login-cli')).LoginCliRoute }) },
+          { path: 'login/oauth/:clientId', lazy: async () => ({ Component: (await import('./routes/login-oauth')).LoginOAuthRoute }) },
+          // No sidebar on the verify-email and profile-step pages (spec 1 §2).
+          {
+            path: 'user/verify-email/pending',
+            lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailPendingRoute }),
+          },
+          { path: 'signup/profile', lazy: async () => ({ Component: (await import('./routes/signup-profile')).SignupProfileRoute }) },
           {
             Component: AppLayout,
             children: [
@@ -84,6 +109,7 @@ export const router = createBrowserRouter([
               },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },
               { path: 'admin', lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }) },
+              { path: 'preferences/:tab?', lazy: async () => ({ Component: (await import('./routes/preferences')).PreferencesRoute }) },
               {
                 path: 'orgs/:orgId',
                 lazy: async () => ({ Component: (await import('./routes/organization-summary')).OrganizationSummaryRoute }),

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { errorMessage, isSessionError, tidyErrorText } from './errors';
+import { errorMessage, isSessionError, sessionEndReason, tidyErrorText } from './errors';
 
 const t = ((key: string) => `t:${key}`) as unknown as TFunction;
 /** balena-errors set `code` on the prototype; a plain object with the same fields will do. */
@@ -54,5 +54,18 @@ describe('isSessionError', () => {
     expect(isSessionError(sdkError({ code: 'BalenaNotLoggedIn' }))).toBe(true);
     expect(isSessionError(sdkError({ code: 'BalenaExpiredToken' }))).toBe(true);
     expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 401 }))).toBe(false);
+  });
+
+  it("is true for a 401 saying the session or token has expired (a revoked session), not for 'You have to log in'", () => {
+    expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 401, body: 'Your session has expired' }))).toBe(true);
+    expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 401, body: 'Your authentication token has expired' }))).toBe(true);
+    // The re-verification answer reopens the password dialog instead (spec 1 §4).
+    expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 401, body: 'You have to log in' }))).toBe(false);
+    expect(isSessionError(sdkError({ code: 'BalenaRequestError', statusCode: 400, body: 'Your session has expired' }))).toBe(false);
+  });
+
+  it('gives the reason the login page shows', () => {
+    expect(sessionEndReason(sdkError({ statusCode: 401, body: 'Your session has expired' }))).toBe('Your session has expired');
+    expect(sessionEndReason(sdkError({ code: 'BalenaExpiredToken' }))).toBe('Your authentication token has expired');
   });
 });

@@ -18,10 +18,23 @@ export function errorStatus(err: unknown): number | undefined {
   return asSdkError(err).statusCode;
 }
 
+/** The server's 401 texts for a revoked or expired session token (spec 1 §8). */
+const SESSION_ENDED = new Set(['Your session has expired', 'Your authentication token has expired']);
+
 /** Not-logged-in or expired-token errors sign the user out (spec 1 §8). */
 export function isSessionError(err: unknown): boolean {
-  const { code } = asSdkError(err);
-  return code === 'BalenaNotLoggedIn' || code === 'BalenaExpiredToken';
+  const { code, statusCode, body } = asSdkError(err);
+  return code === 'BalenaNotLoggedIn' || code === 'BalenaExpiredToken' || (statusCode === 401 && SESSION_ENDED.has(body as string));
+}
+
+/** Session storage key of why the user was signed out; the login page shows it once. */
+export const SIGNED_OUT_REASON_KEY = 'flotilla.signedOutReason';
+
+/** The spec's text for a session error (the login page's notice). */
+export function sessionEndReason(err: unknown): string {
+  const { code, body } = asSdkError(err);
+  if (SESSION_ENDED.has(body as string)) return body as string;
+  return code === 'BalenaExpiredToken' ? 'Your authentication token has expired' : 'You have to log in';
 }
 
 /** The server's own text: balena bodies are a JSON string, or `{error|message}`. */
@@ -57,6 +70,8 @@ const SERVER_ERROR_KEYS = {
   invalid_email: 'errors.invalid_email',
   invitee_already_exist: 'errors.invitee_already_exist',
   invitee_already_invited: 'errors.invitee_already_invited',
+  invalid_password: 'errors.invalid_password',
+  password_not_set: 'errors.password_not_set',
 } as const;
 
 function isServerErrorKey(text: string): text is keyof typeof SERVER_ERROR_KEYS {

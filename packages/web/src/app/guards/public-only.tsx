@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { Outlet, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, Outlet, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { useSession } from '../../features/auth/api/get-session';
+import { useQuery } from '@tanstack/react-query';
+import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
 import { clearReturnUrl, peekReturnUrl, rememberReturnUrl } from '../../features/auth/return-url';
 
 /**
@@ -12,6 +14,7 @@ import { clearReturnUrl, peekReturnUrl, rememberReturnUrl } from '../../features
 export function PublicOnly() {
   const { t } = useTranslation();
   const session = useSession();
+  const claims = useQuery(sessionClaimsQueryOptions(session.data?.id));
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
 
@@ -19,6 +22,9 @@ export function PublicOnly() {
 
   if (session.isPending) return <FullPageSpinner />;
   if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
+  if (session.data && claims.isPending) return <FullPageSpinner />;
+  // Signed in with the password but not past the second factor yet: the return URL waits.
+  if (session.data && claims.data?.twoFactor === 'pending') return <Navigate to="/login/two-factor" replace />;
   if (session.data) return <RedirectAfterLogin redirect={redirect} />;
   return <Outlet />;
 }

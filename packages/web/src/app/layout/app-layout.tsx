@@ -1,6 +1,6 @@
 import { Box, Toolbar } from '@mui/material';
 import { useState } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useSession } from '../../features/auth/api/get-session';
 import { useSessionClaims } from '../../features/auth/api/get-session-claims';
 import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/session-claims';
@@ -14,6 +14,8 @@ const SIDEBAR_STATE_KEY = 'flotilla.sidebarOpen';
 export function AppLayout() {
   const { data: user } = useSession();
   const claims = useSessionClaims(user?.id);
+  // Spec 1 §2: no sidebar on the preferences pages.
+  const showSidebar = !useLocation().pathname.startsWith('/preferences');
   const [open, setOpen] = useState(() => localStorage.getItem(SIDEBAR_STATE_KEY) !== 'false');
   const toggle = () =>
     setOpen((was) => {
@@ -24,7 +26,7 @@ export function AppLayout() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <Header username={user?.username ?? ''} />
-      <Sidebar open={open} onToggle={toggle} isStaff={isProviderStaff(claims)} />
+      {showSidebar && <Sidebar open={open} onToggle={toggle} isStaff={isProviderStaff(claims)} />}
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: 3 }}>
         <Toolbar />
         <StaffBanners

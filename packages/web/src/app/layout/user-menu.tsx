@@ -2,6 +2,7 @@ import { HEADER_USERNAME_MAX_CHARS } from '@flotilla/model';
 import { Button, ListItemIcon, Menu, MenuItem } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { AccountIcon, LogoutIcon } from '../../components/icons';
 import { useLogout } from '../../features/auth/api/logout';
 import { useNotify } from '../../lib/notify';
@@ -43,6 +44,12 @@ export function UserMenu({ username }: { username: string }) {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'aria-labelledby': buttonId } }}
       >
+        <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
+          <ListItemIcon>
+            <AccountIcon fontSize="small" />
+          </ListItemIcon>
+          {t('header.preferences')}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             setAnchor(null);

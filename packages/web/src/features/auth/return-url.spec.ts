@@ -19,6 +19,11 @@ describe('isSafeReturnUrl', () => {
     expect(isSafeReturnUrl('/login/two-factor')).toBe(false);
   });
 
+  it('accepts the CLI and OAuth consent pages, which need a session', () => {
+    expect(isSafeReturnUrl('/login/cli/http%253A%252F%252F127.0.0.1%253A8989%252Fauth')).toBe(true);
+    expect(isSafeReturnUrl('/login/oauth/my-client?state=xyz')).toBe(true);
+  });
+
   it('rejects an empty value', () => {
     expect(isSafeReturnUrl(null)).toBe(false);
     expect(isSafeReturnUrl('')).toBe(false);

@@ -6,6 +6,8 @@ const PUBLIC_ONLY = ['/login', '/signup', '/password-reset'];
 export function isSafeReturnUrl(url: string | null | undefined): url is string {
   if (!url || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return false;
   const path = url.split(/[?#]/)[0] ?? '';
+  // The CLI and OAuth consent pages need a session: come back to them after login.
+  if (path.startsWith('/login/cli/') || path.startsWith('/login/oauth/')) return true;
   return !PUBLIC_ONLY.some((p) => path === p || path.startsWith(`${p}/`));
 }
 

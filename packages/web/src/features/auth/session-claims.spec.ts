@@ -9,7 +9,14 @@ describe('decodeSessionClaims', () => {
       id: 7,
       actedBy: null,
       permissions: ['support.home'],
+      twoFactor: 'disabled',
     });
+  });
+
+  it('reads the two-factor state: no flag is disabled, true pending, false passed', () => {
+    expect(decodeSessionClaims(jwt({ id: 7, permissions: [] }))?.twoFactor).toBe('disabled');
+    expect(decodeSessionClaims(jwt({ id: 7, twoFactorRequired: true, permissions: [] }))?.twoFactor).toBe('pending');
+    expect(decodeSessionClaims(jwt({ id: 7, twoFactorRequired: false, permissions: [] }))?.twoFactor).toBe('passed');
   });
 
   it('marks a login-as session with the administrator as actedBy', () => {

@@ -4,7 +4,14 @@ export interface SessionClaims {
   /** The platform administrator who logged in as this user, or null for the user's own session. */
   actedBy: number | null;
   permissions: readonly string[];
+  /**
+   * Spec 1 §4: 'disabled' when the token has no two-factor flag, 'pending' when it is
+   * required, 'passed' otherwise. The user is fully logged in only when not pending.
+   */
+  twoFactor: TwoFactorState;
 }
+
+export type TwoFactorState = 'disabled' | 'pending' | 'passed';
 
 /** Decodes a JWT's payload (no verification: the server alone decides; this only picks UI). */
 export function decodeSessionClaims(token: string): SessionClaims | null {
@@ -12,13 +19,14 @@ export function decodeSessionClaims(token: string): SessionClaims | null {
   if (!payload) return null; // an API key, not a session token
   try {
     const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const claims = JSON.parse(json) as { id?: unknown; actualUser?: unknown; permissions?: unknown };
+    const claims = JSON.parse(json) as { id?: unknown; actualUser?: unknown; permissions?: unknown; twoFactorRequired?: unknown };
     if (typeof claims.id !== 'number') return null;
     const actualUser = typeof claims.actualUser === 'number' ? claims.actualUser : claims.id;
     return {
       id: claims.id,
       actedBy: actualUser === claims.id ? null : actualUser,
       permissions: Array.isArray(claims.permissions) ? claims.permissions.filter((p): p is string => typeof p === 'string') : [],
+      twoFactor: claims.twoFactorRequired === true ? 'pending' : claims.twoFactorRequired === false ? 'passed' : 'disabled',
     };
   } catch {
     return null;

@@ -5,11 +5,21 @@ import { getSession, sessionQueryKey } from './get-session';
 export interface RegisterInput {
   email: string;
   password: string;
+  /** Spec 1 §3: the newsletter flag (stored as has_disabled_newsletter). */
+  hasDisabledNewsletter?: boolean;
+  /** Spec 1 §5: the captcha response (a dummy when the server has no captcha configured). */
+  captchaResponse?: string;
 }
 
-/** POST /user/register {email, password} answers with a session token. */
+/** POST /user/register {email, password, has_disabled_newsletter, g-recaptcha-response} answers with a session token. */
 export async function register(input: RegisterInput) {
-  const token = await sdk.auth.register({ email: input.email, password: input.password });
+  const credentials = {
+    email: input.email,
+    password: input.password,
+    has_disabled_newsletter: input.hasDisabledNewsletter ?? false,
+    ...(input.captchaResponse !== undefined ? { 'g-recaptcha-response': input.captchaResponse } : {}),
+  };
+  const token = await sdk.auth.register(credentials);
   await sdk.auth.loginWithToken(token);
   return getSession();
 }

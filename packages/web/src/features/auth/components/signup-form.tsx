@@ -1,17 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
-import { Button, Stack } from '@mui/material';
+import { Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { TextInput } from '../../../components/form-fields';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { useNotify } from '../../../lib/notify';
 import { useRegister } from '../api/register';
+import { useCaptcha } from '../../../components/captcha';
+import '../signup-i18n';
 
 export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const registerMutation = useRegister();
+  const captcha = useCaptcha();
   // Spec 1 §5: a valid email, a password of 8 to 64 characters, and a matching confirmation.
   const schema = z
     .object({
@@ -23,6 +26,7 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long')),
         ),
       confirmPassword: z.string(),
+      newsletter: z.boolean(),
     })
     .check(
       z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }),
@@ -30,10 +34,23 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
     resolver: zodResolver(schema),
     mode: 'onTouched',
-    defaultValues: { email: defaultEmail, password: '', confirmPassword: '' },
+    defaultValues: { email: defaultEmail, password: '', confirmPassword: '', newsletter: false },
   });
 
-  const onSubmit = handleSubmit(({ email, password }) => registerMutation.mutateAsync({ email, password }).catch(notify.error));
+  const onSubmit = handleSubmit(async ({ email, password, newsletter }) => {
+    // Spec 1 §5: a captcha response is required (the dummy when none is configured).
+    const captchaResponse = captcha.response();
+    if (captchaResponse === null) {
+      notify.error(t('signup.captcha_required'));
+      return;
+    }
+    await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
+      captcha.reset();
+      notify.error(err);
+    });
+  });
+
+  const newsletterField = register('newsletter');
 
   return (
     <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
@@ -63,6 +80,8 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
         autoComplete="new-password"
         error={formState.errors.confirmPassword?.message}
       />
+      <FormControlLabel control={<Checkbox inputRef={newsletterField.ref} name={newsletterField.name} onChange={newsletterField.onChange} onBlur={newsletterField.onBlur} id="signup-newsletter" />} label={t('signup.newsletter')} />
+      {captcha.element}
       <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
         {t('auth.sign_up')}
       </Button>

@@ -3,25 +3,44 @@ import { sdk } from '../../../lib/sdk';
 import { useSession } from '../../auth/api/get-session';
 
 /**
- * The apps feature flag (spec 1 §2 appearance preferences: the display-apps toggle), a
- * private field of the user's own row. Off until the user turns it on.
+ * The appearance preferences (spec 1 §2): the apps feature flag (display-apps toggle), the
+ * header colour and the navigation stripes — private fields of the user's own row, read in
+ * one request by the shell (header, sidebar) and the preferences page.
  */
-export const appsEnabledQueryOptions = (userId: number | undefined) =>
+export interface Appearance {
+  displaysApps: boolean;
+  headerColor: string | null;
+  showsNavigationStripes: boolean;
+}
+
+export const appearanceQueryKey = (userId: number | undefined) => ['preferences', 'appearance', userId ?? null] as const;
+
+export const appearanceQueryOptions = (userId: number | undefined) =>
   queryOptions({
-    queryKey: ['preferences', 'displays_apps', userId ?? null] as const,
-    queryFn: async () => {
-      // displays_apps is ours, not in balena-sdk's typed user model.
-      const user = (await sdk.pine.get({ resource: 'user', id: userId!, options: { $select: 'displays_apps' as never } })) as
-        | { displays_apps?: boolean | null }
-        | undefined;
-      return user?.displays_apps === true;
+    queryKey: appearanceQueryKey(userId),
+    queryFn: async (): Promise<Appearance> => {
+      // These fields are ours, not in balena-sdk's typed user model.
+      const user = (await sdk.pine.get({
+        resource: 'user',
+        id: userId!,
+        options: { $select: ['displays_apps', 'header_color', 'shows_navigation_stripes'] as never },
+      })) as { displays_apps?: boolean | null; header_color?: string | null; shows_navigation_stripes?: boolean | null } | undefined;
+      return {
+        displaysApps: user?.displays_apps === true,
+        headerColor: user?.header_color ?? null,
+        showsNavigationStripes: user?.shows_navigation_stripes === true,
+      };
     },
     enabled: userId !== undefined,
     staleTime: 60_000,
   });
 
+export function useAppearance(): Appearance | undefined {
+  const session = useSession();
+  return useQuery(appearanceQueryOptions(session.data?.id)).data;
+}
+
 /** Whether the Apps section and the apps sub-pages show; `undefined` while unknown. */
 export function useAppsEnabled(): boolean | undefined {
-  const session = useSession();
-  return useQuery(appsEnabledQueryOptions(session.data?.id)).data;
+  return useAppearance()?.displaysApps;
 }

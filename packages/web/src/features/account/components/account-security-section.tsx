@@ -1,0 +1,233 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { Button, Divider, Stack, Typography } from '@mui/material';
+import { useSnackbar } from 'notistack';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { TextInput } from '../../../components/form-fields';
+import { useNotify } from '../../../lib/notify';
+import { useChangeEmail, useChangePassword, useOwnAccount } from '../api/account';
+import { useLogoutOtherSessions } from '../api/session';
+import '../i18n';
+import { isReverificationCancelled, useWithRecentAuth } from './reverify-dialog';
+
+/**
+ * Preferences → account details (spec 1 §2): change password, change email, and "log out
+ * from other sessions" (danger zone). Password and email changes re-verify the user's
+ * identity first when the session's authTime is over 20 minutes old.
+ */
+export function AccountSecuritySection() {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={3} divider={<Divider flexItem />}>
+      <section aria-labelledby="account-password-title">
+        <Typography id="account-password-title" variant="h6" component="h3" gutterBottom>
+          {t('account.security.password_title')}
+        </Typography>
+        <ChangePasswordForm />
+      </section>
+      <section aria-labelledby="account-email-title">
+        <Typography id="account-email-title" variant="h6" component="h3" gutterBottom>
+          {t('account.security.email_title')}
+        </Typography>
+        <ChangeEmailForm />
+      </section>
+      <section aria-labelledby="account-sessions-title">
+        <Typography id="account-sessions-title" variant="h6" component="h3" gutterBottom>
+          {t('account.security.sessions_title')}
+        </Typography>
+        <LogoutOtherSessions />
+      </section>
+    </Stack>
+  );
+}
+
+/** Errors of a sensitive action; a cancelled password dialog is not one. */
+function useReportError() {
+  const notify = useNotify();
+  return (err: unknown) => {
+    if (!isReverificationCancelled(err)) notify.error(err);
+  };
+}
+
+function ChangePasswordForm() {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const report = useReportError();
+  const account = useOwnAccount();
+  const changePassword = useChangePassword();
+  const withRecentAuth = useWithRecentAuth();
+  // Spec 1 §5: the current password is required when one exists; new 8–64; confirmation matches.
+  const hasPassword = account.data?.has_password_set ?? true;
+  const schema = z
+    .object({
+      currentPassword: z.string(),
+      password: z
+        .string()
+        .check(
+          z.minLength(PASSWORD_MIN_LENGTH, t('account.security.password_too_short')),
+          z.maxLength(PASSWORD_MAX_LENGTH, t('account.security.password_too_long')),
+        ),
+      confirmPassword: z.string(),
+    })
+    .check(
+      z.refine((v) => !hasPassword || v.currentPassword.length > 0, {
+        path: ['currentPassword'],
+        error: t('account.security.current_password_required'),
+      }),
+      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('account.security.passwords_do_not_match') }),
+    );
+  const { register, handleSubmit, formState, reset } = useForm<z.infer<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
+  });
+  const onSubmit = handleSubmit(async ({ currentPassword, password }) => {
+    try {
+      await withRecentAuth(() => changePassword.mutateAsync(hasPassword ? { currentPassword, password } : { password }));
+      reset();
+      notify.success(t('account.security.password_changed'));
+    } catch (err) {
+      report(err);
+    }
+  });
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={onSubmit} sx={{ maxWidth: 420 }} aria-label={t('account.security.password_title')}>
+      {hasPassword && (
+        <TextInput
+          {...register('currentPassword')}
+          id="account-current-password"
+          type="password"
+          label={t('account.security.current_password')}
+          autoComplete="current-password"
+          error={formState.errors.currentPassword?.message}
+        />
+      )}
+      <TextInput
+        {...register('password')}
+        id="account-new-password"
+        type="password"
+        label={t('account.security.new_password')}
+        autoComplete="new-password"
+        error={formState.errors.password?.message}
+      />
+      <TextInput
+        {...register('confirmPassword')}
+        id="account-confirm-password"
+        type="password"
+        label={t('account.security.confirm_password')}
+        autoComplete="new-password"
+        error={formState.errors.confirmPassword?.message}
+      />
+      <div>
+        <Button type="submit" variant="contained" loading={formState.isSubmitting} disabled={account.isPending}>
+          {hasPassword ? t('account.security.change_password') : t('account.security.set_password')}
+        </Button>
+      </div>
+    </Stack>
+  );
+}
+
+function ChangeEmailForm() {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const report = useReportError();
+  const account = useOwnAccount();
+  const changeEmail = useChangeEmail();
+  const withRecentAuth = useWithRecentAuth();
+  // Spec 1 §5: new email and password required.
+  const schema = z.object({
+    email: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, t('account.security.email_required')),
+        z.refine((v) => v.length === 0 || isValidEmail(v), t('account.security.email_invalid')),
+      ),
+    password: z.string().check(z.minLength(1, t('account.security.password_required'))),
+  });
+  const { register, handleSubmit, formState, reset } = useForm<z.infer<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { email: '', password: '' },
+  });
+  const onSubmit = handleSubmit(async ({ email, password }) => {
+    try {
+      await withRecentAuth(() => changeEmail.mutateAsync({ email, password }));
+      reset();
+      notify.success(t('account.security.email_changed', { email }));
+    } catch (err) {
+      report(err);
+    }
+  });
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={onSubmit} sx={{ maxWidth: 420 }} aria-label={t('account.security.email_title')}>
+      {account.data && (
+        <Typography variant="body2" color="text.secondary">
+          {t('account.security.current_email', { email: account.data.email })}
+        </Typography>
+      )}
+      <TextInput
+        {...register('email')}
+        id="account-new-email"
+        type="email"
+        label={t('account.security.new_email')}
+        autoComplete="email"
+        error={formState.errors.email?.message}
+      />
+      <TextInput
+        {...register('password')}
+        id="account-email-password"
+        type="password"
+        label={t('account.security.email_password')}
+        autoComplete="current-password"
+        error={formState.errors.password?.message}
+      />
+      <div>
+        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+          {t('account.security.change_email')}
+        </Button>
+      </div>
+    </Stack>
+  );
+}
+
+function LogoutOtherSessions() {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const { enqueueSnackbar } = useSnackbar();
+  const logoutOthers = useLogoutOtherSessions();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="body2" color="text.secondary">
+        {t('account.security.sessions_body')}
+      </Typography>
+      <Button variant="outlined" color="error" onClick={() => setConfirming(true)}>
+        {t('account.security.logout_others')}
+      </Button>
+      {confirming && (
+        <ConfirmDialog
+          title={t('account.security.logout_others_confirm_title')}
+          body={t('account.security.logout_others_confirm_body')}
+          confirmLabel={t('account.security.logout_others_confirm')}
+          cancelLabel={t('account.reverify.cancel')}
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            try {
+              await logoutOthers.mutateAsync();
+              notify.success(t('account.security.logout_others_done'));
+            } catch {
+              // Spec 1 §8: errors.failed_logout_other_sessions, as a warning.
+              enqueueSnackbar(t('account.security.failed_logout_other_sessions'), { variant: 'warning' });
+            }
+            setConfirming(false);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,105 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sdk } from '../../../lib/sdk';
+import { appearanceQueryKey, type Appearance } from './get-apps-enabled';
+
+export interface SocialAccount {
+  id: number;
+  display_name: string | null;
+  provider: string;
+}
+
+/** Spec 1 §7: the caller's linked social accounts (display name, provider). */
+export function useSocialAccounts(userId: number | undefined) {
+  return useQuery({
+    queryKey: ['preferences', 'social-accounts', userId ?? null],
+    queryFn: async () =>
+      (await sdk.pine.get({
+        resource: 'social_service_account' as never,
+        options: { $select: ['id', 'display_name', 'provider'], $filter: { belongs_to__user: userId } } as never,
+      })) as unknown as SocialAccount[],
+    enabled: userId !== undefined,
+  });
+}
+
+export interface Profile {
+  first_name: string;
+  last_name: string;
+  company: string;
+  account_type: 'personal' | 'professional' | '';
+}
+
+export function useProfile(userId: number | undefined) {
+  return useQuery({
+    queryKey: ['preferences', 'profile', userId ?? null],
+    queryFn: async (): Promise<Profile> => {
+      const user = (await sdk.pine.get({
+        resource: 'user',
+        id: userId!,
+        options: { $select: ['first_name', 'last_name', 'company', 'account_type'] as never },
+      })) as Partial<Record<keyof Profile, string | null>> | undefined;
+      return {
+        first_name: user?.first_name ?? '',
+        last_name: user?.last_name ?? '',
+        company: user?.company ?? '',
+        account_type: (user?.account_type as Profile['account_type'] | null | undefined) ?? '',
+      };
+    },
+    enabled: userId !== undefined,
+  });
+}
+
+export function useSaveProfile(userId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // Spec 1 §7: PATCH /user/profile (the profile step's endpoint; it checks all four fields).
+    mutationFn: (profile: Profile) => sdk.request.send({ method: 'PATCH', baseUrl: window.location.origin, url: '/user/profile', body: profile }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['preferences', 'profile', userId ?? null] }),
+  });
+}
+
+const APPEARANCE_FIELDS: Record<keyof Appearance, string> = {
+  displaysApps: 'displays_apps',
+  headerColor: 'header_color',
+  showsNavigationStripes: 'shows_navigation_stripes',
+};
+
+/** Saves appearance preferences; the header and sidebar follow at once. */
+export function useSaveAppearance(userId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: Partial<Appearance>) =>
+      sdk.pine.patch({
+        resource: 'user',
+        id: userId!,
+        body: Object.fromEntries(Object.entries(change).map(([k, v]) => [APPEARANCE_FIELDS[k as keyof Appearance], v])) as never,
+      }),
+    // Optimistic: the switch and the header follow at once; a refused change rolls back.
+    onMutate: async (change) => {
+      await queryClient.cancelQueries({ queryKey: appearanceQueryKey(userId) });
+      const previous = queryClient.getQueryData<Appearance>(appearanceQueryKey(userId));
+      if (previous) queryClient.setQueryData<Appearance>(appearanceQueryKey(userId), { ...previous, ...change });
+      return { previous };
+    },
+    onError: (_err, _change, context) => {
+      if (context?.previous) queryClient.setQueryData(appearanceQueryKey(userId), context.previous);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: appearanceQueryKey(userId) }),
+  });
+}
+
+/** Whether this is a staging deployment (GET /config/preferences): only then are navigation stripes offered. */
+export function useIsStaging() {
+  return useQuery({
+    queryKey: ['preferences', 'config'],
+    queryFn: async () => {
+      const { body } = await sdk.request.send<{ staging: boolean }>({
+        method: 'GET',
+        baseUrl: window.location.origin,
+        url: '/config/preferences',
+        sendToken: false,
+      });
+      return body.staging;
+    },
+    staleTime: Infinity,
+  });
+}

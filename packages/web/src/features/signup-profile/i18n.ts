@@ -1,0 +1,5 @@
+import i18next from '../../lib/i18n';
+import en from './locales/en.json';
+
+/** The profile step's strings load with its route chunk (see features/releases/i18n.ts). */
+i18next.addResourceBundle('en', 'translation', { signupProfile: en }, true, false);
