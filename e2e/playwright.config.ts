@@ -35,6 +35,9 @@ const serverEnv: Record<string, string> = {
   // CSP must allow exactly this origin's images.
   // (Not the discard port 9 here: Chromium refuses to fetch from it at all.)
   FLOTILLA_MAP_TILE_URL: 'http://127.0.0.1:18089/tiles/{z}/{x}/{y}.png',
+  // SSH key import (preferences) reads <url>/<username>.keys: e2e/preferences.spec.ts serves
+  // keys on this port while it runs; otherwise the port is closed.
+  FLOTILLA_SSH_KEYS_URL: 'http://127.0.0.1:18091',
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),
