@@ -31,6 +31,8 @@ const serverEnv: Record<string, string> = {
   // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
   // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
   FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
+  // Every mail goes over SMTP to the sink e2e/support/smtp-sink.mjs (and is recorded in the outbox too).
+  SMTP_URL: 'smtp://127.0.0.1:18025',
   // Map tiles from a closed local port: the maps must work without tiles (offline), and the
   // CSP must allow exactly this origin's images.
   // (Not the discard port 9 here: Chromium refuses to fetch from it at all.)
@@ -83,15 +85,25 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The bundle `npm run build` makes, as `npm start` runs it.
-    command: 'node --enable-source-maps packages/server/dist/main.mjs',
-    cwd: repoRoot,
-    url: `${baseURL}/ping`,
-    env: serverEnv,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // The mail server the e2e Flotilla sends to over SMTP; tests read it over HTTP.
+      command: 'node e2e/support/smtp-sink.mjs',
+      cwd: repoRoot,
+      url: 'http://127.0.0.1:18026/health',
+      timeout: 30_000,
+      reuseExistingServer: false,
+    },
+    {
+      // The bundle `npm run build` makes, as `npm start` runs it.
+      command: 'node --enable-source-maps packages/server/dist/main.mjs',
+      cwd: repoRoot,
+      url: `${baseURL}/ping`,
+      env: serverEnv,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });
