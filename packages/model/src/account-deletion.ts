@@ -27,3 +27,21 @@ export function accountDeletionErrorText(text: string): string {
   const withPeriod = /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
   return `${withPeriod} Please contact support.`;
 }
+
+/** An organization whose only administrator is the user (spec 1 §4 account deletion). */
+export interface SingleAdminOrganization {
+  id: number;
+  name: string;
+  handle: string;
+  /** Members other than the user. */
+  otherMembers: number;
+}
+
+/** The deletion wizard's preflight (spec 1 §7: singleAdminOrgs, billingPlanCodesByOrg, applicationCount, deviceCount). */
+export interface AccountDeletionPreflight {
+  singleAdminOrgs: SingleAdminOrganization[];
+  billingPlanCodesByOrg: Record<string, string>;
+  /** Fleets, apps and blocks of those organizations: they go with them. */
+  applicationCount: number;
+  deviceCount: number;
+}

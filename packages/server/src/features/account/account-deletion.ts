@@ -1,26 +1,10 @@
-import { CUSTOM_PLAN_REFUSAL, FREE_PLAN_CODE, isCustomPlanCode } from '@flotilla/model';
+import { CUSTOM_PLAN_REFUSAL, FREE_PLAN_CODE, isCustomPlanCode, type AccountDeletionPreflight, type SingleAdminOrganization } from '@flotilla/model';
+
+export type { AccountDeletionPreflight, SingleAdminOrganization };
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { forgetApiKeys } from '../../infra/auth/api-key-cache.js';
 import { odataDelete, type DataContext } from '../../infra/odata/index.js';
-
-/** An organization whose only administrator is the user (spec 1 §4 account deletion). */
-export interface SingleAdminOrganization {
-  id: number;
-  name: string;
-  handle: string;
-  /** Members other than the user. */
-  otherMembers: number;
-}
-
-/** The preflight of the deletion wizard (spec 1 §7: singleAdminOrgs, billingPlanCodesByOrg, applicationCount, deviceCount). */
-export interface AccountDeletionPreflight {
-  singleAdminOrgs: SingleAdminOrganization[];
-  billingPlanCodesByOrg: Record<string, string>;
-  /** Fleets, apps and blocks of those organizations: they go with them. */
-  applicationCount: number;
-  deviceCount: number;
-}
 
 /** The user refuses deletion while an organization they alone administer keeps other members. */
 export const SOLE_ADMIN_OF_SHARED_ORGANIZATION = 'cannot_delete_last_organization_admin';

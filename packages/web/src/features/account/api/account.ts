@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import type { AccountDeletionPreflight } from '@flotilla/model';
 
 const baseUrl = () => window.location.origin;
 
@@ -51,19 +52,7 @@ export function useChangeEmail() {
   });
 }
 
-export interface SingleAdminOrganization {
-  id: number;
-  name: string;
-  handle: string;
-  otherMembers: number;
-}
-
-export interface AccountDeletionPreflight {
-  singleAdminOrgs: SingleAdminOrganization[];
-  billingPlanCodesByOrg: Record<string, string>;
-  applicationCount: number;
-  deviceCount: number;
-}
+export type { AccountDeletionPreflight, SingleAdminOrganization } from '@flotilla/model';
 
 /** GET /user/v1/account-deletion/preflight (spec 1 §7: the path is not shown). */
 export async function getAccountDeletionPreflight(): Promise<AccountDeletionPreflight> {
