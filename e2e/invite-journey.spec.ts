@@ -53,6 +53,8 @@ test('invite by email → sign up from the mail → team access → batch role c
   await invitee.goto(linkPath(mail.text_body, '/organization/invitation/'));
   await expect(invitee).toHaveURL(/\/login$/);
   await invitee.getByRole('link', { name: 'Create an account' }).click();
+  // The sign-in form has an Email field too: fill only once the sign-up form is there.
+  await expect(invitee.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await invitee.getByLabel('Email').fill(inviteeEmail);
   await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await invitee.getByLabel('Confirm password').fill(PASSWORD);

@@ -80,7 +80,8 @@ test('an administrator invites by email, the invitee signs up and joins, then ro
   await invitee.goto(acceptPath);
   await expect(invitee).toHaveURL(/\/login$/);
   await invitee.getByRole('link', { name: 'Create an account' }).click();
-  await expect(invitee).toHaveURL(/\/signup/);
+  // The sign-in form has an Email field too: fill only once the sign-up form is there.
+  await expect(invitee.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await invitee.getByLabel('Email').fill(inviteeEmail);
   await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await invitee.getByLabel('Confirm password').fill(PASSWORD);
