@@ -29,3 +29,4 @@ export * from './os-lines.js';
 export * from './account-recovery.js';
 export * from './account-deletion.js';
 export * from './resources/oauth.js';
+export * from './cli-callback.js';

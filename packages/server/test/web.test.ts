@@ -47,6 +47,29 @@ describe('dashboard serving', () => {
     }
   });
 
+  it('lets /login/cli post the token to the IP-address callback it names, and to nothing else', async () => {
+    // What balena CLI opens: the callback encoded with encodeURIComponent, then every % as %25.
+    const cli = (callback: string) => `/login/cli/${encodeURIComponent(callback).replace(/%/g, '%25')}`;
+    const formAction = async (url: string) => {
+      const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(200);
+      return /form-action ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1]?.split(' ');
+    };
+    const loopback = ["'self'", 'http://localhost:*', 'http://127.0.0.1:*'];
+    expect(await formAction('/')).toEqual(loopback);
+    expect(await formAction(cli('http://192.168.1.20:8989/auth'))).toEqual([...loopback, 'http://192.168.1.20:8989']);
+    // Already covered, refused by the page (a host name, credentials), or not expressible in CSP.
+    expect(await formAction(cli('http://127.0.0.1:59581/auth'))).toEqual(loopback);
+    expect(await formAction(cli('http://evil.example:8989/auth'))).toEqual(loopback);
+    expect(await formAction(cli('http://user:pw@10.0.0.2:8989/auth'))).toEqual(loopback);
+    expect(await formAction(cli('http://[::1]:8989/auth'))).toEqual(loopback);
+    expect(await formAction('/login/cli/not-a-url')).toEqual(loopback);
+    // The rest of the policy is the page's usual one.
+    const res = await app.inject({ method: 'GET', url: cli('http://10.1.2.3:1234/'), headers: { accept: 'text/html' } });
+    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('answers a missing asset and unknown API paths with 404, not the dashboard', async () => {
     expect((await app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
     const api = await app.inject({ method: 'GET', url: '/v7' });

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { cliCallbackUrl } from '@flotilla/model';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -9,7 +10,10 @@ import type { FastifyInstance } from 'fastify';
 /** reCAPTCHA's widget: its script and its iframe, allowed only when a captcha site key is set. */
 export const CAPTCHA_SOURCES = ['https://www.google.com', 'https://www.gstatic.com'];
 
-export function contentSecurityPolicy(imgSources: string[] = [], options: { captcha?: boolean } = {}): string {
+export function contentSecurityPolicy(
+  imgSources: string[] = [],
+  options: { captcha?: boolean; formTargets?: string[] } = {},
+): string {
   const captcha = options.captcha ? CAPTCHA_SOURCES : [];
   return [
     "default-src 'self'",
@@ -24,11 +28,29 @@ export function contentSecurityPolicy(imgSources: string[] = [], options: { capt
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
-    // `balena login --web`: /login/cli posts the session token to the CLI's loopback server.
-    "form-action 'self' http://localhost:* http://127.0.0.1:*",
+    // `balena login --web`: /login/cli posts the session token to the CLI's loopback server
+    // (or, on that page only, to the IP-address callback it names: see cliFormTarget).
+    ["form-action 'self' http://localhost:* http://127.0.0.1:*", ...(options.formTargets ?? [])].join(' '),
   ].join('; ');
 }
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+const CLI_LOGIN_PREFIX = '/login/cli/';
+
+/**
+ * The origin /login/cli/{callback} will post the token to, when the callback is one the page
+ * accepts (localhost or an IP address; the rule lives in the model) and the page's default
+ * policy does not cover it already. CSP host sources cannot name IPv6 literals, so those
+ * stay blocked by the browser.
+ */
+export function cliFormTarget(rawUrl: string): string | undefined {
+  const path = rawUrl.split('?')[0] ?? '';
+  if (!path.startsWith(CLI_LOGIN_PREFIX)) return undefined;
+  const callback = cliCallbackUrl(path.slice(CLI_LOGIN_PREFIX.length));
+  if (!callback || callback.hostname.startsWith('[')) return undefined;
+  if (callback.protocol === 'http:' && (callback.hostname === 'localhost' || callback.hostname === '127.0.0.1')) return undefined;
+  return callback.origin;
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -57,7 +79,7 @@ export async function webRoutes(
   const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
 
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Content-Security-Policy', policy);
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', policy);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
     reply.header('X-Frame-Options', 'DENY');
@@ -86,6 +108,8 @@ export async function webRoutes(
         .type('text/plain')
         .send('The dashboard has not been built. Run `npm run build` (npm start does this for you).');
     }
+    const formTarget = cliFormTarget(request.url);
+    if (formTarget) reply.header('Content-Security-Policy', contentSecurityPolicy(imgSources, { captcha, formTargets: [formTarget] }));
     return reply.header('Cache-Control', 'no-cache').type(TYPES['.html']!).send(indexHtml);
   });
 }

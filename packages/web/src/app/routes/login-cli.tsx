@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
-import { cliCallbackUrl } from '../../features/account/cli-callback';
+import { cliCallbackUrl } from '@flotilla/model';
 import { CliLoginPanel } from '../../features/account/components/cli-login-panel';
 import '../../features/account/i18n';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliCallbackUrl } from './cli-callback';
+import { cliCallbackUrl } from './cli-callback.js';
 
 // What balena CLI puts after /login/cli/: encodeURIComponent, then every % as %25.
 const cliEncode = (url: string) => encodeURIComponent(url).replace(/%/g, '%25');
