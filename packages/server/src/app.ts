@@ -4,6 +4,7 @@ import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
 import { useApiKeyBus } from './infra/auth/api-key-cache.js';
 import { installErrorHandler } from './infra/http/errors.js';
+import { UnauthorizedError } from './infra/errors.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -119,13 +120,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (!opts.bus) app.addHook('onClose', async () => bus.close());
   if (!opts.mailer) app.addHook('onClose', async () => mailer.close());
   app.decorateRequest('actor', null);
+  app.decorateRequest('authError', undefined);
   // Callback style: a cached caller (a device's poll) is resolved without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
+    const refused = (err: Error) => {
+      // Routes that declare it answer a refused credential themselves.
+      if (err instanceof UnauthorizedError && request.routeOptions.config?.handlesAuthError === true) {
+        request.authError = err;
+        done();
+      } else done(err);
+    };
     let actor: ReturnType<Authenticator['authenticate']>;
     try {
       actor = authenticator.authenticate(request);
     } catch (err) {
-      done(err as Error);
+      refused(err as Error);
       return;
     }
     if (actor instanceof Promise) {
@@ -134,7 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           request.actor = a;
           done();
         },
-        (err: Error) => done(err),
+        refused,
       );
     } else {
       request.actor = actor;

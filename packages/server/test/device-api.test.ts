@@ -152,6 +152,41 @@ describe('the target state', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  it('answers a deleted device 304 (keep running what you have), v3 and v2, and a wrong key on a live device still 401', async () => {
+    const gone = await newDevice();
+    const live = await newDevice();
+    const first = await poll(gone.api_key, gone.uuid);
+    expect(first.statusCode).toBe(200);
+    expect((await req(owner.token, 'DELETE', `/v7/device(${gone.id})`)).statusCode).toBe(200);
+    // With or without the ETag it had, in both dialect versions; no state is sent.
+    for (const etag of [String(first.headers.etag), undefined]) {
+      const res = await poll(gone.api_key, gone.uuid, etag);
+      expect(res.statusCode).toBe(304);
+      expect(res.body).toBe('');
+    }
+    const v2 = await t.app.inject({ method: 'GET', url: `/device/v2/${gone.uuid}/state`, headers: { authorization: `Bearer ${gone.api_key}` } });
+    expect(v2.statusCode).toBe(304);
+    // The key itself is gone: nothing else accepts it.
+    expect((await req(gone.api_key, 'GET', '/actor/v1/whoami')).statusCode).toBe(401);
+    expect((await report(gone.api_key, { [gone.uuid]: { os_version: 'x' } })).statusCode).toBe(401);
+    // A refused key on a device that exists, or on a uuid never seen, is still refused.
+    expect((await poll(gone.api_key, live.uuid)).statusCode).toBe(401);
+    expect((await poll('not-a-key-at-all-123', hex())).statusCode).toBe(401);
+    // Without any credential there is nothing to tell: 401.
+    expect((await t.app.inject({ method: 'GET', url: `/device/v3/${gone.uuid}/state` })).statusCode).toBe(401);
+  });
+
+  it('forgets the tombstone when the uuid registers again', async () => {
+    const d = await newDevice();
+    expect((await req(owner.token, 'DELETE', `/v7/device(${d.id})`)).statusCode).toBe(200);
+    const again = await register(provKey, { application: fleet, uuid: d.uuid, device_type: 'raspberrypi3' });
+    expect(again.statusCode, again.body).toBe(201);
+    const fresh = again.json<{ api_key: string }>();
+    expect((await poll(fresh.api_key, d.uuid)).statusCode).toBe(200);
+    // The old key is refused like any wrong key, now that the uuid is a live device again.
+    expect((await poll(d.api_key, d.uuid)).statusCode).toBe(401);
+  });
+
   it('sends the name, config and the target release with merged environments', async () => {
     const fleet2 = await createFleet(t.app, t.db, owner, `StateFleet${hex(3)}`);
     const fleet2Uuid = (await row<{ uuid: string }>(t.db, 'SELECT uuid FROM application WHERE id = $1', [fleet2]))!.uuid;

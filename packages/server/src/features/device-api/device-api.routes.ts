@@ -122,8 +122,22 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
 
   // Not async: an unchanged poll (cached key, cached state) is answered without a promise
   // and without reading the database (its heartbeat is written in the next batch).
+  /**
+   * Dialect §4.2: a deleted device still polling gets 304 (keep running what you have). Its
+   * keys went with it, so the poll is refused; the uuid's tombstone (migration 0019) tells
+   * a deleted device from a wrong key, which stays a 401.
+   */
+  const deletedDevicePoll = async (request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply) => {
+    const refused = request.authError ?? new UnauthorizedError('A device API key is required');
+    if (!request.authError) throw refused;
+    const { rowCount } = await db.query('SELECT 1 FROM deleted_device WHERE uuid = $1', [request.params.uuid]);
+    if (!rowCount) throw refused;
+    return reply.code(304).header('cache-control', 'no-cache').send();
+  };
+
   for (const version of ['v3', 'v2'] as const) {
-    app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, (request, reply) => {
+    app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, { config: { handlesAuthError: true } }, (request, reply) => {
+      if (request.authError) return deletedDevicePoll(request, reply);
       const { deviceId } = requireDevice(request);
       const entry = caches[version].get(deviceId);
       if (entry) {

@@ -29,6 +29,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers a session token whose two-factor check is still pending. */
     allowsPendingTwoFactor?: boolean;
+    /**
+     * A refused credential does not fail the request at once: the route reads it from
+     * `request.authError` (a deleted device's target-state poll answers 304, dialect §4.2).
+     */
+    handlesAuthError?: boolean;
+  }
+  interface FastifyRequest {
+    /** Why the credential was refused, on routes with `config: { handlesAuthError: true }`. */
+    authError?: UnauthorizedError;
   }
 }
 
