@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_JWT_SECRET } from './support/session';
 
 /*
  * End-to-end tests: the built dashboard (packages/web/dist, `npm run build`) served by the
@@ -25,6 +26,8 @@ const serverEnv: Record<string, string> = {
   PORT: String(PORT),
   HOST: '127.0.0.1',
   FLOTILLA_ADMIN_PASSWORD: 'e2e-admin-password-123',
+  // Test-only: e2e/reverify.spec.ts signs a session whose sign-in lies in the past.
+  FLOTILLA_JWT_SECRET: E2E_JWT_SECRET,
   // Not the default port, so a developer's running `npm start` does not collide.
   FLOTILLA_EMBEDDED_PG_PORT: '54398',
   LOG_LEVEL: 'warn',
