@@ -30,3 +30,4 @@ export * from './account-recovery.js';
 export * from './account-deletion.js';
 export * from './resources/oauth.js';
 export * from './cli-callback.js';
+export * from './caller-navigations.js';

@@ -3,6 +3,7 @@ import { BadRequestError } from '../errors.js';
 import { ACTOR_MARK, col, ident, NEW_ROW_MARK } from './sql.js';
 import { fieldOf, navigationOf, navigationTarget, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
 import { callFunction } from './functions.js';
+import { callerNavigationCondition } from './permissions.js';
 import {
   comparable,
   isTemporal,
@@ -193,7 +194,7 @@ function member(node: PathNode, resource: ResourceInfo, alias: string, scope: Sc
   if (node.count) return count(navigationOf(resource, node.name), alias, node.options?.$filter, scope, env);
   if (node.property) {
     const nav = navigationOf(resource, node.name);
-    if (nav.kind === 'many') {
+    if (nav.kind !== 'one') {
       throw new BadRequestError(`'${nav.name}' is a collection; use ${nav.name}/any(…), ${nav.name}/all(…) or ${nav.name}/$count`);
     }
     const target = navigationTarget(nav);
@@ -241,7 +242,12 @@ export function fieldColumn(resource: ResourceInfo, field: FieldDef, alias: stri
  * permission; those inside permission texts are trusted.
  */
 export function navigationJoin(nav: Navigation, outer: string, t: string, env: CompileEnv): string {
-  const join = nav.kind === 'one' ? `${col(t, 'id')} = ${col(outer, nav.column)}` : `${col(t, nav.column)} = ${col(outer, 'id')}`;
+  const join =
+    nav.kind === 'caller'
+      ? `${col(t, 'actor')} = ${ACTOR_MARK} AND ${callerNavigationCondition(nav.from, nav.name, nav.condition, outer)}`
+      : nav.kind === 'one'
+        ? `${col(t, 'id')} = ${col(outer, nav.column)}`
+        : `${col(t, nav.column)} = ${col(outer, 'id')}`;
   const condition = env.trusted ? '' : env.navigationCondition(nav.target, t);
   const exclusion = env.newRowOf === nav.target ? ` AND ${col(t, 'id')} <> ${NEW_ROW_MARK}` : '';
   return (condition ? `${join} AND ${condition}` : join) + exclusion;

@@ -86,29 +86,47 @@ export function permissionCondition(
   if (texts === true || texts === false) {
     result = texts;
   } else {
-    const info = resourceInfo(resource);
     const aliases = new Aliases(ALIAS_MARK);
-    const parts = texts.map((text) => {
-      const { tree, binds } = parsedCondition(text);
-      return compileFilter(
-        tree,
-        { resource: info, alias: ALIAS_MARK, vars: new Map() },
-        {
-          binder: new LiteralBinder(),
-          binds,
-          aliases,
-          trusted: true,
-          navigationCondition: () => '',
-          privateCondition: () => '',
-          ...(forWrittenRow ? { newRowOf: resource } : {}),
-        },
-      );
-    });
+    const parts = texts.map((text) => compileTrusted(resource, text, aliases, forWrittenRow));
     result = parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
   }
   if (compiled.size >= 10_000) compiled.clear();
   compiled.set(cacheKey, result);
   return result;
+}
+
+/** A trusted filter text over `resource` compiled at ALIAS_MARK (navigations in it are not re-checked). */
+function compileTrusted(resource: string, text: string, aliases: Aliases, forWrittenRow = false): string {
+  const { tree, binds } = parsedCondition(text);
+  return compileFilter(
+    tree,
+    { resource: resourceInfo(resource), alias: ALIAS_MARK, vars: new Map() },
+    {
+      binder: new LiteralBinder(),
+      binds,
+      aliases,
+      trusted: true,
+      navigationCondition: () => '',
+      privateCondition: () => '',
+      ...(forWrittenRow ? { newRowOf: resource } : {}),
+    },
+  );
+}
+
+const callerConditions = new Map<string, string>();
+
+/**
+ * The condition of a navigation to the caller's own row (CALLER_NAVIGATIONS) applied to the
+ * starting row at `alias`; compiled once per navigation.
+ */
+export function callerNavigationCondition(from: string, name: string, text: string, alias: string): string {
+  const key = `${from}\u0000${name}`;
+  let c = callerConditions.get(key);
+  if (c === undefined) {
+    c = compileTrusted(from, text, new Aliases(ALIAS_MARK));
+    callerConditions.set(key, c);
+  }
+  return conditionAt(c, alias);
 }
 
 /** A compiled condition applied to the row at `alias`. */

@@ -167,7 +167,9 @@ function dedupedCollection(
       columns.push(`${j}.j AS ${ident(e.name)}`);
       return ` LEFT JOIN LATERAL (${expandSql(e, info, alias, env)}) AS ${j} ON true`;
     }
-    const fk = ident(navigationOf(info, e.name).column);
+    const nav = navigationOf(info, e.name);
+    if (nav.kind !== 'one') throw new Error(`${e.name} is not a to-one navigation`);
+    const fk = ident(nav.column);
     const k = env.aliases.next();
     columns.push(`coalesce(${j}.j, '[]'::json) AS ${ident(e.name)}`);
     const perKey = `SELECT ${k}.${fk} AS k, (${expandSql(e, info, k, env)}) AS j FROM (SELECT DISTINCT ${alias}.${fk} FROM page AS ${alias}) AS ${k}`;

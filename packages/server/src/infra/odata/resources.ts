@@ -1,4 +1,4 @@
-import { model, type FieldDef, type FieldType, type ResourceDef } from '@flotilla/model';
+import { CALLER_NAVIGATIONS, model, type FieldDef, type FieldType, type ResourceDef } from '@flotilla/model';
 import { BadRequestError, NotFoundError } from '../errors.js';
 
 /**
@@ -23,16 +23,27 @@ export const VALUE_TYPE: Record<FieldType, ValueType> = {
 };
 
 /**
- * A to-one navigation (a ForeignKey field: `target.id = this.column`) or a to-many one
- * (a `reverse` entry: `target.column = this.id`).
+ * A to-one navigation (a ForeignKey field: `target.id = this.column`), a to-many one
+ * (a `reverse` entry: `target.column = this.id`), or one to the caller's own row
+ * (`CALLER_NAVIGATIONS`: `target.actor = caller` when `condition` holds at this row).
  */
-export interface Navigation {
-  name: string;
-  kind: 'one' | 'many';
-  target: string;
-  /** to-one: the foreign key column on this resource; to-many: the `via` column on the target. */
-  column: string;
-}
+export type Navigation =
+  | {
+      name: string;
+      kind: 'one' | 'many';
+      target: string;
+      /** to-one: the foreign key column on this resource; to-many: the `via` column on the target. */
+      column: string;
+    }
+  | {
+      name: string;
+      kind: 'caller';
+      target: string;
+      /** The resource the navigation starts from (its condition is over that row). */
+      from: string;
+      /** A filter text over the starting row, bound to the caller (`@__ACTOR_ID`). */
+      condition: string;
+    };
 
 export interface ResourceInfo {
   name: string;
@@ -62,6 +73,9 @@ function build(def: ResourceDef): ResourceInfo {
     }
   }
   for (const r of def.reverse ?? []) navigations.set(r.name, { name: r.name, kind: 'many', target: r.resource, column: r.via });
+  for (const c of CALLER_NAVIGATIONS[def.name] ?? []) {
+    navigations.set(c.name, { name: c.name, kind: 'caller', target: c.resource, from: def.name, condition: c.condition });
+  }
   const keys = [['id'], ...(def.alternateKeys ?? []), ...(def.unique ?? [])].filter((k) => k.every((f) => fields.has(f)));
   return { name: def.name, def, fields, columns, navigations, keys };
 }
