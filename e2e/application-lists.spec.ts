@@ -27,6 +27,13 @@ test('a user creates a fleet with the suggested name and a block, and sees them 
   const existingBlock = `Edge-${stamp}`;
   await createApplication(request, admin, orgId, existingBlock, 'block');
 
+  // Someone else's public fleet: everybody may read it, but it is nobody else's fleet.
+  const stranger = await registerApiUser(request, newEmail('listsstranger'));
+  const { id: strangerOrg } = await apiAs<{ id: number }>(request, stranger, 'POST', '/v7/organization', { name: `Stranger ${stamp}` });
+  const publicFleet = await createApplication(request, stranger, strangerOrg, `public-${stamp}`, 'fleet');
+  await apiAs(request, stranger, 'PATCH', `/v7/application(${publicFleet})`, { is_public: true });
+  expect((await apiAs<{ d: unknown[] }>(request, admin, 'GET', `/v7/application(${publicFleet})?$select=id`)).d).toHaveLength(1);
+
   // A new user's fleet list is empty: the empty state links to the documentation.
   await signIn(page, admin.email);
   const empty = page.getByRole('region', { name: "You don't have any fleets yet" });

@@ -11,19 +11,23 @@ export interface ApplicationListFilter {
 }
 
 /**
- * Applications of one class the user can read (the server applies the permission filter),
- * by name, each with the overall status of its devices. The statuses come in one
+ * Applications of one class the user holds a role on (the server applies the permission
+ * filter), by name, each with the overall status of its devices. The statuses come in one
  * `$expand=owns__device($select=overall_status)`: the engine refuses to expand one navigation
  * twice (400 "'owns__device' is expanded twice"), so seven `owns__device/$count($filter=…)`
  * counts would take seven requests every 8 s; one request shipping one short string per
  * device is cheaper for the fleet sizes a dashboard list shows.
  */
 export async function getApplications({ appClass, organizationId }: ApplicationListFilter) {
+  // The caller's own fleets (balena-sdk's "directly accessible" filter): another
+  // organization's public fleet is readable by everybody, but it is not in anyone's list.
+  const direct = { is_directly_accessible_by__user: { $any: { $alias: 'dau', $expr: { 1: 1 } } } } as const;
   return sdk.pine.get({
     resource: 'application',
     options: {
       $select: ['id', 'app_name', 'slug', 'is_of__class'],
-      $filter: organizationId === undefined ? { is_of__class: appClass } : { is_of__class: appClass, organization: organizationId },
+      $filter:
+        organizationId === undefined ? { ...direct, is_of__class: appClass } : { ...direct, is_of__class: appClass, organization: organizationId },
       $expand: {
         organization: { $select: ['id', 'name', 'handle'] },
         is_for__device_type: { $select: ['id', 'slug', 'name'] },
