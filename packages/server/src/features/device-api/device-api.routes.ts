@@ -120,8 +120,6 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     return reply.type('application/json').send(entry.text);
   };
 
-  // Not async: an unchanged poll (cached key, cached state) is answered without a promise
-  // and without reading the database (its heartbeat is written in the next batch).
   /**
    * Dialect §4.2: a deleted device still polling gets 304 (keep running what you have). Its
    * keys went with it, so the poll is refused; the uuid's tombstone (migration 0019) tells
@@ -135,6 +133,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     return reply.code(304).header('cache-control', 'no-cache').send();
   };
 
+  // Not async: an unchanged poll (cached key, cached state) is answered without a promise
+  // and without reading the database (its heartbeat is written in the next batch).
   for (const version of ['v3', 'v2'] as const) {
     app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, { config: { handlesAuthError: true } }, (request, reply) => {
       if (request.authError) return deletedDevicePoll(request, reply);
