@@ -5,6 +5,7 @@ import { Authenticator } from './infra/auth/authenticate.js';
 import { useApiKeyBus } from './infra/auth/api-key-cache.js';
 import { installErrorHandler } from './infra/http/errors.js';
 import { UnauthorizedError } from './infra/errors.js';
+import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -42,6 +43,11 @@ import { SSH_KEY_FETCH_TIMEOUT_MS, type SshKeyImportOptions } from './features/s
 export interface AppOptions {
   db: Db;
   jwtSecret: string;
+  /**
+   * Seals stored secrets (TOTP). main.ts passes the box of FLOTILLA_SECRETS_KEY or the data
+   * directory's key file; without one, a box keyed from the JWT secret (tests, embedding).
+   */
+  secrets?: SecretBox;
   /** Built dashboard to serve; omitted in API-only tests. */
   webDistDir?: string;
   logLevel?: string;
@@ -164,7 +170,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.accounts?.requireEmailVerification) app.addHook('preHandler', emailVerificationGuard(opts.db));
   await app.register(authRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, account: opts.accounts });
   await app.register(accountRecoveryRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, account: opts.accounts });
-  await app.register(twoFactorRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, clock: opts.twoFactorClock });
+  const secrets = opts.secrets ?? new SecretBox(`flotilla-secrets:${opts.jwtSecret}`);
+  await app.register(twoFactorRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, secrets, clock: opts.twoFactorClock });
   await app.register(sessionRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });
   await app.register(accountRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });
   await app.register(oauthRoutes, { db: opts.db, jwtSecret: opts.jwtSecret, now: opts.sessionClock });

@@ -3,6 +3,8 @@ import { PoolDb } from './infra/db/db.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
 import { migrate } from './infra/db/migrate.js';
 import { resolveJwtSecret } from './infra/auth/jwt-secret.js';
+import { resolveSecretsBox } from './infra/crypto/secrets-key.js';
+import { sealPlaintextTwoFactorSecrets } from './features/two-factor/two-factor.service.js';
 import { seedReferenceData } from './features/reference-data/seed.js';
 import { ensurePlatformAdmin } from './features/users/platform-admin.js';
 import { buildApp } from './app.js';
@@ -31,6 +33,9 @@ async function main(): Promise<void> {
     (lines) => adminNotice.push(...lines),
   );
   const jwtSecret = await resolveJwtSecret(db, config.FLOTILLA_JWT_SECRET);
+  const secrets = await resolveSecretsBox(db, config.FLOTILLA_SECRETS_KEY, config.FLOTILLA_DATA_DIR);
+  const sealed = await sealPlaintextTwoFactorSecrets(db, secrets);
+  if (sealed > 0) say(`sealed the two-factor secrets of ${sealed} user(s) stored before sealing`);
   const mailer = createMailer(db, config);
   // Many processes behind one load balancer share actions, logs and cache invalidation
   // through Redis; one process keeps the bus in memory.
@@ -42,6 +47,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     db,
     jwtSecret,
+    secrets,
     mailer,
     bus,
     jobs: true,

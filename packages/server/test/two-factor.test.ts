@@ -1,8 +1,14 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { signJwt } from '../src/infra/auth/jwt.js';
 import { totpAt, totpStep, TOTP_STEP_SECONDS } from '../src/features/two-factor/totp.js';
+import { sealPlaintextTwoFactorSecrets } from '../src/features/two-factor/two-factor.service.js';
+import { SecretBox } from '../src/infra/crypto/secret-box.js';
+import { resolveSecretsBox, SECRETS_KEY_FILE, SecretsKeyMismatchError } from '../src/infra/crypto/secrets-key.js';
 import { TWO_FACTOR_FAILURE_WINDOW_SECONDS, TWO_FACTOR_MAX_FAILURES } from '../src/features/two-factor/two-factor-throttle.js';
 import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 
@@ -327,5 +333,75 @@ describe('balena-sdk', () => {
     expect(Array.isArray(await sdk.models.application.getAll())).toBe(true);
     await sdk.auth.twoFactor.disable(PASSWORD);
     expect(await sdk.auth.twoFactor.isEnabled()).toBe(false);
+  });
+});
+
+describe('two-factor secrets at rest', () => {
+  const storedSecret = async (userId: number) =>
+    (await db.db.query<{ secret: string | null; pending_secret: string | null }>('SELECT secret, pending_secret FROM user_two_factor WHERE "user" = $1', [userId])).rows[0]!;
+
+  it('stores the secret sealed, pending and enabled, never as the pairing code', async () => {
+    resetClock();
+    const user = await signUp(app, undefined, PASSWORD);
+    const setup = await app.inject({ method: 'GET', url: '/auth/totp/setup', headers: bearer(user.token) });
+    const secret = new URL(setup.body).searchParams.get('secret')!;
+    const pending = (await storedSecret(user.userId)).pending_secret!;
+    expect(pending.startsWith('sealed1:')).toBe(true);
+    expect(pending).not.toContain(secret);
+    expect((await verify(user.token, codeAt(secret))).statusCode).toBe(200);
+    const enabled = (await storedSecret(user.userId)).secret!;
+    expect(enabled.startsWith('sealed1:')).toBe(true);
+    expect(enabled).not.toContain(secret);
+    // The sealed secret still checks codes at login.
+    clockMs += STEP_MS;
+    expect((await verify(await login(user), codeAt(secret))).statusCode).toBe(200);
+  });
+
+  it('reads a secret stored before sealing, and seals it at start-up without changing the codes', async () => {
+    resetClock();
+    const { user, secret } = await enabledUser();
+    await db.db.query('UPDATE user_two_factor SET secret = $2 WHERE "user" = $1', [user.userId, secret]); // as before sealing
+    clockMs += STEP_MS;
+    expect((await verify(await login(user), codeAt(secret))).statusCode).toBe(200);
+
+    const box = new SecretBox(`flotilla-secrets:${TEST_JWT_SECRET}`); // buildApp's box without FLOTILLA_SECRETS_KEY
+    expect(await sealPlaintextTwoFactorSecrets(db.db, box)).toBeGreaterThanOrEqual(1);
+    const sealed = (await storedSecret(user.userId)).secret!;
+    expect(sealed.startsWith('sealed1:')).toBe(true);
+    expect(await sealPlaintextTwoFactorSecrets(db.db, box)).toBe(0); // nothing left to seal
+    clockMs += STEP_MS;
+    expect((await verify(await login(user), codeAt(secret))).statusCode).toBe(200);
+  });
+});
+
+describe('the secrets key', () => {
+  it('is generated once into the data directory (0600), kept, and must match the database', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-secrets-'));
+    const keyDb = await createTestDb(); // a database that has not seen a key yet
+    try {
+      const first = await resolveSecretsBox(keyDb.db, undefined, dir);
+      const file = join(dir, SECRETS_KEY_FILE);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      // A restart reads the same key: what it sealed opens.
+      const again = await resolveSecretsBox(keyDb.db, undefined, dir);
+      expect(again.open(first.seal('JBSWY3DPEHPK3PXP'))).toBe('JBSWY3DPEHPK3PXP');
+      // Another server with another key (its own data directory, or a different setting) refuses to start.
+      const otherDir = await mkdtemp(join(tmpdir(), 'flotilla-secrets-'));
+      await expect(resolveSecretsBox(keyDb.db, undefined, otherDir)).rejects.toBeInstanceOf(SecretsKeyMismatchError);
+      await expect(resolveSecretsBox(keyDb.db, 'a-configured-secrets-key-of-32-characters', dir)).rejects.toThrow(/FLOTILLA_SECRETS_KEY/);
+      await rm(otherDir, { recursive: true, force: true });
+      // The configured key wins over the file, and a database set up with it accepts it.
+      const configuredDb = await createTestDb();
+      try {
+        const configured = await resolveSecretsBox(configuredDb.db, 'a-configured-secrets-key-of-32-characters', dir);
+        expect((await resolveSecretsBox(configuredDb.db, 'a-configured-secrets-key-of-32-characters', dir)).checkValue).toBe(configured.checkValue);
+        expect(configured.checkValue).not.toBe(first.checkValue);
+      } finally {
+        await configuredDb.drop();
+      }
+    } finally {
+      await keyDb.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
@@ -19,6 +20,8 @@ import {
 export interface TwoFactorRoutesOptions {
   db: Db;
   jwtSecret: string;
+  /** Seals and opens stored TOTP secrets. */
+  secrets: SecretBox;
   /** The TOTP clock (ms since epoch); tests move it to check drift. Default: Date.now. */
   clock?: () => number;
 }
@@ -50,7 +53,7 @@ function required(value: string | undefined, message: string): string {
  * and the recovery codes at /auth/v1/2fa-recover/create|verify (spec 1 §7). Every answer
  * that changes the session's two-factor state is a new session token (text).
  */
-export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, clock = Date.now }: TwoFactorRoutesOptions): Promise<void> {
+export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, secrets, clock = Date.now }: TwoFactorRoutesOptions): Promise<void> {
   // A session token whose second factor is passed (or whose user turned two-factor on in
   // this session); authTime is now, as after any successful check.
   const passedToken = (actor: Actor & { userId: number; claims: SessionClaims }) =>
@@ -60,7 +63,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, clo
   // pairing code); balena-sdk's getSetupKey returns it as a string.
   app.get('/auth/totp/setup', async (request, reply) => {
     const actor = requireRecentAuth(request);
-    const { uri } = await startTwoFactorSetup(db, actor.userId);
+    const { uri } = await startTwoFactorSetup(db, secrets, actor.userId);
     reply.type('text/plain').header('Cache-Control', 'no-store');
     return uri;
   });
@@ -73,10 +76,10 @@ export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, clo
       const actor = requireSession(request);
       const code = required(request.body?.code, MESSAGES.codeRequired);
       if (actor.claims.twoFactorRequired === true) {
-        await passTwoFactorWithTotp(db, actor.userId, code, clock());
+        await passTwoFactorWithTotp(db, secrets, actor.userId, code, clock());
       } else {
         // Only a recent authentication could start the setup (and see its secret).
-        await completeTwoFactorSetup(db, actor.userId, code, clock());
+        await completeTwoFactorSetup(db, secrets, actor.userId, code, clock());
       }
       reply.type('text/plain');
       return passedToken(actor);

@@ -1,3 +1,4 @@
+import { isSealed, type SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../infra/errors.js';
 import { checkOwnPassword } from '../auth/password-check.js';
@@ -42,8 +43,9 @@ export async function isTwoFactorEnabled(db: Db, userId: number): Promise<boolea
 /**
  * GET /auth/totp/setup: a new secret, kept pending until a code from it is verified (a
  * second call replaces the first secret). Refused while two-factor is on: disable first.
+ * Secrets are stored sealed by `box` (infra/crypto/secret-box.ts).
  */
-export async function startTwoFactorSetup(db: Db, userId: number): Promise<{ secret: string; uri: string }> {
+export async function startTwoFactorSetup(db: Db, box: SecretBox, userId: number): Promise<{ secret: string; uri: string }> {
   return db.tx(async (tx) => {
     const { rows } = await tx.query<{ email: string; username: string }>('SELECT email, username FROM "user" WHERE id = $1', [userId]);
     const user = rows[0];
@@ -54,7 +56,7 @@ export async function startTwoFactorSetup(db: Db, userId: number): Promise<{ sec
     await tx.query(
       `INSERT INTO user_two_factor ("user", pending_secret) VALUES ($1, $2)
        ON CONFLICT ("user") DO UPDATE SET pending_secret = EXCLUDED.pending_secret`,
-      [userId, secret],
+      [userId, box.seal(secret)],
     );
     return { secret, uri: otpauthUri(secret, user.email || user.username, TOTP_ISSUER) };
   });
@@ -70,13 +72,13 @@ async function refuse(db: Db, userId: number, now: number, message: string): Pro
  * POST /auth/totp/verify during setup: a code from the pending secret enables two-factor.
  * The code's step is remembered, so the same code cannot then also pass a login.
  */
-export async function completeTwoFactorSetup(db: Db, userId: number, code: string, now: number): Promise<void> {
+export async function completeTwoFactorSetup(db: Db, box: SecretBox, userId: number, code: string, now: number): Promise<void> {
   await assertTwoFactorAttemptAllowed(db, userId, now);
   const ok = await db.tx(async (tx) => {
     const row = await loadTwoFactor(tx, userId, true);
     if (row?.secret && !row.pending_secret) throw new BadRequestError(MESSAGES.alreadyEnabled);
     if (!row?.pending_secret) throw new BadRequestError(MESSAGES.setupNotStarted);
-    const step = matchTotp(row.pending_secret, code, now);
+    const step = matchTotp(box.open(row.pending_secret), code, now);
     if (step === null) return false;
     await tx.query(
       `UPDATE user_two_factor SET secret = pending_secret, pending_secret = NULL, enabled_at = $2, last_used_step = $3 WHERE "user" = $1`,
@@ -94,11 +96,11 @@ export async function completeTwoFactorSetup(db: Db, userId: number, code: strin
  * POST /auth/totp/verify at login: a code of the enabled secret within one step of drift,
  * of a later step than the last accepted one (each code works once).
  */
-export async function passTwoFactorWithTotp(db: Db, userId: number, code: string, now: number): Promise<void> {
+export async function passTwoFactorWithTotp(db: Db, box: SecretBox, userId: number, code: string, now: number): Promise<void> {
   await assertTwoFactorAttemptAllowed(db, userId, now);
   const row = await loadTwoFactor(db, userId);
   if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
-  const step = matchTotp(row.secret, code, now, row.last_used_step);
+  const step = matchTotp(box.open(row.secret), code, now, row.last_used_step);
   // The conditional update makes two concurrent requests with one code succeed once.
   const used =
     step !== null &&
@@ -157,5 +159,24 @@ export async function disableTwoFactor(db: Db, userId: number, password: string)
     if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
     await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
     await tx.query('DELETE FROM user_two_factor WHERE "user" = $1', [userId]);
+  });
+}
+
+/**
+ * Seals TOTP secrets stored before sealing existed (plaintext), once at start-up; a no-op
+ * when there are none. Sealed values are left alone.
+ */
+export async function sealPlaintextTwoFactorSecrets(db: Db, box: SecretBox): Promise<number> {
+  return db.tx(async (tx) => {
+    const { rows } = await tx.query<{ user: number; secret: string | null; pending_secret: string | null }>(
+      `SELECT "user", secret, pending_secret FROM user_two_factor
+        WHERE (secret IS NOT NULL AND secret NOT LIKE 'sealed1:%') OR (pending_secret IS NOT NULL AND pending_secret NOT LIKE 'sealed1:%')
+        FOR UPDATE`,
+    );
+    const seal = (v: string | null) => (v === null || isSealed(v) ? v : box.seal(v));
+    for (const r of rows) {
+      await tx.query('UPDATE user_two_factor SET secret = $2, pending_secret = $3 WHERE "user" = $1', [r.user, seal(r.secret), seal(r.pending_secret)]);
+    }
+    return rows.length;
   });
 }

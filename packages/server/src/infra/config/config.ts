@@ -27,6 +27,8 @@ const schema = z
     FLOTILLA_ADMIN_EMAIL: z.string().email().default('admin@flotilla.local'),
     FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
     FLOTILLA_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    // Seals stored secrets (TOTP); without it, a key file in FLOTILLA_DATA_DIR (one server only).
+    FLOTILLA_SECRETS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     REDIS_URL: optionalUrl(['redis://', 'rediss://']),
     // Outgoing mail (smtp://user:pass@host:587 or smtps://…); without it e-mails go to the outbox table.
     SMTP_URL: optionalUrl(['smtp://', 'smtps://']).refine((v) => v === undefined || !URL.canParse(v) || new URL(v).hostname !== '', 'must name a host'),
