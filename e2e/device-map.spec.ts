@@ -75,10 +75,18 @@ test('the map lens shows located devices clustered and counts the rest; the Loca
     // The tile server cannot be reached: the map says it shows positions only.
     await expect(page.getByTestId('map-tiles-notice')).toHaveText('Map tiles unavailable — showing device positions only.');
 
-    // The lens is kept in the URL.
+    // The lens is kept in the URL. The table's page query does not run behind the map.
+    const tablePages: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = decodeURIComponent(r.url());
+      if (url.includes('/v7/device?') && url.includes('$orderby=last_connectivity_event')) tablePages.push(url);
+    };
+    page.on('request', onRequest);
     await page.reload();
     await expect(map).toBeVisible();
     await expect.poll(() => devicesOnMap(map)).toBe(LOCATED);
+    page.off('request', onRequest);
+    expect(tablePages).toEqual([]);
 
     // A cluster opens from the keyboard (Enter zooms into it) until a device's marker shows;
     // its popup links to the device page.

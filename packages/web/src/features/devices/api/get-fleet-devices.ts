@@ -109,8 +109,9 @@ export const fleetDevicesQueryOptions = (fleetId: number, filters: DeviceFilters
     placeholderData: keepPreviousData,
   });
 
-export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE) {
-  return useQuery(fleetDevicesQueryOptions(fleetId, filters, page, pageSize));
+/** `enabled: false` while the table is not shown (the Map lens has its own query): no polling. */
+export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE, enabled = true) {
+  return useQuery({ ...fleetDevicesQueryOptions(fleetId, filters, page, pageSize), enabled });
 }
 
 export type StatusCounts = Record<DeviceOverallStatus, number>;

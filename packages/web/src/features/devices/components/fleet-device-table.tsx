@@ -50,7 +50,7 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
   const { filters, page } = parseDeviceTableParams(params);
   const lens = parseDeviceLens(params);
   const pageSize = parseDevicePageSize(params);
-  const devices = useFleetDevices(fleetId, filters, page, pageSize);
+  const devices = useFleetDevices(fleetId, filters, page, pageSize, lens === 'table');
   const counts = useDeviceStatusCounts(fleetId);
   const options = useDeviceFilterOptions(fleetId);
   const [selected, setSelected] = useState<Map<number, SelectedDevice>>(new Map());
