@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './infra/config/config.js';
 import { PoolDb } from './infra/db/db.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
@@ -13,6 +14,16 @@ import { WEB_DIST_DIR } from './paths.js';
 import { RedisBus } from './infra/bus/redis.js';
 
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
+
+/**
+ * V8 lets the heap grow to up to four times what survived the last full collection before it
+ * collects again. Under many slow concurrent requests that garbage, not live data, set the
+ * server's peak memory (bench (e)); a factor of two keeps the peak down at the same
+ * throughput. Not a cap: a larger live heap still grows. Node's own flag wins when given.
+ */
+if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')) && !process.env.NODE_OPTIONS?.includes('--heap-growing-percent')) {
+  setFlagsFromString('--heap-growing-percent=100');
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
