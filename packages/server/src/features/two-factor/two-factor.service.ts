@@ -1,4 +1,4 @@
-import { isSealed, type SecretBox } from '../../infra/crypto/secret-box.js';
+import { isSealed, SEALED_PREFIX, type SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../infra/errors.js';
 import { checkOwnPassword } from '../auth/password-check.js';
@@ -170,8 +170,9 @@ export async function sealPlaintextTwoFactorSecrets(db: Db, box: SecretBox): Pro
   return db.tx(async (tx) => {
     const { rows } = await tx.query<{ user: number; secret: string | null; pending_secret: string | null }>(
       `SELECT "user", secret, pending_secret FROM user_two_factor
-        WHERE (secret IS NOT NULL AND secret NOT LIKE 'sealed1:%') OR (pending_secret IS NOT NULL AND pending_secret NOT LIKE 'sealed1:%')
+        WHERE (secret IS NOT NULL AND secret NOT LIKE $1) OR (pending_secret IS NOT NULL AND pending_secret NOT LIKE $1)
         FOR UPDATE`,
+      [`${SEALED_PREFIX}%`],
     );
     const seal = (v: string | null) => (v === null || isSealed(v) ? v : box.seal(v));
     for (const r of rows) {

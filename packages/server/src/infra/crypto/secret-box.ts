@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** What a sealed value starts with: the format's version, so a later one can be told apart. */
-const SEALED = 'sealed1:';
+export const SEALED_PREFIX = 'sealed1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -26,17 +26,17 @@ export class SecretBox {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return SEALED + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 
   /** The plaintext of a sealed value (throws when it was sealed under another key or altered). */
   open(stored: string): string {
     if (!isSealed(stored)) return stored;
-    const raw = Buffer.from(stored.slice(SEALED.length), 'base64url');
+    const raw = Buffer.from(stored.slice(SEALED_PREFIX.length), 'base64url');
     const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
 }
 
-export const isSealed = (value: string): boolean => value.startsWith(SEALED);
+export const isSealed = (value: string): boolean => value.startsWith(SEALED_PREFIX);
