@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_JWT_SECRET } from './support/session';
+import { E2E_PORTS } from './support/ports';
 
 /*
  * End-to-end tests: the built dashboard (packages/web/dist, `npm run build`) served by the
@@ -11,7 +12,7 @@ import { E2E_JWT_SECRET } from './support/session';
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..');
-const PORT = 18080;
+const PORT = E2E_PORTS.server;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The config is evaluated in the runner and again in each worker; only the runner (which
@@ -29,20 +30,20 @@ const serverEnv: Record<string, string> = {
   // Test-only: e2e/reverify.spec.ts signs a session whose sign-in lies in the past.
   FLOTILLA_JWT_SECRET: E2E_JWT_SECRET,
   // Not the default port, so a developer's running `npm start` does not collide.
-  FLOTILLA_EMBEDDED_PG_PORT: '54398',
+  FLOTILLA_EMBEDDED_PG_PORT: String(E2E_PORTS.embeddedPg),
   LOG_LEVEL: 'warn',
   // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
   // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
   FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
   // Every mail goes over SMTP to the sink e2e/support/smtp-sink.mjs (and is recorded in the outbox too).
-  SMTP_URL: 'smtp://127.0.0.1:18025',
+  SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
   // Map tiles from a closed local port: the maps must work without tiles (offline), and the
   // CSP must allow exactly this origin's images.
   // (Not the discard port 9 here: Chromium refuses to fetch from it at all.)
-  FLOTILLA_MAP_TILE_URL: 'http://127.0.0.1:18089/tiles/{z}/{x}/{y}.png',
+  FLOTILLA_MAP_TILE_URL: `http://127.0.0.1:${E2E_PORTS.mapTiles}/tiles/{z}/{x}/{y}.png`,
   // SSH key import (preferences) reads <url>/<username>.keys: e2e/preferences.spec.ts serves
   // keys on this port while it runs; otherwise the port is closed.
-  FLOTILLA_SSH_KEYS_URL: 'http://127.0.0.1:18091',
+  FLOTILLA_SSH_KEYS_URL: `http://127.0.0.1:${E2E_PORTS.sshKeys}`,
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),
@@ -92,8 +93,9 @@ export default defineConfig({
     {
       // The mail server the e2e Flotilla sends to over SMTP; tests read it over HTTP.
       command: 'node e2e/support/smtp-sink.mjs',
+      env: { SMTP_SINK_PORT: String(E2E_PORTS.smtp), SMTP_SINK_HTTP_PORT: String(E2E_PORTS.smtpHttp) },
       cwd: repoRoot,
-      url: 'http://127.0.0.1:18026/health',
+      url: `http://127.0.0.1:${E2E_PORTS.smtpHttp}/health`,
       timeout: 30_000,
       reuseExistingServer: false,
     },

@@ -2,15 +2,16 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
 import { registerApiUser } from './support/api';
+import { E2E_PORTS } from './support/ports';
 import { newEmail, signIn } from './support/users';
 
 /*
  * Preferences (spec 1 §2): SSH keys added by hand (a bad key refused with the rule's
  * message) and imported from a code host, a named API key shown once then revoked, and the
- * appearance preferences. The e2e server reads SSH keys from http://127.0.0.1:18091
+ * appearance preferences. The e2e server reads SSH keys from the port E2E_PORTS.sshKeys
  * (FLOTILLA_SSH_KEYS_URL in playwright.config.ts); this file serves them there.
  */
-const KEY_HOST_PORT = 18091;
+const KEY_HOST_PORT = E2E_PORTS.sshKeys;
 const hostKeys = new Map<string, string>();
 let keyHost: Server;
 

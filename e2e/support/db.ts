@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { E2E_PORTS } from './ports';
 
 /**
  * Direct SQL against the e2e server's database, for arranging history the API rightly refuses
@@ -12,7 +13,7 @@ function databaseUrl(): string {
   const dataDir = process.env.FLOTILLA_E2E_DATA_DIR;
   if (!dataDir) throw new Error('FLOTILLA_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
   const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:54398/flotilla`;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${E2E_PORTS.embeddedPg}/flotilla`;
 }
 
 export async function arrangeSql(text: string, params: unknown[] = []): Promise<void> {

@@ -1,11 +1,12 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { startSimulation, type Simulation, type SimulateOptions } from '../../packages/agent/src/simulate/simulator';
 import type { ApiUser } from './api';
+import { E2E_PORTS } from './ports';
 
 export type { Simulation };
 
 /** The e2e server the simulated devices talk to (playwright.config.ts's baseURL). */
-export const E2E_API = 'http://127.0.0.1:18080';
+export const E2E_API = `http://127.0.0.1:${E2E_PORTS.server}`;
 
 /** POST /api-key/v2/ as `user`: a provisioning key of the fleet; returns the key. */
 export async function createProvisioningKey(request: APIRequestContext, user: ApiUser, fleetId: number, name = 'e2e simulator'): Promise<string> {

@@ -1,7 +1,8 @@
 import { expect, type APIRequestContext } from '@playwright/test';
+import { E2E_PORTS } from './ports';
 
 /** The e2e SMTP sink's HTTP side (e2e/support/smtp-sink.mjs). */
-export const SMTP_SINK_URL = 'http://127.0.0.1:18026';
+export const SMTP_SINK_URL = `http://127.0.0.1:${E2E_PORTS.smtpHttp}`;
 
 export interface ReceivedMail {
   subject: string;

@@ -1,0 +1,15 @@
+/**
+ * Every fixed port the e2e tier uses, shifted by `E2E_PORT_OFFSET` (default 0) so that two
+ * checkouts can run their e2e suites on one machine at the same time.
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+if (!Number.isInteger(offset) || offset < 0 || offset > 1000) throw new Error(`E2E_PORT_OFFSET must be an integer 0–1000, got ${process.env.E2E_PORT_OFFSET}`);
+
+export const E2E_PORTS = {
+  server: 18080 + offset,
+  smtp: 18025 + offset * 2,
+  smtpHttp: 18026 + offset * 2,
+  mapTiles: 18089 + offset,
+  sshKeys: 18091 + offset,
+  embeddedPg: 54398 + offset,
+} as const;
