@@ -1,3 +1,5 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './infra/config/config.js';
 import { PoolDb } from './infra/db/db.js';
@@ -16,6 +18,41 @@ import { RedisBus } from './infra/bus/redis.js';
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
 
 /**
+ * How long the orderly part of a stop (draining requests, closing cloud links, stopping
+ * jobs) may take before the server stops PostgreSQL and exits anyway.
+ */
+const SHUTDOWN_GRACE_MS = 20_000;
+
+/**
+ * Start-up details (PostgreSQL start, migrations) go to `<data dir>/logs/flotilla.log`, not the
+ * terminal: the terminal shows the banner (which names the log directory).
+ */
+function startupLog(dataDir: string): { dir: string; write: (msg: string) => void } {
+  const dir = resolve(dataDir, 'logs');
+  const file = resolve(dir, 'flotilla.log');
+  let ok = true;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    ok = false;
+  }
+  return {
+    dir,
+    write: (msg) => {
+      if (ok) {
+        try {
+          appendFileSync(file, `${new Date().toISOString()} ${msg}\n`);
+          return;
+        } catch {
+          ok = false;
+        }
+      }
+      say(msg);
+    },
+  };
+}
+
+/**
  * V8 lets the heap grow to up to four times what survived the last full collection before it
  * collects again. Under many slow concurrent requests that garbage, not live data, set the
  * server's peak memory (bench (e)); a factor of two keeps the peak down at the same
@@ -27,15 +64,17 @@ if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')) && !pr
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const details = startupLog(config.FLOTILLA_DATA_DIR);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    say(`starting embedded PostgreSQL (data in ${config.FLOTILLA_DATA_DIR})`);
-    embedded = await startEmbeddedPostgres(config.FLOTILLA_DATA_DIR, config.FLOTILLA_EMBEDDED_PG_PORT, say);
+    details.write(`starting embedded PostgreSQL (data in ${config.FLOTILLA_DATA_DIR})`);
+    embedded = await startEmbeddedPostgres(config.FLOTILLA_DATA_DIR, config.FLOTILLA_EMBEDDED_PG_PORT, details.write);
+    details.write(`embedded PostgreSQL (pid ${embedded.pid}) listening on ${embedded.address}`);
     databaseUrl = embedded.url;
   }
   const db = new PoolDb(databaseUrl, { max: config.FLOTILLA_DB_POOL_MAX });
-  await migrate(db, say);
+  await migrate(db, details.write);
   await seedReferenceData(db);
   const adminNotice: string[] = [];
   await ensurePlatformAdmin(
@@ -75,12 +114,20 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 
+  // Ordered stop: app.close() stops accepting, drains requests, closes the cloud links (each
+  // recording its disconnect) and stops the jobs; then mail, bus and pool; PostgreSQL last.
+  // (PostgreSQL runs in its own process group, so a Ctrl-C reaches it only through here.)
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     say(`${signal} received, shutting down`);
-    await app.close().catch(() => undefined);
+    const overdue = setTimeout(() => {
+      say(`still stopping after ${SHUTDOWN_GRACE_MS / 1000} s; stopping PostgreSQL and exiting`);
+      void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+    }, SHUTDOWN_GRACE_MS);
+    overdue.unref();
+    await app.close().catch((err: unknown) => say(`while stopping: ${err instanceof Error ? err.message : String(err)}`));
     mailer.close();
     await bus?.close().catch(() => undefined);
     await db.end().catch(() => undefined);
@@ -102,7 +149,8 @@ async function main(): Promise<void> {
   for (const line of adminNotice) say(`  ${line}`);
   if (adminNotice.length === 0) say(`  Platform administrator: ${config.FLOTILLA_ADMIN_EMAIL} (password as set on the first start).`);
   if (config.SMTP_URL) say(`  Mail: sent through ${describeSmtpUrl(config.SMTP_URL)} from ${mailer.from}.`);
-  else say(`  Mail: no SMTP_URL set; e-mails are kept in the outbox (platform administrators read them at ${url}/v7/email_outbox).`);
+  else say(`  Mail: no SMTP_URL set; e-mails are kept in the outbox (platform administrators read them at ${url}/admin).`);
+  say(`  Logs: ${details.dir}`);
   say(`  Bus: ${config.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process (one server process; set REDIS_URL to run several)'}.`);
   say('Press Ctrl-C to stop.');
 }

@@ -21,7 +21,8 @@ const schema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
     FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
-    FLOTILLA_EMBEDDED_PG_PORT: port.default(54320),
+    // Unset: the embedded PostgreSQL listens on a Unix socket in FLOTILLA_DATA_DIR (no TCP port).
+    FLOTILLA_EMBEDDED_PG_PORT: port.optional(),
     FLOTILLA_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     FLOTILLA_PUBLIC_URL: optionalUrl(['http://', 'https://']),
     FLOTILLA_ADMIN_EMAIL: z.string().email().default('admin@flotilla.local'),
