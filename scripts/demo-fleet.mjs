@@ -153,7 +153,8 @@ export async function seedDemoFleet({ api, dataDir, releaseDelayMs = DEMO_RELEAS
 export async function startDemo({ root, count, api, dataDir, releaseDelayMs, stdio = 'inherit' }) {
   api ??= `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
   dataDir ??= resolve(root, process.env.FLOTILLA_DATA_DIR ?? './data');
-  const delayEnv = Number(process.env.FLOTILLA_DEMO_RELEASE_DELAY_MS);
+  // Empty counts as unset, as in the server's configuration.
+  const delayEnv = process.env.FLOTILLA_DEMO_RELEASE_DELAY_MS ? Number(process.env.FLOTILLA_DEMO_RELEASE_DELAY_MS) : NaN;
   releaseDelayMs ??= Number.isInteger(delayEnv) && delayEnv >= 0 ? delayEnv : DEMO_RELEASE_DELAY_MS;
   const seeded = await seedDemoFleet({ api, dataDir, releaseDelayMs });
   const { token, fleet } = seeded;
