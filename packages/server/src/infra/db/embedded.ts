@@ -269,8 +269,8 @@ async function stopOrphan(databaseDir: string, log: (msg: string) => void): Prom
 /**
  * A watchdog process that holds one end of a pipe to the server: when the server dies, for
  * any reason, the pipe closes and the watchdog stops PostgreSQL (fast shutdown, then
- * immediate). It ignores SIGINT/SIGTERM/SIGHUP (a Ctrl-C reaches the whole foreground group;
- * the server stops PostgreSQL itself and then closes the pipe).
+ * immediate). It ignores SIGINT/SIGTERM/SIGHUP: the server stops PostgreSQL itself and then
+ * closes the pipe.
  */
 function startWatchdog(pid: number): ChildProcess {
   const source = `
@@ -296,7 +296,9 @@ process.stdin.on('end', stop);
 process.stdin.on('close', stop);
 process.stdin.on('error', stop);
 `;
-  const watchdog = spawn(process.execPath, ['-e', source, String(pid)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  // Its own process group too: a SIGKILL to the server's group (a test runner's teardown, a
+  // supervisor) must not take the watchdog with it.
+  const watchdog = spawn(process.execPath, ['-e', source, String(pid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   watchdog.unref();
   (watchdog.stdin as unknown as Socket).unref();
   return watchdog;
