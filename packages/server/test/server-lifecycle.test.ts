@@ -175,6 +175,15 @@ describe('server lifecycle with the embedded PostgreSQL', () => {
     expect(await stop(second)).toBe(0);
   });
 
+  it('a second server on a data directory in use refuses to start and leaves the first one running', { timeout: 300_000 }, async () => {
+    const dir = await shared;
+    const first = await start(dir);
+    leftovers.push(postmasterPid(dir));
+    await expect(start(dir)).rejects.toThrow(/another Flotilla server \(pid \d+\) is using/);
+    await adminCanSignIn(first);
+    expect(await stop(first)).toBe(0);
+  });
+
   it('Ctrl-C with connected devices: an ordered stop, no error lines, every disconnect recorded', { timeout: 300_000 }, async () => {
     const dir = await shared;
     const server = await start(dir);
