@@ -1,7 +1,7 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
 // servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
-// (f)–(i), sim = (j), links = (k), table = (l); see bench/README.md). Prints a table and
+// (f)–(i), sim = (j), links = (k), table = (l), page = (m); see bench/README.md). Prints a table and
 // writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
 import { readFile } from 'node:fs/promises';
@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { loadBenchConfig } from './lib/config.js';
 import { evaluateDeviceApi, measureDeviceApi } from './lib/device-api.js';
 import { evaluate } from './lib/evaluate.js';
+import { evaluateFirstLoad, measureFirstLoad } from './lib/first-load.js';
+import { attempt, skipped } from './lib/outcome.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
 import { formatReport, writeJson } from './lib/report.js';
 import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
@@ -46,7 +48,7 @@ interface Task {
   stop: () => Promise<string>;
 }
 
-const PHASES = ['fleet', 'device', 'sim', 'links', 'table'] as const;
+const PHASES = ['fleet', 'page', 'device', 'sim', 'links', 'table'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** BENCH_ONLY=sim,table → those phases; unset → all. */
@@ -85,6 +87,13 @@ async function main(): Promise<number> {
     }
 
     const figures = only.has('fleet') ? await measureFlotilla(flotilla.server, config, prepared) : undefined;
+    // After (a)–(e), so a browser's requests do not weigh on the memory figures.
+    const seeded = prepared.seeded;
+    const firstLoad = !only.has('page')
+      ? undefined
+      : seeded.ok
+        ? await attempt(() => measureFirstLoad(flotilla.server, seeded.value))
+        : skipped<Awaited<ReturnType<typeof measureFirstLoad>>>(`seeding failed: ${seeded.error}`);
     // After (a)–(e), so the devices' rows and cache do not weigh on the memory figures.
     const deviceApi = only.has('device') ? await measureDeviceApi(flotilla.server, config, prepared.seeded) : undefined;
     // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
@@ -101,6 +110,7 @@ async function main(): Promise<number> {
     const rows = [
       ...(baseline && figures ? evaluate(baseline, figures, config.overloadConnections) : []),
       ...(baseline && deviceApi ? evaluateDeviceApi(baseline, deviceApi) : []),
+      ...(firstLoad ? evaluateFirstLoad(firstLoad) : []),
       ...evaluateScale(scale),
     ];
     const header =
@@ -120,6 +130,7 @@ async function main(): Promise<number> {
       baseline,
       flotilla: figures ? { ...figures, seed: summariseSeed(prepared.seeded) } : undefined,
       deviceApi,
+      firstLoad,
       scale,
     };
     // A partial run (BENCH_ONLY) updates its own rows and figures in the last full results.

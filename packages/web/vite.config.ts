@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { nodePolyfills } from 'vite-plugin-node-polyfills';
 
 const API_TARGET = process.env.FLOTILLA_API_URL ?? 'http://localhost:8080';
@@ -12,6 +12,26 @@ const API_PATHS = ['/v7', '/login_', '/user', '/actor', '/api-key', '/organizati
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:";
 
+/**
+ * Writes `.br` (brotli 11) and `.gz` (gzip 9) next to every compressible file of the build, so
+ * the server sends them as they are (issue 11). The server's own module does it, so the build
+ * and a server started on an older build make the same files the same way.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'flotilla-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : `${config.root}/${config.build.outDir}`;
+    },
+    async closeBundle() {
+      const { loadStaticAssets } = await import('../server/src/features/web/static-assets.js');
+      await (await loadStaticAssets(outDir.replace(/\/+$/, ''))).complete;
+    },
+  };
+}
+
 const shim = (file: string) => fileURLToPath(new URL(`./src/lib/shims/${file}`, import.meta.url));
 
 export default defineConfig({
@@ -20,6 +40,7 @@ export default defineConfig({
     // balena-sdk expects Node built-ins (url, events, buffer, stream, …): without these it
     // builds but fails at run time.
     nodePolyfills(),
+    precompress(),
   ],
   resolve: {
     alias: [

@@ -4,6 +4,7 @@ import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
 import { useApiKeyBus } from './infra/auth/api-key-cache.js';
 import { installErrorHandler } from './infra/http/errors.js';
+import { installCompression } from './infra/http/compression.js';
 import { UnauthorizedError } from './infra/errors.js';
 import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
@@ -112,6 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2000 },
   });
   installErrorHandler(app);
+  // JSON and text answers above ~one TCP segment go out brotli/gzip-compressed (issue 11).
+  installCompression(app);
 
   if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
@@ -251,6 +252,33 @@ describe('the target state', () => {
     const afterVar = await poll(d.api_key, d.uuid, etag2);
     expect(afterVar.statusCode).toBe(200);
     expect(afterVar.json()[d.uuid].apps[fleetUuid].releases[r2.commit].services.main.environment).toEqual({ NEW: '1' });
+  });
+
+  it('sends a large state compressed when the device asks, and its weakened ETag still gets 304', async () => {
+    const d = await newDevice();
+    const env = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`SETTING_${i}`, `value-${i}-${'x'.repeat(40)}`]));
+    const rel = await insertRelease(fleet, { main: env, side: env });
+    await t.db.query('UPDATE device SET is_pinned_on__release = $2 WHERE id = $1', [d.id, rel.id]);
+    await t.app.bus.publish('device-state:changed', { applicationIds: [fleet] });
+    await new Promise((r) => setImmediate(r));
+    const plain = await poll(d.api_key, d.uuid);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const strong = plain.headers.etag as string;
+    const gzipped = await t.app.inject({ method: 'GET', url: `/device/v3/${d.uuid}/state`, headers: { authorization: `Bearer ${d.api_key}`, 'accept-encoding': 'gzip' } });
+    expect(gzipped.statusCode).toBe(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
+    expect(gzipped.headers.etag).toBe(`W/${strong}`);
+    for (const etag of [`W/${strong}`, strong]) {
+      const again = await t.app.inject({
+        method: 'GET',
+        url: `/device/v3/${d.uuid}/state`,
+        headers: { authorization: `Bearer ${d.api_key}`, 'accept-encoding': 'gzip', 'if-none-match': etag },
+      });
+      expect(again.statusCode, etag).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+    }
   });
 
   it('answers 200 without a service once that service is deleted', async () => {

@@ -3,6 +3,7 @@ import type { Bus } from '../../infra/bus/bus.js';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
+import { etagMatches } from '../../infra/http/compression.js';
 import { parseExpiry } from '../api-keys/api-key.routes.js';
 import { createDeviceKey, registerDevice, type RegisterInput } from './device-register.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
@@ -115,8 +116,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     if (entry.uuid !== request.params.uuid) throw new ForbiddenError('A device may only read its own state');
     heartbeats.record(deviceId);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache');
-    const match = request.headers['if-none-match'];
-    if (match && (match === entry.etag || match.split(',').some((t) => t.trim() === entry.etag))) return reply.code(304).send();
+    // Weak comparison: a compressed answer carried W/"…" (infra/http/compression.ts).
+    if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
     return reply.type('application/json').send(entry.text);
   };
 

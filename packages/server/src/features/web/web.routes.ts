@@ -1,12 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { cliCallbackUrl } from '@flotilla/model';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches, negotiateEncoding, varyOnAcceptEncoding, type ContentCoding } from '../../infra/http/compression.js';
+import { loadStaticAssets, readVariant, type StaticAsset } from './static-assets.js';
 
-/**
- * Serves the built dashboard (packages/web/dist) with a strict Content-Security-Policy:
- * no inline scripts. Unknown paths that are not API routes get index.html (SPA routing).
- */
 /** reCAPTCHA's widget: its script and its iframe, allowed only when a captcha site key is set. */
 export const CAPTCHA_SOURCES = ['https://www.google.com', 'https://www.gstatic.com'];
 
@@ -70,13 +67,37 @@ const TYPES: Record<string, string> = {
 // /user/verify-email/… and /auth/{provider}/callback.
 const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
 
+/**
+ * One file of the build in the coding the client prefers (its pre-compressed brotli or gzip
+ * variant, see static-assets.ts), with that representation's ETag; 304 when the client has it.
+ */
+async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StaticAsset, type: string): Promise<FastifyReply> {
+  const offered = (['br', 'gzip'] as const).filter((c) => asset.encoded[c]) as ContentCoding[];
+  if (offered.length > 0) varyOnAcceptEncoding(reply);
+  const coding = negotiateEncoding(request.headers['accept-encoding'], offered);
+  const variant = coding === 'identity' ? asset.identity : asset.encoded[coding]!;
+  reply.header('ETag', variant.etag);
+  if (coding !== 'identity') reply.header('Content-Encoding', coding);
+  if (etagMatches(request.headers['if-none-match'], variant.etag)) return reply.code(304).send();
+  return reply.type(type).send(await readVariant(variant));
+}
+
+/**
+ * Serves the built dashboard (packages/web/dist) with a strict Content-Security-Policy:
+ * no inline scripts. Unknown paths that are not API routes get index.html (SPA routing).
+ * Files are indexed at start-up; compressible ones go out pre-compressed (brotli or gzip by
+ * Accept-Encoding, Vary: Accept-Encoding), made by the dashboard build or else at start.
+ */
 export async function webRoutes(
   app: FastifyInstance,
   { distDir, imgSources, captcha }: { distDir: string; imgSources?: string[]; captcha?: boolean },
 ): Promise<void> {
   const root = resolve(distDir); // no trailing separator, whatever the caller passed
   const policy = contentSecurityPolicy(imgSources, { captcha });
-  const indexHtml = await readFile(join(root, 'index.html')).catch(() => undefined);
+  // Only the indexed files are served: a URL never becomes a file-system path.
+  // Brotli variants missing from the build (see static-assets.ts) are made in the background.
+  const { assets } = await loadStaticAssets(root, (message) => app.log.warn(message));
+  const indexHtml = assets.get('/index.html');
 
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', policy);
@@ -86,22 +107,25 @@ export async function webRoutes(
     return payload;
   });
 
-  app.get('/*', async (request, reply) => {
-    const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
+  // The files' codings are chosen here (sendAsset), not by the app-wide compression.
+  app.get('/*', { config: { compress: false } }, async (request, reply) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    } catch {
+      path = request.url.split('?')[0] ?? '/';
+    }
     const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
     if (!wantsHtml && API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''))) {
       return reply.code(404).type('application/json').send(JSON.stringify(`Not found: GET ${path}`));
     }
-    const file = normalize(join(root, path));
-    if (file.startsWith(root + sep) && extname(file)) {
-      const info = await stat(file).catch(() => undefined);
-      if (info?.isFile()) {
-        const immutable = path.startsWith('/assets/');
-        reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        return reply.type(TYPES[extname(file)] ?? 'application/octet-stream').send(await readFile(file));
-      }
-      if (path.startsWith('/assets/')) return reply.code(404).send('Not found');
+    const asset = extname(path) ? assets.get(path) : undefined;
+    if (asset) {
+      const immutable = path.startsWith('/assets/');
+      reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return sendAsset(request, reply, asset, TYPES[extname(path)] ?? 'application/octet-stream');
     }
+    if (path.startsWith('/assets/') && extname(path)) return reply.code(404).send('Not found');
     if (!indexHtml) {
       return reply
         .code(503)
@@ -110,6 +134,7 @@ export async function webRoutes(
     }
     const formTarget = cliFormTarget(request.url);
     if (formTarget) reply.header('Content-Security-Policy', contentSecurityPolicy(imgSources, { captcha, formTargets: [formTarget] }));
-    return reply.header('Cache-Control', 'no-cache').type(TYPES['.html']!).send(indexHtml);
+    reply.header('Cache-Control', 'no-cache');
+    return sendAsset(request, reply, indexHtml, TYPES['.html']!);
   });
 }
