@@ -104,6 +104,17 @@ test('keyboard focus on buttons, tabs, chips and the account button draws a visi
   await expect(page.getByRole('tab', { name: 'SSH keys' })).toBeFocused();
   expect((await focusRing(page)).style).not.toBe('none');
 
+  // A clickable chip (the device list's status filters).
+  const { fleetId } = await organizationWithFleet(request, user, `Focus ${Date.now().toString(36)}`, `focusfleet_${Date.now().toString(36)}`, 'raspberrypi4-64');
+  await page.goto(`/fleets/${fleetId}/devices`);
+  const chip = page.getByRole('group', { name: 'Devices per status' }).getByRole('button').first();
+  await chip.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(chip).toBeFocused();
+  expect((await focusRing(page)).style).not.toBe('none');
+  expect((await focusRing(page)).width).toBeGreaterThanOrEqual(2);
+
   // A contained button.
   await page.goto('/fleets');
   const create = page.getByRole('button', { name: 'Create fleet' }).first();
