@@ -34,10 +34,15 @@ test('a user creates a fleet with the suggested name and a block, and sees them 
   await apiAs(request, stranger, 'PATCH', `/v7/application(${publicFleet})`, { is_public: true });
   expect((await apiAs<{ d: unknown[] }>(request, admin, 'GET', `/v7/application(${publicFleet})?$select=id`)).d).toHaveLength(1);
 
-  // A new user's fleet list is empty: the empty state links to the documentation.
+  // A new user's fleet list is empty: the empty state links to Flotilla's own guide (issue 11),
+  // which this server serves.
   await signIn(page, admin.email);
   const empty = page.getByRole('region', { name: "You don't have any fleets yet" });
-  await expect(empty.getByRole('link', { name: 'Read the fleet documentation' })).toHaveAttribute('href', /^https:\/\/.+fleets/);
+  const docsLink = empty.getByRole('link', { name: 'Read the fleet documentation' });
+  await expect(docsLink).toHaveAttribute('href', '/docs/fleets');
+  const guide = await request.get('/docs/fleets');
+  expect(guide.status()).toBe(200);
+  expect(await guide.text()).toContain('<h1>Fleets</h1>');
 
   // The create dialog from the empty state: the class is preselected, a name is suggested.
   await empty.getByRole('button', { name: 'Create fleet' }).click();

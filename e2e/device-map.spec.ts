@@ -72,8 +72,10 @@ test('the map lens shows located devices clustered and counts the rest; the Loca
     await expect.poll(() => devicesOnMap(map)).toBe(LOCATED);
     // The simulator puts devices around a few cities: zoomed out to fit them, some cluster.
     await expect(map.getByTestId('map-cluster').first()).toBeVisible();
-    // The tile server cannot be reached: the map says it shows positions only.
-    await expect(page.getByTestId('map-tiles-notice')).toHaveText('Map tiles unavailable — showing device positions only.');
+    // The tile server cannot be reached: the built-in country map (issue 11) is drawn instead,
+    // and the map says so.
+    await expect(page.getByTestId('map-tiles-notice')).toHaveText('Map tiles unavailable — showing the built-in country map.');
+    await expect.poll(() => map.locator('path.flotilla-basemap-country').count()).toBeGreaterThan(150);
 
     // The lens is kept in the URL. The table's page query does not run behind the map.
     const tablePages: string[] = [];
@@ -136,7 +138,10 @@ test('the map lens shows located devices clustered and counts the rest; the Loca
     await expect(save).toBeDisabled();
     await expect(page.getByTestId('location-last')).toHaveText('Location 37.9838, 23.7275, set manually.');
     await expect(page.getByTestId('location-not-determined')).toHaveCount(0);
-    await expect(page.getByRole('region', { name: "Map of the device's location" }).getByTestId('map-marker')).toHaveCount(1);
+    const locationMap = page.getByRole('region', { name: "Map of the device's location" });
+    await expect(locationMap.getByTestId('map-marker')).toHaveCount(1);
+    // Zoomed in on Athens, the country map still draws Greece.
+    await expect.poll(() => locationMap.locator('path.flotilla-basemap-country').count()).toBeGreaterThan(0);
 
     // The fleet map now places it too.
     await page.goto(`/fleets/${fleetId}/devices?lens=map`);

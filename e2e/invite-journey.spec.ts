@@ -39,7 +39,7 @@ test('invite by email → sign up from the mail → team access → batch role c
   await page.getByRole('button', { name: 'Invite member' }).click();
   const invite = page.getByRole('dialog', { name: 'Invite member' });
   await invite.getByLabel('Email or username').fill(inviteeEmail);
-  await invite.getByLabel('Role').selectOption({ label: 'Member (+$0.00 /mo)' });
+  await invite.getByLabel('Role').selectOption({ label: 'Member' });
   await invite.getByLabel('Message (optional)').fill('Join the field team');
   await invite.getByRole('button', { name: 'Invite' }).click();
   await expect(invite).toBeHidden();
@@ -111,7 +111,7 @@ test('invite by email → sign up from the mail → team access → batch role c
   await inviteeRow.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Change role' }).click();
   const roles = page.getByRole('dialog', { name: 'Change the role of 1 member' });
-  await roles.getByLabel('New role').selectOption({ label: 'Administrator (+$49.00 /mo)' });
+  await roles.getByLabel('New role').selectOption({ label: 'Administrator' });
   await roles.getByRole('button', { name: 'Change role' }).click();
   await expect(roles).toBeHidden();
   await expect(members.getByRole('row').filter({ hasText: inviteeUsername })).toContainText('Administrator');

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
+import { organizationWithFleet } from './support/fleets';
 import { latestMailTo, linkPath } from './support/outbox';
 import { newEmail, PASSWORD, signUp, submitLogin } from './support/users';
 
@@ -45,11 +46,13 @@ test('an administrator invites by email, the invitee signs up and joins, then ro
   await expect(members).toContainText('Administrator');
   await expect(page.getByText('No pending invites.')).toBeVisible();
 
-  // The invite dialog: prices per seat, a required role, email validation.
+  // The invite dialog: no seat prices on an installation without billing (issue 11), a
+  // required role, email validation.
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog', { name: 'Invite member' });
-  await expect(dialog.getByRole('option', { name: 'Member (+$0.00 /mo)' })).toBeAttached();
-  await expect(dialog.getByRole('option', { name: 'Administrator (+$49.00 /mo)' })).toBeAttached();
+  await expect(dialog.getByRole('option', { name: 'Member', exact: true })).toBeAttached();
+  await expect(dialog.getByRole('option', { name: 'Administrator', exact: true })).toBeAttached();
+  await expect(dialog.getByLabel('Role')).not.toContainText('$');
   await dialog.getByLabel('Email or username').fill('not-an-email@');
   await dialog.getByRole('button', { name: 'Invite' }).click();
   await expect(dialog.getByText('Enter a valid email address')).toBeVisible();
@@ -58,14 +61,14 @@ test('an administrator invites by email, the invitee signs up and joins, then ro
   await expect(dialog).toBeHidden();
 
   // Two email invites as member; inviting the same address twice is refused.
-  await expect(await inviteFromDialog(page, inviteeEmail, 'Member (+$0.00 /mo)', 'Welcome aboard')).toBeHidden();
+  await expect(await inviteFromDialog(page, inviteeEmail, 'Member', 'Welcome aboard')).toBeHidden();
   await expect(page.getByText(`Invitation sent to ${inviteeEmail}`)).toBeVisible();
-  await expect(await inviteFromDialog(page, otherEmail, 'Member (+$0.00 /mo)')).toBeHidden();
+  await expect(await inviteFromDialog(page, otherEmail, 'Member')).toBeHidden();
   const invites = page.getByRole('table', { name: 'Pending invites' });
   await expect(invites.getByRole('row')).toHaveCount(3);
   await expect(invites).toContainText(inviteeEmail);
   await expect(invites).toContainText(otherEmail);
-  const again = await inviteFromDialog(page, inviteeEmail, 'Member (+$0.00 /mo)');
+  const again = await inviteFromDialog(page, inviteeEmail, 'Member');
   await expect(page.getByText('This email address has already been invited to the organization')).toBeVisible();
   await again.getByRole('button', { name: 'Cancel' }).click();
 
@@ -122,7 +125,7 @@ test('an administrator invites by email, the invitee signs up and joins, then ro
   await newMemberRow.getByRole('checkbox').check();
   await changeRole.click();
   const rolesDialog = page.getByRole('dialog', { name: 'Change the role of 1 member' });
-  await rolesDialog.getByLabel('New role').selectOption({ label: 'Administrator (+$49.00 /mo)' });
+  await rolesDialog.getByLabel('New role').selectOption({ label: 'Administrator' });
   await rolesDialog.getByRole('button', { name: 'Change role' }).click();
   await expect(rolesDialog).toBeHidden();
   await expect(page.getByText('Role changed')).toBeVisible();
@@ -168,7 +171,7 @@ test('an existing user is added by username; members see no controls; an invite 
   const dialog = page.getByRole('dialog', { name: 'Invite member' });
   await dialog.getByLabel('Email or username').fill(existing.username);
   await expect(dialog.getByLabel('Message (optional)')).toHaveCount(0);
-  await dialog.getByLabel('Role').selectOption({ label: 'Member (+$0.00 /mo)' });
+  await dialog.getByLabel('Role').selectOption({ label: 'Member' });
   await dialog.getByRole('button', { name: 'Invite' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('member added')).toBeVisible();
@@ -178,7 +181,7 @@ test('an existing user is added by username; members see no controls; an invite 
   // Inviting an existing member's email is refused with its English text.
   await page.getByRole('button', { name: 'Invite member' }).click();
   await dialog.getByLabel('Email or username').fill(existing.email);
-  await dialog.getByLabel('Role').selectOption({ label: 'Member (+$0.00 /mo)' });
+  await dialog.getByLabel('Role').selectOption({ label: 'Member' });
   await dialog.getByRole('button', { name: 'Invite' }).click();
   await expect(page.getByText('This user is already a member of the organization')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -187,7 +190,7 @@ test('an existing user is added by username; members see no controls; an invite 
   const stranger = newEmail('members2stranger');
   await page.getByRole('button', { name: 'Invite member' }).click();
   await dialog.getByLabel('Email or username').fill(stranger);
-  await dialog.getByLabel('Role').selectOption({ label: 'Administrator (+$49.00 /mo)' });
+  await dialog.getByLabel('Role').selectOption({ label: 'Administrator' });
   await dialog.getByRole('button', { name: 'Invite' }).click();
   await expect(dialog).toBeHidden();
   const acceptPath = linkPath((await latestMailTo(request, stranger)).text_body, '/organization/invitation/');
@@ -212,4 +215,27 @@ test('an existing user is added by username; members see no controls; an invite 
   await expect(member.getByRole('heading', { name: 'This invitation could not be accepted' })).toBeVisible();
   await expect(member.getByText(/sent to another e-mail address/)).toBeVisible();
   await memberContext.close();
+});
+
+test("an organization administrator's member summary lists every fleet of the organization at the administrator role", async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  const admin = await registerApiUser(request, newEmail('summaryadmin'));
+  const orgName = `Admin summary ${stamp}`;
+  const { fleetId } = await organizationWithFleet(request, admin, orgName, `adminfleet_${stamp}`, 'raspberrypi4-64');
+  const fleet = await apiAs<{ d: { organization: { __id: number } }[] }>(request, admin, 'GET', `/v7/application(${fleetId})?$select=organization`);
+  const orgId = fleet.d[0]!.organization.__id;
+  const mine = await apiAs<{ d: { id: number }[] }>(
+    request,
+    admin,
+    'GET',
+    `/v7/organization_membership?$select=id&$filter=${encodeURIComponent(`is_member_of__organization eq ${orgId} and user eq ${admin.id}`)}`,
+  );
+  await page.goto('/login');
+  await submitLogin(page, admin.email);
+  await expect(page).toHaveURL(/\/fleets$/);
+  await page.goto(`/orgs/${orgId}/members/${mine.d[0]!.id}/fleets`);
+  const card = page.getByRole('region', { name: 'Fleets' });
+  await expect(card).toBeVisible();
+  await expect(card).not.toContainText('No access to fleets');
+  await expect(card.getByRole('list', { name: 'Administrator' })).toContainText(`adminfleet_${stamp}`);
 });

@@ -49,8 +49,8 @@ test('SSH keys: a bad key is refused with the message, a good one is added with 
   const user = await registerApiUser(request, newEmail('sshkeys'));
   await signIn(page, user.email);
   await openPreferences(page);
-  // No sidebar on preferences pages; the username is shown.
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  // The app shell (sidebar) stays on preferences pages (issue 11); the username is shown.
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   await expect(page.getByTestId('preferences-username')).toHaveText(user.username);
 
   await page.getByRole('tab', { name: 'SSH keys' }).click();
@@ -139,7 +139,7 @@ test('appearance: the header colour applies to the app bar and display-apps show
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await expect(nav.getByRole('link', { name: 'Apps Alpha' })).toHaveCount(0);
 
-  await page.goto('/preferences/experimental');
+  await page.goto('/preferences/appearance');
   await page.getByLabel('Header colour').fill('#aa3355');
   await page.getByRole('button', { name: 'Save colour' }).click();
   await expect(page.getByTestId('app-bar')).toHaveCSS('background-color', 'rgb(170, 51, 85)');

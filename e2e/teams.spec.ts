@@ -33,7 +33,7 @@ test('an administrator shares a fleet through a team; the member sees it until l
   await page.getByRole('button', { name: 'Invite member' }).click();
   const invite = page.getByRole('dialog', { name: 'Invite member' });
   await invite.getByLabel('Email or username').fill(member.username);
-  await invite.getByLabel('Role').selectOption({ label: 'Member (+$0.00 /mo)' });
+  await invite.getByLabel('Role').selectOption({ label: 'Member' });
   await invite.getByRole('button', { name: 'Invite' }).click();
   await expect(invite).toBeHidden();
   await expect(page.getByRole('table', { name: 'Members' })).toContainText(member.username);

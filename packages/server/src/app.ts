@@ -18,6 +18,8 @@ import { adminRoutes } from './features/admin/login-as.routes.js';
 import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { webRoutes } from './features/web/web.routes.js';
 import { dashboardConfigRoutes, type MapOptions } from './features/web/dashboard-config.routes.js';
+import { docsRoutes } from './features/docs/docs.routes.js';
+import { DOCS_GUIDE_DIR } from './paths.js';
 import { mapTileSource } from './infra/config/map-tiles.js';
 import { organizationLogoRoutes } from './features/organizations/organization-logo.routes.js';
 import { registerBusinessRules } from './features/rules.js';
@@ -69,6 +71,8 @@ export interface AppOptions {
   codeHost?: Partial<CodeHostOptions>;
   /** Map tiles for the dashboard (FLOTILLA_MAP_TILE_URL, FLOTILLA_MAP_ATTRIBUTION); default none. */
   map?: MapOptions;
+  /** The documentation the dashboard links to (FLOTILLA_DOCS_URL); default Flotilla's own guides at /docs/. */
+  docsUrl?: string;
   /** Sign-up captcha, required e-mail verification, and the clock of verification and reset codes (main.ts: FLOTILLA_CAPTCHA_*, FLOTILLA_REQUIRE_EMAIL_VERIFICATION). */
   accounts?: AccountOptions;
   /** Where SSH keys are imported from (main.ts: FLOTILLA_SSH_KEYS_URL); default GitHub, 10 s timeout. */
@@ -196,8 +200,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     import: { keysUrl: opts.sshKeys?.keysUrl ?? 'https://github.com', timeoutMs: opts.sshKeys?.timeoutMs ?? SSH_KEY_FETCH_TIMEOUT_MS },
   });
   await app.register(dataApiRoutes, { db: opts.db });
+  await app.register(docsRoutes, { dir: DOCS_GUIDE_DIR });
   await app.register(dashboardConfigRoutes, {
     map: opts.map,
+    docsUrl: opts.docsUrl,
     captchaSiteKey: opts.accounts?.captcha?.siteKey,
     requireEmailVerification: opts.accounts?.requireEmailVerification,
   });

@@ -59,7 +59,7 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
   it('tells the dashboard there are no tiles when none are configured, and allows no other image origin', async () => {
     const res = await plain.inject({ method: 'GET', url: '/config/dashboard' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mapTileUrl: null, mapAttribution: null, captchaSiteKey: null, requireEmailVerification: false });
+    expect(res.json()).toEqual({ mapTileUrl: null, mapAttribution: null, docsUrl: '/docs/', billing: false, captchaSiteKey: null, requireEmailVerification: false });
     const page = await plain.inject({ method: 'GET', url: '/fleets/1/devices', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob:");
   });
@@ -70,6 +70,8 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
     expect(res.json()).toEqual({
       mapTileUrl: 'https://{s}.tiles.example.org:8443/{z}/{x}/{y}.png',
       mapAttribution: '© Example contributors',
+      docsUrl: '/docs/',
+      billing: false,
       captchaSiteKey: null,
       requireEmailVerification: false,
     });

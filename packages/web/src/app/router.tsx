@@ -119,6 +119,11 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/organization-billing')).OrganizationBillingRoute }),
               },
               {
+                path: 'orgs/:orgId/credits',
+                lazy: async () => ({ Component: (await import('./routes/organization-credits')).OrganizationCreditsRoute }),
+              },
+              { path: 'support', lazy: async () => ({ Component: (await import('./routes/support')).SupportRoute }) },
+              {
                 path: 'orgs/:orgId/members',
                 lazy: async () => ({ Component: (await import('./routes/organization-members')).OrganizationMembersRoute }),
               },

@@ -15,11 +15,16 @@ export interface MapOptions {
  */
 export async function dashboardConfigRoutes(
   app: FastifyInstance,
-  opts: { map?: MapOptions; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined },
+  opts: { map?: MapOptions; docsUrl?: string | undefined; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined },
 ): Promise<void> {
   const body = {
     mapTileUrl: opts.map?.tileUrl ?? null,
     mapAttribution: opts.map?.attribution ?? null,
+    // Where the dashboard's documentation links go (FLOTILLA_DOCS_URL; default the guides
+    // this server ships at /docs/), and whether billing exists (seat prices are shown only
+    // then; no install has billing yet).
+    docsUrl: opts.docsUrl ?? '/docs/',
+    billing: false,
     // Sign-up captcha (FLOTILLA_CAPTCHA_SITE_KEY; null = the dashboard sends a dummy response)
     // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
     captchaSiteKey: opts.captchaSiteKey ?? null,
@@ -32,10 +37,12 @@ export async function dashboardConfigRoutes(
         response: {
           200: {
             type: 'object',
-            required: ['mapTileUrl', 'mapAttribution'],
+            required: ['mapTileUrl', 'mapAttribution', 'docsUrl', 'billing'],
             properties: {
               mapTileUrl: { type: ['string', 'null'] },
               mapAttribution: { type: ['string', 'null'] },
+              docsUrl: { type: 'string' },
+              billing: { type: 'boolean' },
               captchaSiteKey: { type: ['string', 'null'] },
               requireEmailVerification: { type: 'boolean' },
             },

@@ -61,6 +61,12 @@ const schema = z
       .optional(),
     // Attribution text shown on the map (the tile provider's licence usually requires it).
     FLOTILLA_MAP_ATTRIBUTION: z.string().max(300).optional(),
+    // The documentation the dashboard links to; unset = the guides served at /docs/ (docs/guide).
+    FLOTILLA_DOCS_URL: z
+      .string()
+      .max(500)
+      .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, 'must be an http(s) URL or a path such as /docs/')
+      .optional(),
     // Sign-up captcha (spec 1 §5): a reCAPTCHA-compatible verifier. Without a secret a dummy
     // response passes; the site key is handed to the dashboard (GET /config/dashboard).
     FLOTILLA_CAPTCHA_SECRET: z.string().min(1).max(500).optional(),

@@ -1,6 +1,6 @@
 import { Box, Toolbar } from '@mui/material';
-import { useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { Outlet } from 'react-router';
 import { useSession } from '../../features/auth/api/get-session';
 import { useSessionClaims } from '../../features/auth/api/get-session-claims';
 import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/session-claims';
@@ -10,12 +10,14 @@ import { StaffBanners } from './staff-banners';
 
 const SIDEBAR_STATE_KEY = 'flotilla.sidebarOpen';
 
-/** The signed-in frame: header, sidebar and the page. Rendered only under RequireAuth. */
-export function AppLayout() {
+/**
+ * The signed-in frame: header, sidebar and the page, on every signed-in page (the
+ * preferences and not-found pages included: issue 11). Rendered only for a signed-in user;
+ * `children` replaces the route outlet (the not-found page).
+ */
+export function AppLayout({ children }: { children?: ReactNode }) {
   const { data: user } = useSession();
   const claims = useSessionClaims(user?.id);
-  // Spec 1 §2: no sidebar on the preferences pages.
-  const showSidebar = !useLocation().pathname.startsWith('/preferences');
   const [open, setOpen] = useState(() => localStorage.getItem(SIDEBAR_STATE_KEY) !== 'false');
   const toggle = () =>
     setOpen((was) => {
@@ -26,7 +28,7 @@ export function AppLayout() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <Header username={user?.username ?? ''} />
-      {showSidebar && <Sidebar open={open} onToggle={toggle} isStaff={isProviderStaff(claims)} />}
+      <Sidebar open={open} onToggle={toggle} isStaff={isProviderStaff(claims)} />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: 3 }}>
         <Toolbar />
         <StaffBanners
@@ -34,7 +36,7 @@ export function AppLayout() {
           isPlatformAdministrator={isPlatformAdministrator(claims)}
           isLoginAs={claims?.actedBy != null}
         />
-        <Outlet />
+        {children ?? <Outlet />}
       </Box>
     </Box>
   );

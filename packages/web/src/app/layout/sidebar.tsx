@@ -1,5 +1,5 @@
 import { SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_OPEN } from '@flotilla/model';
-import { Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
+import { Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
@@ -53,28 +53,30 @@ export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: 
             const name = badge ? `${t(labelKey)} ${t(badge)}` : t(labelKey);
             // Collapsed: the name moves to aria-label and a native tooltip (MUI's Tooltip
             // would add Popper to the first page's JavaScript).
+            // Each link sits in its own <li> (a <ul> holds only list items).
             return (
-              <ListItemButton
-                key={to}
-                component={NavLink}
-                to={to}
-                aria-label={open ? undefined : name}
-                title={open ? undefined : name}
-                sx={{ minHeight: 44, px: 2, '&.active': { bgcolor: 'action.selected' } }}
-              >
-                <ListItemIcon sx={{ minWidth: 0, mr: open ? 2 : 0 }}>
-                  <Icon />
-                </ListItemIcon>
-                {open && <ListItemText primary={t(labelKey)} />}
-                {open && badge && (
-                  <Box
-                    component="span"
-                    sx={{ ml: 1, px: 0.75, borderRadius: 1, fontSize: 11, fontWeight: 600, lineHeight: '18px', bgcolor: 'warning.light', color: 'warning.contrastText' }}
-                  >
-                    {t(badge)}
-                  </Box>
-                )}
-              </ListItemButton>
+              <ListItem key={to} disablePadding>
+                <ListItemButton
+                  component={NavLink}
+                  to={to}
+                  aria-label={open ? undefined : name}
+                  title={open ? undefined : name}
+                  sx={{ minHeight: 44, px: 2, '&.active': { bgcolor: 'action.selected' } }}
+                >
+                  <ListItemIcon sx={{ minWidth: 0, mr: open ? 2 : 0 }}>
+                    <Icon />
+                  </ListItemIcon>
+                  {open && <ListItemText primary={t(labelKey)} />}
+                  {open && badge && (
+                    <Box
+                      component="span"
+                      sx={{ ml: 1, px: 0.75, borderRadius: 1, fontSize: 11, fontWeight: 600, lineHeight: '18px', bgcolor: 'warning.main', color: 'warning.contrastText' }}
+                    >
+                      {t(badge)}
+                    </Box>
+                  )}
+                </ListItemButton>
+              </ListItem>
             );
           })}
         </List>

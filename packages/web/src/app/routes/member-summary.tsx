@@ -153,7 +153,7 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
               <AccessByRoleCard
                 key={appClass}
                 title={t(`teams.${appClass}s`)}
-                empty={t(`member_summary.${appClass}s_empty`)}
+                empty={member.role === 'administrator' ? t(`member_summary.${appClass}s_empty_admin`) : t(`member_summary.${appClass}s_empty`)}
                 items={accessOf(appClass)}
                 roleLabel={roleLabel}
               />

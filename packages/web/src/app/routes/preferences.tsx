@@ -21,6 +21,8 @@ export function PreferencesRoute() {
   // Spec 1 §4: re-verify before a sensitive action when authTime is old, and again if the
   // server still answers the login-required error.
   const runSensitive = useWithRecentAuth();
+  // The Appearance tab's former path (issue 11) still leads to it.
+  if (tab === 'experimental') return <Navigate to="/preferences/appearance" replace />;
   if (tab !== undefined && !isPreferenceTab(tab)) return <Navigate to="/preferences" replace />;
   return (
     <PreferencesPage

@@ -4,14 +4,19 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
+// Natural Earth 1:110m countries (world-atlas, public domain), emitted as a file of the build
+// and fetched from our own origin: the offline basemap.
+import countriesUrl from 'world-atlas/countries-110m.json?url';
 import { boundsOf, clusterPoints, graticule, type Cluster, type MapPoint } from './cluster';
 import { useMapConfig } from './map-config';
+import { shapesOf, type Shape, type Topology } from './topojson';
 
 /**
  * A Leaflet map of device markers with clustering (spec 2 §2 Map lens, Location page). This
- * module and Leaflet load only with the pages that show a map. Tiles come from the server's
- * FLOTILLA_MAP_TILE_URL; without one, or when they fail to load (no outside network), the
- * map still shows a light graticule, the markers and the clusters, with a notice.
+ * module and Leaflet load only with the pages that show a map. Underneath everything is a
+ * bundled country map (issue 11), so the map is usable with no tile server and no network;
+ * tiles from the server's FLOTILLA_MAP_TILE_URL cover it with street-level detail when they
+ * load, and a notice says when they are not configured or fail.
  */
 
 export interface DeviceMarker extends MapPoint {
@@ -49,6 +54,22 @@ interface Props {
 
 const MAX_ZOOM = 18;
 
+/** The basemap's pane: above Leaflet's map background, below the tile pane (200). */
+const BASEMAP_PANE = 'flotilla-basemap';
+let countries: Promise<Shape[]> | undefined;
+function loadCountries(): Promise<Shape[]> {
+  countries ??= fetch(countriesUrl)
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`basemap: ${res.status}`);
+      return shapesOf((await res.json()) as Topology, 'countries');
+    })
+    .catch((err: unknown) => {
+      countries = undefined; // try again with the next map
+      throw err;
+    });
+  return countries;
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const CLUSTER_LIST_LIMIT = 10;
 
@@ -68,6 +89,30 @@ export default function DeviceMap({ markers, text, onNavigate, height = 420, sin
     const m = L.map(box.current, { minZoom: 1, maxZoom: MAX_ZOOM, worldCopyJump: true, zoomControl: true, attributionControl: true });
     m.getContainer().classList.add('flotilla-map');
     m.setView([20, 0], 1);
+    m.createPane(BASEMAP_PANE).style.zIndex = '150';
+    const basemap = L.layerGroup().addTo(m);
+    const renderer = L.svg({ pane: BASEMAP_PANE });
+    loadCountries().then(
+      (shapes) => {
+        // The world and its neighbouring copies, so a wide map at low zoom has no empty side.
+        for (const offset of [-360, 0, 360]) {
+          for (const shape of shapes) {
+            const polygons = offset === 0 ? shape.polygons : shape.polygons.map((p) => p.map((ring) => ring.map(([lat, lng]): [number, number] => [lat, lng + offset])));
+            L.polygon(polygons, {
+              pane: BASEMAP_PANE,
+              renderer,
+              className: 'flotilla-basemap-country',
+              color: '#9fb3c2',
+              weight: 0.7,
+              fillColor: '#fbfaf6',
+              fillOpacity: 1,
+              interactive: false,
+            }).addTo(basemap);
+          }
+        }
+      },
+      () => undefined, // no basemap: the graticule and the markers still work
+    );
     for (const line of graticule(30)) L.polyline(line, { color: '#b0bec5', weight: 1, interactive: false }).addTo(m);
     layer.current = L.layerGroup().addTo(m);
     m.on('zoomend', () => draw());
@@ -97,7 +142,7 @@ export default function DeviceMap({ markers, text, onNavigate, height = 420, sin
       loaded = true;
       setTiles('ok');
     });
-    // Tiles that cannot load (closed network, bad URL): fall back to positions only, and stop
+    // Tiles that cannot load (closed network, bad URL): fall back to the country map, and stop
     // asking for more on every pan and zoom.
     tileLayer.on('tileerror', () => {
       if (loaded) return;

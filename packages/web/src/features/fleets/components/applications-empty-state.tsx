@@ -1,8 +1,8 @@
 import type { ApplicationClass } from '@flotilla/model';
-import { Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { AddIcon, FleetIcon } from '../../../components/icons';
-import { DOCS_URL } from '../docs';
+import { DocsLink } from '../../../components/docs-link';
 
 /** What a list with nothing in it shows: what the class is, how to make one, where to read more. */
 export function ApplicationsEmptyState({
@@ -29,9 +29,7 @@ export function ApplicationsEmptyState({
         <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate} onPointerEnter={onIntent}>
           {t(`fleets.create_${appClass}`)}
         </Button>
-        <Link href={DOCS_URL[appClass]} target="_blank" rel="noopener noreferrer">
-          {t(`fleets.empty_docs_${appClass}`)}
-        </Link>
+        <DocsLink page={`${appClass}s`}>{t(`fleets.empty_docs_${appClass}`)}</DocsLink>
       </Stack>
     </Paper>
   );

@@ -1,19 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { effectiveAccess, type AccessItem } from '../member-access';
 import { organizationQueryKey } from './get-organization';
 
 export const memberAccessQueryKey = (organizationId: number, membershipId: number) =>
   [...organizationQueryKey(organizationId), 'member-access', membershipId] as const;
 
-export interface MemberAccessItem {
-  key: string;
-  applicationId: number;
-  name: string;
-  appClass: string;
-  role: string;
-  /** The team that grants it, or undefined for direct fleet membership. */
-  via: string | undefined;
-}
+export type MemberAccessItem = AccessItem;
 
 export interface MemberAccess {
   membershipId: number;
@@ -42,7 +35,8 @@ export async function getMemberAccess(organizationId: number, membershipId: numb
   if (!membership || membership.is_member_of__organization.__id !== organizationId) return null;
   const userId = membership.user[0]?.id;
   if (userId === undefined) return null;
-  const [teams, direct] = await Promise.all([
+  const role = membership.organization_membership_role[0]?.name ?? null;
+  const [teams, direct, organizationApps] = await Promise.all([
     sdk.pine.get({
       resource: 'team',
       options: {
@@ -72,6 +66,10 @@ export async function getMemberAccess(organizationId: number, membershipId: numb
         },
       },
     }),
+    // An organization administrator reaches every application of the organization.
+    role === 'administrator'
+      ? sdk.pine.get({ resource: 'application', options: { $select: ['id', 'app_name', 'is_of__class'], $filter: { organization: organizationId } } })
+      : Promise.resolve([]),
   ]);
   const memberTeams = teams.filter((team) => team.team_membership.length > 0);
   const access: MemberAccessItem[] = [];
@@ -87,14 +85,13 @@ export async function getMemberAccess(organizationId: number, membershipId: numb
       access.push({ key: `t${a.id}`, applicationId: app.id, name: app.app_name, appClass: app.is_of__class, role: a.application_membership_role[0]?.name ?? '', via: team.name });
     }
   }
-  access.sort((a, b) => a.name.localeCompare(b.name));
   return {
     membershipId: membership.id,
     userId,
     username: membership.user[0]?.username,
-    role: membership.organization_membership_role[0]?.name ?? null,
+    role,
     teams: memberTeams.map((team) => ({ id: team.id, name: team.name })),
-    access,
+    access: effectiveAccess(role, access, organizationApps),
   };
 }
 

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { RoleDialog } from '../../../components/role-dialog';
 import { useNotify } from '../../../lib/notify';
 import { useChangeMemberRoles } from '../api/change-member-role';
+import { useInstallConfig } from '../../../lib/dashboard-config';
 import { formatSeatPrice, ORGANIZATION_ROLES } from '../seat-price';
 
 interface Props {
@@ -15,6 +16,7 @@ interface Props {
 /** Batch role change (spec 1 §4): one role for every selected member, one request at a time. */
 export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose, onDone }: Props) {
   const { t } = useTranslation();
+  const { billing } = useInstallConfig();
   const notify = useNotify();
   const change = useChangeMemberRoles();
   return (
@@ -22,7 +24,8 @@ export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose
       title={t('members.change_role_title', { count: membershipIds.length })}
       roleOptions={ORGANIZATION_ROLES.map((role) => ({
         value: role,
-        label: t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) }),
+        // Seat prices only where the installation has billing (none has yet: issue 11).
+        label: billing ? t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) }) : t(`orgs.role_${role}`),
       }))}
       onSubmit={async (roleName) => {
         const { failed, firstError } = await change.mutateAsync({ organizationId, membershipIds, roleName });

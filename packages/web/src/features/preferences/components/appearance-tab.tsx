@@ -42,7 +42,12 @@ export function AppearanceTab() {
               disabled={!appearance}
             />
           </Box>
-          <Button variant="contained" disabled={!appearance || save.isPending} onClick={() => change({ headerColor: color })}>
+          <Button
+            variant="contained"
+            // Nothing to save until the picked colour differs from the saved one (or the default).
+            disabled={!appearance || save.isPending || color.toLowerCase() === (appearance.headerColor ?? DEFAULT_PICKER_COLOR)}
+            onClick={() => change({ headerColor: color.toLowerCase() })}
+          >
             {t('preferences.appearance.save_color')}
           </Button>
           <Button disabled={!appearance?.headerColor || save.isPending} onClick={() => change({ headerColor: null })}>

@@ -12,8 +12,8 @@ const AccessTokensTab = lazy(async () => ({ default: (await import('./access-tok
 const ProfileTab = lazy(async () => ({ default: (await import('./profile-tab')).ProfileTab }));
 const AppearanceTab = lazy(async () => ({ default: (await import('./appearance-tab')).AppearanceTab }));
 
-/** Spec 1 §2: /preferences/{tab}, details by default. */
-export const PREFERENCE_TABS = ['details', 'sshkeys', 'access-tokens', 'profile', '2fa', 'experimental'] as const;
+/** Spec 1 §2: /preferences/{tab}, details by default. Appearance was /preferences/experimental (still redirected). */
+export const PREFERENCE_TABS = ['details', 'sshkeys', 'access-tokens', 'profile', '2fa', 'appearance'] as const;
 export type PreferenceTab = (typeof PREFERENCE_TABS)[number];
 export const isPreferenceTab = (tab: string): tab is PreferenceTab => (PREFERENCE_TABS as readonly string[]).includes(tab);
 
@@ -42,7 +42,7 @@ export function PreferencesPage({ tab, slots, runSensitive }: Props) {
           {tab === 'access-tokens' && <AccessTokensTab runSensitive={runSensitive} />}
           {tab === 'profile' && <ProfileTab />}
           {tab === '2fa' && slots.twoFactor}
-          {tab === 'experimental' && <AppearanceTab />}
+          {tab === 'appearance' && <AppearanceTab />}
         </Suspense>
       </Box>
     </Stack>
