@@ -106,6 +106,8 @@ test('20 simulated devices come online in the fleet table, one reboots from its 
     await expect(details).toContainText(/Cloud link\s*Connected/);
     await page.getByRole('button', { name: 'Actions' }).click();
     await page.getByRole('menuitem', { name: 'Reboot' }).click();
+    // Issue 11: a single device's reboot asks first.
+    await page.getByRole('dialog', { name: `Reboot ${target.device_name}?` }).getByRole('button', { name: 'Reboot' }).click();
     await expect(page.getByText('Reboot: request sent to the device')).toBeVisible();
     // The device page polls once a minute; reloading shows the server's view at once.
     await expect(async () => {
