@@ -49,15 +49,11 @@ test('single-device reboot, shutdown and purge ask first; last seen is relative 
     const details = page.getByRole('region', { name: 'Device details' });
     await expect(details).toContainText(/Cloud link\s*Connected/);
 
-    // Last seen: relative, the exact time in the one date format on hover.
+    // Last seen: relative, the exact time in the one date format on hover (its title).
     const lastSeen = details.getByTestId('device-last-seen');
     await expect(lastSeen).toHaveText('a few seconds ago');
     const firstTitle = (await lastSeen.getAttribute('title')) ?? '';
     expect(firstTitle).toMatch(DATE_FORMAT);
-    await lastSeen.hover();
-    await expect(page.getByRole('tooltip')).toHaveText(firstTitle);
-    await page.mouse.move(0, 0);
-    await expect(page.getByRole('tooltip')).toBeHidden();
     // Ten minutes on, the device is still online: still "a few seconds ago", at a later time.
     await page.clock.fastForward('10:00');
     await expect(lastSeen).toHaveText('a few seconds ago');

@@ -100,7 +100,8 @@ test('20 simulated devices come online in the fleet table, one reboots from its 
 
     // One device's page: reboot from the actions menu; its link drops, then comes back.
     const target = (await fleetDevices(request, admin, fleetId))[0]!;
-    await rows.filter({ hasText: target.device_name }).getByRole('link', { name: target.device_name }).click();
+    // By its link's target: two of 20 random adjective-noun names can be the same.
+    await rows.locator(`a[href="/devices/${target.uuid}"]`).click();
     await expect(page).toHaveURL(new RegExp(`/devices/${target.uuid}$`));
     const details = page.getByRole('region', { name: 'Device details' });
     await expect(details).toContainText(/Cloud link\s*Connected/);

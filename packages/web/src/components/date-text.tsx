@@ -1,4 +1,3 @@
-import Tooltip from '@mui/material/Tooltip';
 import { useEffect, useState } from 'react';
 import { formatDate, formatRelative, toDate } from '../lib/date-format';
 
@@ -42,11 +41,11 @@ export function RelativeTime({ value, fallback = '', isNow = false, 'data-testid
   const now = useNow();
   const date = isNow ? new Date(now) : toDate(value);
   if (!date) return <span data-testid={testId}>{fallback}</span>;
+  // The browser's own tooltip: MUI's Tooltip would add its Popper (~12 kB gzip) to the
+  // device table's first load, which has no budget left (ARCHITECTURE.md, 350 kB).
   return (
-    <Tooltip title={formatDate(date)} describeChild>
-      <time dateTime={date.toISOString()} data-testid={testId} tabIndex={0}>
-        {formatRelative(date, now)}
-      </time>
-    </Tooltip>
+    <time dateTime={date.toISOString()} title={formatDate(date)} data-testid={testId}>
+      {formatRelative(date, now)}
+    </time>
   );
 }
