@@ -208,7 +208,7 @@ test('/deploy shows the contract error for an unreachable code host and deploys 
   // 'Create new' opens the create dialog with the link's device type preselected.
   await page.getByRole('button', { name: 'Create new' }).click();
   const createDialog = page.getByRole('dialog', { name: 'Create fleet' });
-  await expect(createDialog.getByLabel('Device type')).toHaveValue('intel-nuc');
+  await expect(createDialog.getByRole('combobox', { name: 'Device type' })).toHaveValue('Intel NUC');
   await createDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(createDialog).toBeHidden();
   await page.getByLabel('Fleet', { exact: true }).selectOption({ label: fleetName });

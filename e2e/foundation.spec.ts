@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { watchPageProblems } from './support/csp';
+import { chooseDeviceType } from './support/fleets';
 import { newEmail, PASSWORD, registerUser, submitLogin } from './support/users';
 
 /*
@@ -60,7 +61,7 @@ test('a new user signs up, creates an organization and a fleet in it, signs out 
   await fleetDialog.getByLabel('Fleet name').fill('bad name!');
   await expect(fleetDialog.getByText('The name may only contain letters, digits, hyphens and underscores')).toBeVisible();
   await fleetDialog.getByLabel('Fleet name').fill(fleetName);
-  await fleetDialog.getByLabel('Device type').selectOption({ label: 'Raspberry Pi 4 (using 64bit OS)' });
+  await chooseDeviceType(fleetDialog, 'Raspberry Pi 4 (using 64bit OS)');
   await fleetDialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(fleetDialog).toBeHidden();
   // Creating opens the new fleet (spec 2 §2); the list is one click away.

@@ -100,12 +100,15 @@ test('20 simulated devices come online in the fleet table, one reboots from its 
 
     // One device's page: reboot from the actions menu; its link drops, then comes back.
     const target = (await fleetDevices(request, admin, fleetId))[0]!;
-    await rows.filter({ hasText: target.device_name }).getByRole('link', { name: target.device_name }).click();
+    // By its link's target: two of 20 random adjective-noun names can be the same.
+    await rows.locator(`a[href="/devices/${target.uuid}"]`).click();
     await expect(page).toHaveURL(new RegExp(`/devices/${target.uuid}$`));
     const details = page.getByRole('region', { name: 'Device details' });
     await expect(details).toContainText(/Cloud link\s*Connected/);
     await page.getByRole('button', { name: 'Actions' }).click();
     await page.getByRole('menuitem', { name: 'Reboot' }).click();
+    // Issue 11: a single device's reboot asks first.
+    await page.getByRole('dialog', { name: `Reboot ${target.device_name}?` }).getByRole('button', { name: 'Reboot' }).click();
     await expect(page.getByText('Reboot: request sent to the device')).toBeVisible();
     // The device page polls once a minute; reloading shows the server's view at once.
     await expect(async () => {

@@ -1,5 +1,16 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiAs, type ApiUser } from './api';
+
+/** Picks a device type by name in the create dialog's device-type autocomplete. */
+export async function chooseDeviceType(dialog: Locator, name: string): Promise<void> {
+  const input = dialog.getByRole('combobox', { name: 'Device type' });
+  await input.click();
+  await input.fill(name);
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The recommended type's option also says "Recommended".
+  await dialog.page().getByRole('option', { name: new RegExp(`^${escaped}( Recommended)?$`) }).click();
+  await expect(input).toHaveValue(name);
+}
 
 /**
  * Creates a fleet through the /fleets create dialog, which then opens the new fleet's page;
@@ -11,7 +22,7 @@ export async function createFleet(page: Page, orgName: string, fleetName: string
   const dialog = page.getByRole('dialog', { name: 'Create fleet' });
   await dialog.getByLabel('Organization').selectOption({ label: orgName });
   await dialog.getByLabel('Fleet name').fill(fleetName);
-  await dialog.getByLabel('Device type').selectOption('raspberrypi4-64');
+  await chooseDeviceType(dialog, 'Raspberry Pi 4 (using 64bit OS)');
   await dialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/fleets\/\d+$/);
@@ -31,7 +42,7 @@ export async function createFleetWithSuggestedName(page: Page, orgName: string):
   const nameInput = dialog.getByLabel('Fleet name');
   await expect(nameInput).toHaveValue(/^[a-z]+-[a-z]+$/);
   const name = await nameInput.inputValue();
-  await dialog.getByLabel('Device type').selectOption('raspberrypi4-64');
+  await chooseDeviceType(dialog, 'Raspberry Pi 4 (using 64bit OS)');
   await dialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/fleets\/\d+$/);

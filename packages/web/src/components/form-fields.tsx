@@ -19,26 +19,38 @@ interface FieldProps {
   id: string;
   label: string;
   error?: string | undefined;
+  /** Marks the field invalid without a message of its own (a form-level error names it). */
+  invalid?: boolean | undefined;
   helperText?: ReactNode;
 }
 
 type TextInputProps = FieldProps & Omit<OutlinedInputProps, 'id' | 'label' | 'error'>;
 
+/*
+ * The label always sits on the outline (shrunk), like the selects': a value set by a form
+ * library after mount (react-hook-form's `values`) never tells MUI the field is filled, and
+ * the floating label was drawn over it (issue 11). `size` reaches the label through the
+ * FormControl, so a small field's label is placed for a small field.
+ */
 export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function TextInput(
-  { id, label, error, helperText, ...inputProps },
+  { id, label, error, invalid, helperText, size, ...inputProps },
   ref,
 ) {
   const help = error ?? helperText;
+  const isInvalid = !!error || !!invalid;
   return (
-    <FormControl fullWidth error={!!error}>
-      <InputLabel htmlFor={id}>{label}</InputLabel>
+    <FormControl fullWidth error={isInvalid} size={size}>
+      <InputLabel htmlFor={id} shrink>
+        {label}
+      </InputLabel>
       <OutlinedInput
         {...inputProps}
         id={id}
         label={label}
+        notched
         inputRef={ref}
         aria-describedby={help ? `${id}-help` : undefined}
-        aria-invalid={!!error || undefined}
+        aria-invalid={isInvalid || undefined}
       />
       {help && <FormHelperText id={`${id}-help`}>{help}</FormHelperText>}
     </FormControl>
@@ -49,12 +61,12 @@ type SelectInputProps = FieldProps & Omit<NativeSelectProps, 'id' | 'error' | 'i
 
 /** A native <select> (keyboard- and screen-reader-friendly, and light). */
 export const SelectInput = forwardRef<HTMLSelectElement, SelectInputProps>(function SelectInput(
-  { id, label, error, helperText, children, ...selectProps },
+  { id, label, error, invalid, helperText, children, size, ...selectProps },
   ref,
 ) {
   const help = error ?? helperText;
   return (
-    <FormControl fullWidth error={!!error}>
+    <FormControl fullWidth error={!!error || !!invalid} size={size}>
       <InputLabel htmlFor={id} shrink>
         {label}
       </InputLabel>

@@ -19,6 +19,7 @@ import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled'
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
 import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
+import { formatDate } from '../../lib/date-format';
 
 const loadName = () => import('../../features/teams/components/team-name-dialog');
 const loadAddMembers = () => import('../../features/teams/components/add-team-members-dialog');
@@ -72,7 +73,7 @@ type Dialog =
   | null;
 
 function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName | undefined; isAdmin: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const notify = useNotify();
   const session = useSession();
@@ -192,7 +193,7 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
             {t('teams.created_on')}
           </Typography>
           <time dateTime={team.created_at}>
-            {Number.isNaN(created.getTime()) ? team.created_at : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(created)}
+            {formatDate(created) ?? team.created_at}
           </time>
         </Paper>
         <Tabs value={tab ?? 'summary'} aria-label={t('teams.sections')} onChange={changeTab}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionDisabledReason, batchOutcome, confirmList, contractSupportsBlink, isUpdateLocked, metricColour, usagePercent, type ActionFacts } from './device-rules';
+import { actionDisabledReason, batchOutcome, confirmList, contractSupportsBlink, isUpdateLocked, lastSeen, metricColour, usagePercent, type ActionFacts } from './device-rules';
 
 const ok: ActionFacts = { is_online: true, overall_status: 'operational', supportsBlink: true, allowed: true };
 
@@ -90,5 +90,17 @@ describe('isUpdateLocked', () => {
     expect(isUpdateLocked({ statusCode: 423 })).toBe(true);
     expect(isUpdateLocked({ statusCode: 400 })).toBe(false);
     expect(isUpdateLocked('x')).toBe(false);
+  });
+});
+
+describe('lastSeen (issue 11: "last seen" was frozen at connect time)', () => {
+  it('is now while the cloud link is up', () => {
+    expect(lastSeen({ is_online: true, last_connectivity_event: '2026-01-01T00:00:00Z', api_heartbeat_at: '2026-01-01T00:05:00Z' })).toEqual({ now: true });
+  });
+
+  it('is the later of the last connectivity event and the last state poll when offline', () => {
+    expect(lastSeen({ is_online: false, last_connectivity_event: '2026-01-01T00:00:00Z', api_heartbeat_at: '2026-01-01T00:05:00Z' })).toEqual({ now: false, at: '2026-01-01T00:05:00Z' });
+    expect(lastSeen({ is_online: false, last_connectivity_event: '2026-01-01T00:10:00Z', api_heartbeat_at: '2026-01-01T00:05:00Z' })).toEqual({ now: false, at: '2026-01-01T00:10:00Z' });
+    expect(lastSeen({ is_online: false, last_connectivity_event: null, api_heartbeat_at: null })).toEqual({ now: false, at: null });
   });
 });

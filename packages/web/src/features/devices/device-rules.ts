@@ -18,6 +18,25 @@ export function usagePercent(usage: number | null | undefined, total: number | n
   return Math.min(100, Math.max(0, Math.round((usage / total) * 100)));
 }
 
+/** What "last seen" is read from: the cloud link and the API heartbeat (dialect §4.4). */
+export interface SeenFacts {
+  is_online: boolean;
+  last_connectivity_event: string | null;
+  api_heartbeat_at?: string | null | undefined;
+}
+
+/**
+ * When the device was last seen: now while its cloud link is up (it is being seen), else the
+ * later of its last connectivity event (link or heartbeat state change) and its last state
+ * poll; null when never.
+ */
+export function lastSeen(device: SeenFacts): { now: true } | { now: false; at: string | null } {
+  if (device.is_online) return { now: true };
+  const times = [device.last_connectivity_event, device.api_heartbeat_at].filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)));
+  if (times.length === 0) return { now: false, at: null };
+  return { now: false, at: times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)) };
+}
+
 /** The actions menu of spec 2 §2 that call the device (delete is a data-API write). */
 export const DEVICE_ACTIONS = ['identify', 'restart', 'reboot', 'shutdown', 'purge'] as const;
 export type DeviceAction = (typeof DEVICE_ACTIONS)[number];

@@ -6,6 +6,8 @@ export const PREFERRED_DEVICE_TYPE = 'raspberrypi4-64';
 export interface DeviceTypeOption {
   slug: string;
   name: string;
+  /** The type's logo (a data: or https URL), when the catalogue has one. */
+  logo: string | null;
   state: DeviceTypeOptionState;
   /** Options with a state other than ok are disabled (spec 2 §5). */
   disabled: boolean;
@@ -18,7 +20,7 @@ export interface DeviceTypeOption {
  * in the order given (by name); each with its state; the first ok one recommended.
  */
 export function deviceTypeOptions(
-  types: readonly { slug: string; name: string; contract?: unknown }[],
+  types: readonly { slug: string; name: string; logo?: string | null; contract?: unknown }[],
   context: { plan: string | undefined; needsMulticontainer: boolean },
 ): DeviceTypeOption[] {
   const ordered = [...types.filter((t) => t.slug === PREFERRED_DEVICE_TYPE), ...types.filter((t) => t.slug !== PREFERRED_DEVICE_TYPE)];
@@ -27,6 +29,6 @@ export function deviceTypeOptions(
     const state = deviceTypeOptionState(t.contract, context);
     const recommended = state === 'ok' && !recommendedGiven;
     if (recommended) recommendedGiven = true;
-    return { slug: t.slug, name: t.name, state, disabled: state !== 'ok', recommended };
+    return { slug: t.slug, name: t.name, logo: t.logo ?? null, state, disabled: state !== 'ok', recommended };
   });
 }

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography }
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMail } from '../api/get-mail-outbox';
+import { formatDate } from '../../../lib/date-format';
 
 /** One outbox mail: who it went to and its text body (the HTML body is not rendered). */
 export function MailBodyDialog({ mail, onClose }: { mail: OutboxMail; onClose: () => void }) {
@@ -12,7 +13,7 @@ export function MailBodyDialog({ mail, onClose }: { mail: OutboxMail; onClose: (
       <DialogTitle id={titleId}>{mail.subject}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" gutterBottom>
-          {t('admin.outbox.to', { recipient: mail.recipient, created: new Date(mail.created_at).toLocaleString() })}
+          {t('admin.outbox.to', { recipient: mail.recipient, created: formatDate(mail.created_at) })}
         </Typography>
         <Typography
           component="pre"

@@ -2,6 +2,7 @@ import { Link, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { OutboxMail } from '../api/get-mail-outbox';
+import { formatDate } from '../../../lib/date-format';
 
 interface MailOutboxTableProps {
   mails: OutboxMail[] | undefined;
@@ -13,7 +14,7 @@ interface MailOutboxTableProps {
 export function MailOutboxTable({ mails, loading, onOpen }: MailOutboxTableProps) {
   const { t } = useTranslation();
   const columns: Column<OutboxMail>[] = [
-    { key: 'created', header: t('admin.outbox.created'), render: (m) => new Date(m.created_at).toLocaleString() },
+    { key: 'created', header: t('admin.outbox.created'), render: (m) => formatDate(m.created_at) },
     { key: 'recipient', header: t('admin.outbox.recipient'), render: (m) => m.recipient },
     {
       key: 'subject',
@@ -38,7 +39,7 @@ export function MailOutboxTable({ mails, loading, onOpen }: MailOutboxTableProps
               ? t('admin.outbox.retrying', {
                   error: m.error,
                   count: m.attempts,
-                  at: m.next_attempt_at ? new Date(m.next_attempt_at).toLocaleTimeString() : '',
+                  at: formatDate(m.next_attempt_at) ?? '',
                 })
               : t('admin.outbox.queued')}
           </Typography>

@@ -5,28 +5,40 @@ import { TextInput } from '../../../components/form-fields';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { useNotify } from '../../../lib/notify';
+import { errorMessage } from '../../../lib/errors';
 import { useLogin } from '../api/login';
 
 export function LoginForm() {
   const { t } = useTranslation();
-  const notify = useNotify();
   const loginMutation = useLogin();
   // Spec 1 §5: both required; a password over 64 can no longer be used and must be reset.
   const schema = z.object({
     username: z.string().check(z.trim(), z.minLength(1, t('auth.username_required'))),
     password: z.string().check(z.minLength(1, t('auth.password_required')), z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long'))),
   });
-  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
+  const { register, handleSubmit, formState, setError, clearErrors } = useForm<z.infer<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { username: '', password: '' },
   });
 
-  // The public-only guard moves the user on once the session is set.
-  const onSubmit = handleSubmit((values) => loginMutation.mutateAsync(values).catch(notify.error));
+  // A refused sign-in is shown on the form (both fields marked, the message under the
+  // password), not as a toast that would outlive it; each new try starts clean. The
+  // public-only guard moves the user on once the session is set.
+  const onSubmit = handleSubmit((values) =>
+    loginMutation.mutateAsync(values).catch((err: unknown) => setError('root.server', { message: errorMessage(err, t) })),
+  );
+  const serverError = formState.errors.root?.server?.message;
 
   return (
-    <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
+    <Stack
+      component="form"
+      noValidate
+      spacing={2}
+      onSubmit={(e) => {
+        clearErrors('root.server');
+        void onSubmit(e);
+      }}
+    >
       <TextInput
         {...register('username')}
         id="login-username"
@@ -34,6 +46,7 @@ export function LoginForm() {
         autoComplete="username"
         autoFocus
         error={formState.errors.username?.message}
+        invalid={!!serverError}
       />
       <TextInput
         {...register('password')}
@@ -41,7 +54,7 @@ export function LoginForm() {
         type="password"
         label={t('auth.password')}
         autoComplete="current-password"
-        error={formState.errors.password?.message}
+        error={formState.errors.password?.message ?? serverError}
       />
       <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
         {t('auth.sign_in')}

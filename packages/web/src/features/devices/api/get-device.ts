@@ -23,6 +23,8 @@ export interface DeviceDetails {
   overall_progress: number | null;
   api_heartbeat_state: string;
   last_connectivity_event: string | null;
+  /** When the device last polled its target state (the API heartbeat). */
+  api_heartbeat_at: string | null;
   update_status: string | null;
   /** When update_status last changed. */
   last_update_status_event: string | null;
@@ -67,7 +69,7 @@ export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
     options: {
       $select: [
         'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress',
-        'api_heartbeat_state', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
+        'api_heartbeat_state', 'api_heartbeat_at', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
         'is_accessible_by_support_until__date', 'ip_address', 'public_address', 'mac_address', 'cpu_usage', 'cpu_temp',
         'memory_usage', 'memory_total', 'storage_usage', 'storage_total',
       ],

@@ -18,6 +18,7 @@ export interface DeviceRow {
   device_name: string;
   overall_status: DeviceOverallStatus | null;
   last_connectivity_event: string | null;
+  api_heartbeat_at: string | null;
   is_online: boolean;
   os_version: string | null;
   os_variant: string | null;
@@ -52,6 +53,7 @@ interface RawDevice {
   device_name: string;
   overall_status: DeviceOverallStatus | null;
   last_connectivity_event: string | null;
+  api_heartbeat_at: string | null;
   is_online: boolean;
   os_version: string | null;
   os_variant: string | null;
@@ -70,7 +72,7 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
     sdk.pine.get({
       resource: 'device',
       options: {
-        $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'is_online', 'os_version', 'os_variant', 'ip_address'],
+        $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'api_heartbeat_at', 'is_online', 'os_version', 'os_variant', 'ip_address'],
         $expand: {
           is_of__device_type: { $select: ['slug', 'name'] },
           is_running__release: { $select: ['id', 'commit', 'raw_version'] },
@@ -91,6 +93,7 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
       device_name: d.device_name,
       overall_status: d.overall_status,
       last_connectivity_event: d.last_connectivity_event,
+      api_heartbeat_at: d.api_heartbeat_at,
       is_online: d.is_online,
       os_version: d.os_version,
       os_variant: d.os_variant,

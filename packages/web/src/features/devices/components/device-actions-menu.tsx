@@ -14,6 +14,12 @@ import { actionDisabledReason, contractSupportsBlink, DEVICE_ACTIONS, isUpdateLo
 
 // Loads when a device first answers 423: dialog code stays off the device page's first load.
 const UpdateLockDialog = lazy(async () => ({ default: (await import('./update-lock-dialog')).UpdateLockDialog }));
+// The confirmations load when first asked for, for the same reason.
+const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
+const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
+
+/** Spec 2 §5 destructive confirmations of one device: purge by typing its name, reboot and shutdown by a yes/no. */
+const CONFIRMED: Partial<Record<DeviceAction, 'yes-no' | 'type-name'>> = { reboot: 'yes-no', shutdown: 'yes-no', purge: 'type-name' };
 
 /** Spec 2 §6: restart services needs the device config right; the other actions device update. */
 const PERMISSION: Record<DeviceAction, string> = {
@@ -34,6 +40,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
   const { enqueueSnackbar } = useSnackbar();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [locked, setLocked] = useState<DeviceAction | null>(null);
+  const [confirming, setConfirming] = useState<DeviceAction | null>(null);
   const target = { id: device.id, uuid: device.uuid, appId: device.fleet.id };
   const supportsBlink = contractSupportsBlink(device.deviceType.contract);
   // Shares the device's action key: the services card waits while one is in flight (spec 2 §5).
@@ -75,6 +82,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
               onClick={() => {
                 setAnchor(null);
                 if (reason) enqueueSnackbar(t(`devices.${reason}`), { variant: 'info' });
+                else if (CONFIRMED[action]) setConfirming(action);
                 else void run(action);
               }}
             >
@@ -83,6 +91,43 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
           );
         })}
       </Menu>
+      {confirming && CONFIRMED[confirming] === 'yes-no' ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            title={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_title`, { name: device.device_name })}
+            body={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_body`)}
+            confirmLabel={t(`devices.action_${confirming}`)}
+            cancelLabel={t('devices.cancel')}
+            onConfirm={async () => {
+              const action = confirming;
+              setConfirming(null);
+              await run(action);
+            }}
+            onClose={() => setConfirming(null)}
+          />
+        </Suspense>
+      ) : null}
+      {confirming && CONFIRMED[confirming] === 'type-name' ? (
+        <Suspense fallback={null}>
+          <TypeToConfirmDialog
+            title={t('devices.action_confirm_purge_title', { name: device.device_name })}
+            warning={t('devices.action_confirm_purge_warning')}
+            expected={device.device_name}
+            label={t('devices.settings_delete_label', { name: device.device_name })}
+            hint={t('devices.action_confirm_purge_hint')}
+            emptyHint={t('devices.confirm_empty')}
+            submitLabel={t(`devices.action_${confirming}`)}
+            cancelLabel={t('devices.cancel')}
+            inputId="device-action-confirm"
+            onConfirm={async () => {
+              const action = confirming;
+              setConfirming(null);
+              await run(action);
+            }}
+            onClose={() => setConfirming(null)}
+          />
+        </Suspense>
+      ) : null}
       {locked ? (
         <Suspense fallback={null}>
           <UpdateLockDialog

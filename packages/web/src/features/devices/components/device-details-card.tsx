@@ -17,6 +17,7 @@ import { useDeviceTags, useInvalidateDeviceTags } from '../api/device-tags';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
 import { DeviceNoteField } from './device-note-field';
 import { DeviceStatusChip } from './device-status-chip';
+import { LastSeen } from './last-seen';
 import { addressList, formatElapsed, formatTimestamp } from './format';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
@@ -84,7 +85,7 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
     [t('devices.status'), <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />],
     [t('devices.cloud_link'), device.is_online ? t('devices.connected') : t('devices.disconnected')],
     [t('devices.heartbeat'), t(`devices.heartbeat_${device.api_heartbeat_state as 'online' | 'offline' | 'timeout' | 'unknown'}`, { defaultValue: device.api_heartbeat_state })],
-    [t('devices.last_link_seen'), formatTimestamp(device.last_connectivity_event) ?? t('devices.never')],
+    [t('devices.last_seen'), <LastSeen device={device} />],
     [t('devices.uuid'), <code>{device.uuid}</code>],
     [t('devices.device_type'), device.deviceType.name],
     [t('devices.update_status'), text(device.update_status)],

@@ -59,7 +59,7 @@ export function DeviceServicesCard({ device, can }: { device: DeviceDetails; can
   const allowed = can('resin.device.update');
 
   return (
-    <Paper variant="outlined" component="section" aria-label={t('devices.services')} sx={{ p: 2 }}>
+    <Paper variant="outlined" component="section" aria-label={t('devices.services')} sx={{ p: 2, minWidth: 0 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
         {t('devices.services')}
       </Typography>
@@ -78,7 +78,8 @@ export function DeviceServicesCard({ device, can }: { device: DeviceDetails; can
               controls={
                 showControls
                   ? (install) => (
-                      <Stack direction="row" spacing={1}>
+                      // Wraps under the service's facts when the card is narrow (issue 11: it overflowed at 1440 px).
+                      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
                         {SERVICE_ACTIONS.map((action) => {
                           const reason = serviceActionDisabledReason(action, { allowed, busy, isOnline: device.is_online, status: install.status });
                           const p = { service: service.name, imageId: install.imageId, action };
@@ -159,10 +160,10 @@ function ServiceRow({ service, controls }: { service: DeviceService; controls?: 
         const tone = containerTone(install.status);
         const progress = showsDownloadProgress(install.status) ? Math.min(100, Math.max(0, install.downloadProgress ?? 0)) : undefined;
         return (
-          <Stack key={install.imageId} direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
-            <Typography sx={{ fontWeight: 500, minWidth: 120 }}>{service.name}</Typography>
+          <Stack key={install.imageId} direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 2, rowGap: 1, minWidth: 0 }}>
+            <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{service.name}</Typography>
             <Chip size="small" variant="outlined" color={TONE_COLOUR[tone]} label={install.status} data-tone={tone} />
-            <Typography variant="body2" color="text.secondary" sx={{ minWidth: 120 }}>
+            <Typography variant="body2" color="text.secondary">
               {install.release ? t('devices.service_release', { version: install.release.raw_version }) : t('devices.none')}
             </Typography>
             {progress !== undefined ? (

@@ -26,7 +26,8 @@ import {
 import { DeviceBatchActions, type SelectedDevice } from './device-batch-actions';
 import { DeviceFiltersBar } from './device-filters-bar';
 import { DeviceStatusChip } from './device-status-chip';
-import { addressList, formatTimestamp } from './format';
+import { addressList } from './format';
+import { LastSeen } from './last-seen';
 
 // The Map lens (Leaflet, clustering, its strings) loads only when it is opened.
 const FleetDeviceMap = lazy(async () => ({ default: (await import('./fleet-device-map')).FleetDeviceMap }));
@@ -114,7 +115,7 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
       ),
     },
     { key: 'status', header: t('devices.col_status'), render: (row) => <DeviceStatusChip status={row.overall_status} /> },
-    { key: 'last_seen', header: t('devices.col_last_seen'), render: (row) => formatTimestamp(row.last_connectivity_event) ?? t('devices.never') },
+    { key: 'last_seen', header: t('devices.col_last_seen'), render: (row) => <LastSeen device={row} /> },
     { key: 'device_type', header: t('devices.col_device_type'), render: (row) => row.deviceType?.name ?? none },
     {
       key: 'release',

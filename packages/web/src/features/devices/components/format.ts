@@ -1,8 +1,8 @@
-/** A timestamp in the reader's locale, or undefined. */
+import { formatDate } from '../../../lib/date-format';
+
+/** A timestamp in the dashboard's one date format (spec 3 §9), or undefined. */
 export function formatTimestamp(iso: string | null | undefined): string | undefined {
-  if (!iso) return undefined;
-  const date = new Date(iso);
-  return Number.isNaN(+date) ? undefined : date.toLocaleString();
+  return formatDate(iso);
 }
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];

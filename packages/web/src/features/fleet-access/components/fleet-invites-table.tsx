@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { FleetInvite } from '../api/get-fleet-invites';
 import { fleetRoleLabel } from '../fleet-roles';
+import { formatDate } from '../../../lib/date-format';
 
 /** Pending fleet invites (fleet administrators only): email, role, invited at, revoke. */
 export function FleetInvitesTable({ invites, loading, onRevoke }: { invites: FleetInvite[] | undefined; loading: boolean; onRevoke: (invite: FleetInvite) => void }) {
-  const { t, i18n } = useTranslation();
-  const date = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+  const { t } = useTranslation();
+  const date = (value: string | null) => formatDate(value) ?? '—';
   const columns: Column<FleetInvite>[] = [
     { key: 'invitee', header: t('fleet_members.col_invitee'), render: (i) => i.invitee },
     { key: 'role', header: t('fleet_members.col_role'), render: (i) => fleetRoleLabel(i.role, t) },

@@ -1,6 +1,7 @@
 import { Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { DefinitionRows } from '../../../components/definition-rows';
+import { formatDate } from '../../../lib/date-format';
 
 /** A titled card of label/value rows (a <dl>), the layout of the summary cards. */
 export function DetailsList({ title, rows, children }: { title: string; rows: [string, ReactNode][]; children?: ReactNode }) {
@@ -15,10 +16,8 @@ export function DetailsList({ title, rows, children }: { title: string; rows: [s
   );
 }
 
-/** A date as the summary shows it, with the machine-readable value kept. */
-export function DateText({ value, language, time = false }: { value: string; language: string; time?: boolean }) {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return <>{value}</>;
-  const format = new Intl.DateTimeFormat(language, time ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
-  return <time dateTime={value}>{format.format(date)}</time>;
+/** A date as the summary shows it (the dashboard's one format, spec 3 §9), with the machine-readable value kept. */
+export function DateText({ value }: { value: string; language?: string; time?: boolean }) {
+  const text = formatDate(value);
+  return text === undefined ? <>{value}</> : <time dateTime={value}>{text}</time>;
 }

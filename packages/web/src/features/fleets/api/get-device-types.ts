@@ -5,7 +5,7 @@ export const deviceTypesQueryKey = ['device_type', 'with-contract'] as const;
 
 /** Device types by name (the SDK orders them), with the contract that says whether each may be chosen. */
 export async function getDeviceTypes() {
-  return sdk.models.deviceType.getAll({ $select: ['id', 'slug', 'name', 'contract'] });
+  return sdk.models.deviceType.getAll({ $select: ['id', 'slug', 'name', 'logo', 'contract'] });
 }
 
 export type DeviceTypeRow = Awaited<ReturnType<typeof getDeviceTypes>>[number];

@@ -3,7 +3,7 @@ import { applicationNameClash, fleetNameProblem, type ApplicationClass } from '@
 import { Alert, CircularProgress, Stack } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { z } from 'zod/mini';
@@ -15,7 +15,8 @@ import { useCreateApplication } from '../api/create-fleet';
 import { useAdminOrganizations } from '../api/get-admin-organizations';
 import { applicationsNamedQueryOptions, useApplicationsNamed, useOrganizationApplicationNames } from '../api/get-application-names';
 import { useDeviceTypes, type DeviceTypeRow } from '../api/get-device-types';
-import { deviceTypeOptions, type DeviceTypeOption } from '../device-type-options';
+import { deviceTypeOptions } from '../device-type-options';
+import { DeviceTypeAutocomplete } from './device-type-autocomplete';
 import { suggestFleetName } from '../suggest-fleet-name';
 
 /** How long typing pauses before the name's availability is asked. */
@@ -121,7 +122,7 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
     }),
     [preselectedOrganization, suggestedName, typeOptions, initialClass, initialDeviceType],
   );
-  const { register, handleSubmit, formState, setError, watch } = useForm<Values>({
+  const { register, handleSubmit, formState, setError, watch, control } = useForm<Values>({
     mode: 'onChange',
     values: initialValues,
     resetOptions: { keepDirtyValues: true },
@@ -221,49 +222,23 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
             error={nameError}
             helperText={checking ? t('fleets.name_checking') : t('fleets.name_hint')}
           />
-          <SelectInput
-            {...register('deviceTypeSlug')}
-            id="create-application-device-type"
-            label={t('fleets.device_type')}
-            error={formState.errors.deviceTypeSlug?.message}
-          >
-            <DeviceTypeChoices options={typeOptions} />
-          </SelectInput>
+          <Controller
+            control={control}
+            name="deviceTypeSlug"
+            render={({ field, fieldState }) => (
+              <DeviceTypeAutocomplete
+                id="create-application-device-type"
+                label={t('fleets.device_type')}
+                options={typeOptions}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
         </>
       )}
     </FormDialog>
-  );
-}
-
-/**
- * Spec 2 §5: the first ok type is marked recommended (its own group, so its name stays its
- * label); types in another state are disabled and say why.
- */
-function DeviceTypeChoices({ options }: { options: DeviceTypeOption[] }) {
-  const { t } = useTranslation();
-  const option = (o: DeviceTypeOption) => (
-    <option
-      key={o.slug}
-      value={o.slug}
-      disabled={o.disabled}
-      title={
-        o.state === 'needsPlanUpgrade'
-          ? t('fleets.device_type_paid_only')
-          : o.state === 'needsMulticontainerSupport'
-            ? t('fleets.device_type_needs_multicontainer')
-            : undefined
-      }
-    >
-      {o.state === 'ok' ? o.name : t(`fleets.device_type_state_${o.state}`, { name: o.name })}
-    </option>
-  );
-  const recommended = options.filter((o) => o.recommended);
-  const others = options.filter((o) => !o.recommended);
-  return (
-    <>
-      {recommended.length === 0 && <option value="" disabled />}
-      {recommended.length > 0 && <optgroup label={t('fleets.device_types_recommended')}>{recommended.map(option)}</optgroup>}
-      <optgroup label={t('fleets.device_types_other')}>{others.map(option)}</optgroup>
-    </>
   );
 }

@@ -3,10 +3,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationDetails as Organization } from '../api/get-organization';
 import { logoSrc } from '../logo-file';
+import { formatDate } from '../../../lib/date-format';
 
 /** Logo, name, handle, creation date and the user's role (spec 1 §2, organization summary). */
 export function OrganizationDetails({ organization, role }: { organization: Organization; role: string | null | undefined }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const created = new Date(organization.created_at);
   const roleLabel =
     role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '—');
@@ -26,7 +27,7 @@ export function OrganizationDetails({ organization, role }: { organization: Orga
           <Field label={t('org_summary.handle')}>{organization.handle}</Field>
           <Field label={t('org_summary.created')}>
             <time dateTime={organization.created_at}>
-              {Number.isNaN(created.getTime()) ? organization.created_at : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(created)}
+              {formatDate(created) ?? organization.created_at}
             </time>
           </Field>
           <Field label={t('org_summary.your_role')}>{roleLabel}</Field>

@@ -2,6 +2,7 @@ import { Button, Checkbox } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { OrganizationInvite } from '../api/get-organization-invites';
+import { formatDate } from '../../../lib/date-format';
 
 interface Props {
   invites: OrganizationInvite[] | undefined;
@@ -13,9 +14,8 @@ interface Props {
 
 /** Pending invites (administrators only): invitee, role, created, expiry; single revoke. */
 export function OrganizationInvitesTable({ invites, loading, selected, onSelectedChange, onRevoke }: Props) {
-  const { t, i18n } = useTranslation();
-  const date = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+  const { t } = useTranslation();
+  const date = (value: string | null) => formatDate(value) ?? '—';
   const roleLabel = (role: string | null) =>
     role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '');
   const all = invites ?? [];

@@ -8,6 +8,7 @@ import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
 import { useRevokeUserApiKey, useSessionToken, useUserApiKeys, type ApiKeyPage, type ApiKeySortField, type UserApiKey } from '../api/api-keys';
 import { ApiKeyDialog, type RunSensitive } from './api-key-dialog';
+import { formatDate } from '../../../lib/date-format';
 
 const PAGE_SIZES = [10, 25, 50];
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: UserApiKey } | { kind: 'revoke'; key: UserApiKey } | null;
@@ -61,13 +62,13 @@ function SessionTokenSection() {
 }
 
 function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const notify = useNotify();
   const [paging, setPaging] = useState<ApiKeyPage>({ page: 0, pageSize: PAGE_SIZES[0]!, sort: { field: 'created_at', direction: 'desc' } });
   const keys = useUserApiKeys(paging);
   const revoke = useRevokeUserApiKey();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const date = (value: string) => new Date(value).toLocaleString(i18n.language);
+  const date = (value: string) => formatDate(value) ?? value;
 
   const sortable = (field: ApiKeySortField, label: string) => (
     <TableSortLabel

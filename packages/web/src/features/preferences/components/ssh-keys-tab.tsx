@@ -8,12 +8,13 @@ import { FullPageError } from '../../../components/full-page-status';
 import { useNotify } from '../../../lib/notify';
 import { useDeleteSshKey, useSshKeys, type SshKey } from '../api/ssh-keys';
 import { AddSshKeyDialog, ImportSshKeysDialog } from './ssh-key-dialogs';
+import { formatDate } from '../../../lib/date-format';
 
 type Dialog = { kind: 'add' } | { kind: 'import' } | { kind: 'delete'; key: SshKey } | null;
 
 /** Spec 1 §2 SSH keys: table (title, fingerprint, added), add manually or import from GitHub, delete. */
 export function SshKeysTab() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const notify = useNotify();
   const keys = useSshKeys();
   const remove = useDeleteSshKey();
@@ -30,7 +31,7 @@ export function SshKeysTab() {
         </Typography>
       ),
     },
-    { key: 'added', header: t('preferences.ssh.col_added'), render: (k) => new Date(k.created_at).toLocaleString(i18n.language) },
+    { key: 'added', header: t('preferences.ssh.col_added'), render: (k) => formatDate(k.created_at) ?? k.created_at },
     {
       key: 'actions',
       header: t('preferences.ssh.col_actions'),

@@ -1,6 +1,7 @@
-/** Timestamps on the release pages: medium date with short time in the UI language. */
-export function formatTimestamp(value: string | null | undefined, language: string): string | undefined {
+import { formatDate } from '../../../lib/date-format';
+
+/** Timestamps on the release pages, in the dashboard's one date format (spec 3 §9). */
+export function formatTimestamp(value: string | null | undefined, _language?: string): string | undefined {
   if (!value) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDate(value) ?? value;
 }

@@ -2,7 +2,7 @@ import { Button, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextInput } from '../../../components/form-fields';
-import { useNotify } from '../../../lib/notify';
+import { errorMessage } from '../../../lib/errors';
 import { usePassSecondFactor, type SecondFactor } from '../api/two-factor';
 import { TOTP_CODE_LENGTH } from '../two-factor-rules';
 
@@ -13,7 +13,6 @@ import { TOTP_CODE_LENGTH } from '../two-factor-rules';
  */
 export function TwoFactorLoginForm() {
   const { t } = useTranslation();
-  const notify = useNotify();
   const pass = usePassSecondFactor();
   const [mode, setMode] = useState<SecondFactor['kind']>('totp');
   const [value, setValue] = useState('');
@@ -30,8 +29,9 @@ export function TwoFactorLoginForm() {
     pass.mutate(
       { kind: mode, code: trimmed },
       {
+        // Shown on the field, like the sign-in form's errors (issue 11), not as a toast.
         onError: (err) => {
-          notify.error(err);
+          setFieldError(errorMessage(err, t));
           setValue('');
         },
       },
