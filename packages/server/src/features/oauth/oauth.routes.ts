@@ -60,7 +60,7 @@ export async function oauthRoutes(app: FastifyInstance, { db, jwtSecret, now = D
 
   app.post<{ Body: { grant_type: string; code: string; client_id: string; redirect_uri?: string } }>(
     '/oauth/token',
-    { schema: { body: tokenSchema } },
+    { schema: { body: tokenSchema }, config: { noStore: true } },
     async (request, reply) => {
       if (request.body.grant_type !== 'authorization_code') throw new BadRequestError('unsupported_grant_type');
       const { userId } = await redeemCode(

@@ -86,7 +86,7 @@ export async function webRoutes(
     return payload;
   });
 
-  app.get('/*', async (request, reply) => {
+  app.get('/*', { config: { ownInput: 'a file path, resolved inside the dist directory' } }, async (request, reply) => {
     const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
     const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
     if (!wantsHtml && API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''))) {
