@@ -127,3 +127,14 @@ describe('every route declares schemas for its input', () => {
     expect(inventory.map((r) => r.url)).toEqual(expect.arrayContaining(['/device/v3/state', '/supervisor/v1/blink', '/user/v1/logout-others', '/v7/*']));
   });
 });
+
+describe('routes that read no body', () => {
+  it('accept none or an empty one, and refuse content', async () => {
+    const u = await signUp(t.app);
+    const none = await t.app.inject({ method: 'POST', url: '/user/v1/logout-others', headers: bearer(u.token) });
+    expect(none.statusCode, none.body).toBe(200);
+    const empty = await t.app.inject({ method: 'POST', url: '/user/v1/logout-others', headers: bearer(none.body), payload: {} });
+    expect(empty.statusCode, empty.body).toBe(200);
+    expectClientError(await t.app.inject({ method: 'POST', url: '/user/v1/logout-others', headers: bearer(empty.body), payload: { x: 'y'.repeat(1000) } }));
+  });
+});

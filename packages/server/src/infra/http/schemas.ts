@@ -1,7 +1,10 @@
 /** Schemas shared by custom routes (infra/http/route-schemas.ts requires one for every input). */
 
-/** A route that reads no body: absent, or an empty object (what balena-sdk sends). */
-export const EMPTY_BODY = { type: 'object', maxProperties: 0 } as const;
+/**
+ * A route that reads no body: absent (no type, so an absent body passes), or an empty object,
+ * array or string (what clients send); anything with content is refused.
+ */
+export const EMPTY_BODY = { maxProperties: 0, maxItems: 0, maxLength: 0 } as const;
 
 /** `:id` path parameters: a positive 32-bit integer. */
 export const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } as const;
