@@ -1,4 +1,5 @@
 import { LOGIN_MAX_FAILURES } from '@flotilla/model';
+import { LOGIN_MAX_FAILURES_PER_ADDRESS } from '../src/features/auth/login-throttle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from './harness.js';
 import { hex } from './support/fleet-helpers.js';
@@ -55,5 +56,16 @@ describe('the failed-login lock', () => {
     expect((await login(u.username, PASSWORD, ip)).statusCode).toBe(200);
     for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++) expect((await login(u.username, 'wrong-password', ip)).statusCode).toBe(401);
     expect((await login(u.username, PASSWORD, ip)).statusCode).toBe(200);
+  });
+
+  it('one address failing over many accounts is throttled as a whole; other addresses are not', async () => {
+    const u = await signUp(t.app, `spray-${hex(4)}@example.com`, PASSWORD);
+    const ip = '10.1.0.4';
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS; i += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => login(`nobody-${i + j}-${hex(3)}`, 'wrong-password', ip)));
+      expect(batch.map((r) => r.statusCode)).toEqual(Array(10).fill(401));
+    }
+    expect((await login(u.username, PASSWORD, ip)).statusCode).toBe(429);
+    expect((await login(u.username, PASSWORD, '10.1.0.5')).statusCode).toBe(200);
   });
 });
