@@ -11,7 +11,7 @@ const userKeySchema = {
   properties: {
     name: { type: 'string', maxLength: 255 },
     description: { type: ['string', 'null'], maxLength: 10000 },
-    expiryDate: { type: ['string', 'null'] },
+    expiryDate: { type: ['string', 'null'], maxLength: 64 },
   },
 } as const;
 

@@ -8,16 +8,16 @@ import { createProvisioningKey, type ProvisioningKeyInput } from './provisioning
 const keyDetails = {
   name: { type: ['string', 'null'], maxLength: 255 },
   description: { type: ['string', 'null'], maxLength: 10000 },
-  expiryDate: { type: ['string', 'null'] },
+  expiryDate: { type: ['string', 'null'], maxLength: 64 },
 } as const;
 
 const v2Schema = {
   type: 'object',
   required: ['actorType', 'actorTypeId', 'roles'],
   properties: {
-    actorType: { type: 'string' },
+    actorType: { type: 'string', maxLength: 64 },
     actorTypeId: { type: 'integer', minimum: 1 },
-    roles: { type: 'array', items: { type: 'string' } },
+    roles: { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 64 } },
     ...keyDetails,
   },
 } as const;

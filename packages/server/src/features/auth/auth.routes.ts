@@ -35,7 +35,7 @@ const registerSchema = {
     email: { type: 'string', minLength: 3, maxLength: 255 },
     password: { type: 'string', minLength: 1, maxLength: 1024 },
     has_disabled_newsletter: { type: 'boolean' },
-    'g-recaptcha-response': { type: 'string' },
+    'g-recaptcha-response': { type: 'string', maxLength: 4096 },
   },
 } as const;
 

@@ -88,7 +88,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
             apiKey: nullableString,
             name: nullableString,
             description: { type: ['string', 'null'], maxLength: 10_000 },
-            expiryDate: { type: ['string', 'null'] },
+            expiryDate: { type: ['string', 'null'], maxLength: 64 },
           },
         },
       },

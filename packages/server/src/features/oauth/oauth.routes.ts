@@ -17,7 +17,7 @@ const authorizeSchema = {
   required: ['client_id', 'response_type'],
   properties: {
     client_id: { type: 'string', minLength: 1, maxLength: 255 },
-    response_type: { type: 'string' },
+    response_type: { type: 'string', maxLength: 64 },
   },
 } as const;
 
@@ -25,7 +25,7 @@ const tokenSchema = {
   type: 'object',
   required: ['grant_type', 'code', 'client_id'],
   properties: {
-    grant_type: { type: 'string' },
+    grant_type: { type: 'string', maxLength: 64 },
     code: { type: 'string', minLength: 1, maxLength: 255 },
     client_id: { type: 'string', minLength: 1, maxLength: 255 },
     redirect_uri: { type: 'string', maxLength: 2000 },
