@@ -31,7 +31,9 @@ export function clientErrorOf(error: unknown): HttpError | undefined {
 const CLIENT_ERROR_TEXT: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
   HPE_URI_TOO_LONG: [414, 'Request URI too long'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
 };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /**
  * The one error handler. Typed errors become their status with the message as a JSON
@@ -68,7 +70,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   }
   const [status, text] = CLIENT_ERROR_TEXT[error.code ?? ''] ?? [400, 'Bad Request'];
   const body = JSON.stringify(text);
-  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 414 ? 'URI Too Long' : 'Bad Request';
+  const reason = REASONS[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
