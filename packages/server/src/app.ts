@@ -3,8 +3,11 @@ import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
 import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
 import { useApiKeyBus } from './infra/auth/api-key-cache.js';
-import { installErrorHandler } from './infra/http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './infra/http/errors.js';
 import { installCompression } from './infra/http/compression.js';
+import { installInputGuard } from './infra/http/input-guard.js';
+import { routeSchemaProblems, type RouteEntry } from './infra/http/route-schemas.js';
+import { installSecurityHeaders } from './infra/http/security-headers.js';
 import { UnauthorizedError } from './infra/errors.js';
 import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
@@ -92,6 +95,18 @@ export interface AppOptions {
    * workers; `clock` is the heartbeat sweep's notion of now.
    */
   jobs?: boolean | { clock?: () => Date; pollingIntervalSeconds?: number };
+  /**
+   * Which proxies' X-Forwarded-For / -Proto / -Host to believe (main.ts: FLOTILLA_TRUST_PROXY):
+   * a hop count or a list of addresses/CIDRs. Default: none (the socket's peer is the client).
+   */
+  trustProxy?: number | string[] | undefined;
+}
+
+/** Fastify's trustProxy for a hop count (the nearest `hops` proxies) or a list of addresses/CIDRs. */
+function trustProxyOption(trust: number | string[] | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === undefined) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
 }
 
 /** Builds the whole server as a Fastify instance; tests `inject` into it, main.ts listens. */
@@ -105,6 +120,8 @@ declare module 'fastify' {
     bus: Bus;
     /** Durable jobs (infra/jobs), or null when the app runs without them. */
     jobs: JobRunner | null;
+    /** Every route registered, with what its schemas lack (none: registration would have failed). */
+    routeInventory: readonly RouteEntry[];
   }
 }
 
@@ -112,13 +129,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // Off unless configured: a spoofed X-Forwarded-For would otherwise pick the address that
+    // rate limits and the captcha see.
+    trustProxy: trustProxyOption(opts.trustProxy),
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // pinejs-style URLs carry quotes, parentheses and commas; keep them as sent.
     routerOptions: { maxParamLength: 2000 },
   });
   installErrorHandler(app);
   // JSON and text answers above ~one TCP segment go out brotli/gzip-compressed (issue 11).
   installCompression(app);
+  // Every route declares schemas for its input (or says why it parses its own): a route
+  // without one fails here, at start-up, not in production.
+  const routeInventory: RouteEntry[] = [];
+  app.decorate('routeInventory', routeInventory);
+  app.addHook('onRoute', (route) => {
+    const problems = route.method === 'HEAD' ? [] : routeSchemaProblems(route);
+    routeInventory.push({ method: String(route.method), url: route.url, problems });
+    if (problems.length > 0) throw new Error(`route ${String(route.method)} ${route.url}: ${problems.join('; ')}`);
+  });
+  installInputGuard(app);
 
   if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);
@@ -126,6 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? new Mailer({ db: opts.db });
   mailer.useLogger(app.log);
   app.decorate('mailer', mailer);
+  installSecurityHeaders(app, { https: mailer.publicUrl.startsWith('https://') });
   const bus = opts.bus ?? new InProcessBus();
   app.decorate('bus', bus);
   const unuseApiKeyBus = await useApiKeyBus(authenticator.apiKeys, bus);

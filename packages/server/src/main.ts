@@ -112,6 +112,7 @@ async function main(): Promise<void> {
     },
     sshKeys: { keysUrl: config.FLOTILLA_SSH_KEYS_URL },
     staging: config.FLOTILLA_STAGING,
+    trustProxy: config.FLOTILLA_TRUST_PROXY,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 

@@ -141,11 +141,12 @@ describe('grouped state reports', () => {
       report(good1!.key, { [good1!.uuid]: { status: 'fine-1' } }),
       report(other!.key, { [good1!.uuid]: { status: 'hijack' } }),
       report(bad!.key, { [bad!.uuid]: { status: 'bad', cpu_usage: 'lots' } }),
-      // is_undervolted is NOT NULL: the database refuses this one, inside the group's statement.
+      // is_undervolted is NOT NULL: the database refuses this one, inside the group's statement
+      // (a client error since issue 11: 400, not 500).
       report(rejected!.key, { [rejected!.uuid]: { status: 'rejected', is_undervolted: null } }),
       report(good2!.key, { [good2!.uuid]: { status: 'fine-2' } }),
     ]);
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 403, 400, 500, 200]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 403, 400, 400, 200]);
     const status = async (id: number) => (await row<{ status: string | null }>(db, 'SELECT status FROM device WHERE id = $1', [id]))!.status;
     expect(await Promise.all([good1, other, bad, rejected, good2].map((d) => status(d!.id)))).toEqual(['fine-1', null, null, null, 'fine-2']);
   });
@@ -164,10 +165,11 @@ describe('grouped state reports', () => {
     });
     const answers = await Promise.all([
       report(good.key, withInstall(good, 'installing', 10)),
-      // download_progress is an integer column: this one is out of its range.
+      // download_progress is an integer column: this one is out of its range (refused with
+      // 400 since issue 11, never handed to the database).
       report(bad.key, withInstall(bad, 'overflow', 1e12)),
     ]);
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 500]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 400]);
     expect(await row(db, 'SELECT status FROM device WHERE id = $1', [good.id])).toEqual({ status: 'installing' });
     expect(await row(db, 'SELECT status FROM device WHERE id = $1', [bad.id])).toEqual({ status: null });
     expect((await db.query('SELECT download_progress FROM image_install WHERE device = ANY($1::int[]) ORDER BY device', [[good.id, bad.id]])).rows).toEqual([{ download_progress: 10 }]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { EMPTY_BODY } from '../src/infra/http/schemas.js';
 import { loadConfig } from '../src/infra/config/config.js';
 import { Mailer, createMailer, publicLink } from '../src/infra/mail/mailer.js';
 import { escapeHtml, fleetInvitation, organizationInvitation } from '../src/infra/mail/templates.js';
@@ -201,7 +202,7 @@ describe('an unreachable SMTP server', () => {
     const mailer = new Mailer({ db: t.db, smtpUrl: `smtp://127.0.0.1:${closedPort}`, publicUrl: 'https://fleet.example.com', log });
     app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer });
     // A feature-style route that sends mail as part of a request.
-    app.post('/test/invite', async () => {
+    app.post('/test/invite', { schema: { body: EMPTY_BODY } }, async () => {
       const mail = fleetInvitation({
         inviterName: 'Alice',
         applicationName: 'Fleet',

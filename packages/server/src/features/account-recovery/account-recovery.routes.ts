@@ -43,7 +43,7 @@ export async function accountRecoveryRoutes(app: FastifyInstance, opts: AccountR
   // Dialect §1.3 (balena-sdk auth.verifyEmail, sent without a token): answers a session token.
   app.post<{ Body: { verificationToken?: string; email?: string } }>(
     '/user/v1/verify-email',
-    { schema: { body: { type: 'object', properties: { verificationToken: text, email: text } } } },
+    { schema: { body: { type: 'object', properties: { verificationToken: text, email: text } } }, config: { noStore: true } },
     async (request, reply) => {
       const userId = await verifyEmail(db, request.body.verificationToken, request.body.email, now());
       app.authenticator.forgetUser(userId);
@@ -74,7 +74,12 @@ export async function accountRecoveryRoutes(app: FastifyInstance, opts: AccountR
   // not the address has an account.
   app.post<{ Params: { email: string }; Body: { 'g-recaptcha-response'?: string } | undefined }>(
     '/user/v1/reset-password/:email',
-    { schema: { body: { type: ['object', 'null'], properties: { 'g-recaptcha-response': { type: 'string', maxLength: 4096 } } } } },
+    {
+      schema: {
+        params: { type: 'object', required: ['email'], properties: { email: { type: 'string', minLength: 1, maxLength: 255 } } },
+        body: { type: ['object', 'null'], properties: { 'g-recaptcha-response': { type: 'string', maxLength: 4096 } } },
+      },
+    },
     async (request, reply) =>
       rateLimited(reply, async () => {
         await checkCaptcha(opts.account?.captcha, request.body?.['g-recaptcha-response'], request.ip);

@@ -1,3 +1,4 @@
+import { clearAccountLoginFailures } from '../auth/login-throttle.js';
 import {
   ACCOUNT_MESSAGES,
   isValidEmail,
@@ -66,13 +67,9 @@ export async function resetPassword(db: Db, code: unknown, password: unknown, no
     if (!row || row.used_at !== null) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeInvalid);
     if (row.expires_at.getTime() <= now.getTime()) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeExpired);
     await tx.query('UPDATE password_reset_code SET used_at = $2 WHERE "user" = $1 AND used_at IS NULL', [row.user, now]);
-    const { rows: users } = await tx.query<{ username: string; email: string }>(
-      'UPDATE "user" SET password = $2, has_password_set = true, is_verified = true WHERE id = $1 RETURNING username, email',
-      [row.user, passwordHash],
-    );
+    await tx.query('UPDATE "user" SET password = $2, has_password_set = true, is_verified = true WHERE id = $1', [row.user, passwordHash]);
     // A new password lifts the failed-login lock of the account.
-    const u = users[0];
-    if (u) await tx.query('DELETE FROM login_failure WHERE lower(username) = lower($1) OR lower(username) = lower($2)', [u.username, u.email]);
+    await clearAccountLoginFailures(tx, row.user);
     return row.user;
   });
 }

@@ -2,7 +2,7 @@ import { rateLimitText } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { HttpError } from '../../infra/errors.js';
 
-export type MailRequestKind = 'password-reset-email' | 'password-reset-ip' | 'verification-email';
+export type MailRequestKind = 'password-reset-email' | 'password-reset-ip' | 'verification-email' | 'sign-up-existing-email';
 
 /**
  * 429 with the next valid time (spec 1 §8): the body is `{message, nextValidTime}` so the

@@ -74,7 +74,7 @@ export async function accountRoutes(app: FastifyInstance, { db, jwtSecret, now =
 
   app.delete<{ Body: { password: string } }>('/user/v1/account', { schema: { body: deleteSchema } }, async (request, reply) => {
     const actor = requireRecentAuth(request, now());
-    await checkOwnPassword(db, actor.userId, request.body.password);
+    await checkOwnPassword(db, actor.userId, request.body.password, request.ip);
     await deleteAccount(db, { actorId: actor.actorId, permissions: actor.permissions }, actor.userId);
     app.authenticator.forgetSessions(actor.userId);
     return reply.code(200).send();

@@ -1,3 +1,4 @@
+import { DEVICE_UUID, EMPTY_BODY } from '../../infra/http/schemas.js';
 import { DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
@@ -26,7 +27,7 @@ const actionBody = {
   type: 'object',
   properties: {
     deviceId: { type: 'integer' },
-    uuid: { type: 'string', minLength: 1, maxLength: 62 },
+    uuid: { ...DEVICE_UUID },
     appId: { type: 'integer' },
     method: { type: 'string', maxLength: 10 },
     data: { type: 'object' },
@@ -80,7 +81,7 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
   for (const action of V2_SERVICE_ACTIONS) {
     app.post<{ Params: { appId: string }; Body: ActionBody | undefined }>(
       `/supervisor/v2/applications/:appId/${action}`,
-      { schema: { params: { type: 'object', properties: { appId: { type: 'string', pattern: '^[0-9]{1,10}$' } } }, body: actionBody } },
+      { schema: { params: { type: 'object', properties: { appId: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: actionBody } },
       async (request, reply) => {
         const body = request.body ?? {};
         const device = await deviceForAction(opts.db, request.actor, deviceRefOf(body));
@@ -93,7 +94,7 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
 
   app.post<{ Params: { id: string } }>(
     '/application/:id/restart',
-    { schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
+    { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY } },
     async (request, reply) => {
       const answer = await restartFleet(opts.db, relay, request.actor, Number(request.params.id));
       return sendDeviceAnswer(reply, answer);

@@ -36,6 +36,7 @@ export async function adminRoutes(app: FastifyInstance, { db, jwtSecret }: Admin
     '/login_',
     {
       schema: loginAsSchema,
+      config: { noStore: true },
       // Authorise before the body is validated: anonymous callers get 401, others 403.
       preValidation: async (request) => {
         requirePlatformAdministrator(request);

@@ -11,7 +11,7 @@ const userKeySchema = {
   properties: {
     name: { type: 'string', maxLength: 255 },
     description: { type: ['string', 'null'], maxLength: 10000 },
-    expiryDate: { type: ['string', 'null'] },
+    expiryDate: { type: ['string', 'null'], maxLength: 64 },
   },
 } as const;
 
@@ -28,7 +28,7 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
   // A named user API key; the key is answered once as a JSON string and only its hash is kept.
   app.post<{ Body: { name: string; description?: string | null; expiryDate?: string | null } }>(
     '/api-key/user/full',
-    { schema: { body: userKeySchema } },
+    { schema: { body: userKeySchema }, config: { noStore: true } },
     async (request, reply) => {
       // Spec 1 §4: creating a user API key is a sensitive action (authTime within 20 minutes).
       const actor = requireRecentAuth(request);

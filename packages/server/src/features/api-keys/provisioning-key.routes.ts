@@ -8,16 +8,16 @@ import { createProvisioningKey, type ProvisioningKeyInput } from './provisioning
 const keyDetails = {
   name: { type: ['string', 'null'], maxLength: 255 },
   description: { type: ['string', 'null'], maxLength: 10000 },
-  expiryDate: { type: ['string', 'null'] },
+  expiryDate: { type: ['string', 'null'], maxLength: 64 },
 } as const;
 
 const v2Schema = {
   type: 'object',
   required: ['actorType', 'actorTypeId', 'roles'],
   properties: {
-    actorType: { type: 'string' },
+    actorType: { type: 'string', maxLength: 64 },
     actorTypeId: { type: 'integer', minimum: 1 },
-    roles: { type: 'array', items: { type: 'string' } },
+    roles: { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 64 } },
     ...keyDetails,
   },
 } as const;
@@ -45,7 +45,7 @@ function detailsOf(body: KeyDetails | undefined): ProvisioningKeyInput {
  * like the user key endpoint.
  */
 export async function provisioningKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
-  app.post<{ Body: V2Body }>('/api-key/v2/', { schema: { body: v2Schema } }, async (request, reply) => {
+  app.post<{ Body: V2Body }>('/api-key/v2/', { schema: { body: v2Schema }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const { actorType, actorTypeId, roles } = request.body;
     // Device keys are created by their own endpoint (devices issue); named user keys by
@@ -61,6 +61,7 @@ export async function provisioningKeyRoutes(app: FastifyInstance, { db }: { db: 
   app.post<{ Params: { id: number }; Body: KeyDetails | undefined }>(
     '/api-key/application/:id/provisioning',
     {
+      config: { noStore: true },
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         body: { type: ['object', 'null'], properties: keyDetails },

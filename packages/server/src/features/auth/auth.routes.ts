@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
-import { UnauthorizedError } from '../../infra/errors.js';
+import { ConflictError, UnauthorizedError } from '../../infra/errors.js';
 import { verifyPassword } from '../../infra/auth/password.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { createUser } from '../users/user.service.js';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { createUser, EMAIL_TAKEN } from '../users/user.service.js';
+import { answerSignUpForExistingEmail } from './sign-up-existing.js';
+import { beginLoginAttempt, loginAccountKey, loginSucceeded } from './login-throttle.js';
 import { issueSessionToken } from './session.service.js';
 import { checkCaptcha } from '../account-recovery/captcha.js';
 import { sendVerificationEmail } from '../account-recovery/email-verification.service.js';
@@ -34,7 +35,7 @@ const registerSchema = {
     email: { type: 'string', minLength: 3, maxLength: 255 },
     password: { type: 'string', minLength: 1, maxLength: 1024 },
     has_disabled_newsletter: { type: 'boolean' },
-    'g-recaptcha-response': { type: 'string' },
+    'g-recaptcha-response': { type: 'string', maxLength: 4096 },
   },
 } as const;
 
@@ -59,21 +60,20 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
     '/login_',
     // A user with two-factor on gets a pending token (session.service); the second factor
     // is then given at /auth/totp/verify or /auth/v1/2fa-recover/verify.
-    { schema: { body: credentialsSchema }, config: { allowsPendingTwoFactor: true } },
+    { schema: { body: credentialsSchema }, config: { allowsPendingTwoFactor: true, noStore: true } },
     async (request, reply) => {
       const { username, password } = request.body;
-      await assertLoginAllowed(db, username);
       const { rows } = await db.query<{ id: number; password: string | null }>(
         'SELECT id, password FROM "user" WHERE lower(email) = lower($1) OR lower(username) = lower($1) LIMIT 1',
         [username],
       );
       const user = rows[0];
+      // Counted (per account and address) before the password is checked: see login-throttle.ts.
+      const account = loginAccountKey(user?.id, username);
+      await beginLoginAttempt(db, account, request.ip, username);
       const ok = password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(user?.password, password));
-      if (!user || !ok) {
-        await recordLoginFailure(db, username);
-        throw new UnauthorizedError('Invalid login credentials');
-      }
-      await clearLoginFailures(db, username);
+      if (!user || !ok) throw new UnauthorizedError('Invalid login credentials');
+      await loginSucceeded(db, account, request.ip);
       reply.type('text/plain');
       return issueSessionToken(db, jwtSecret, user.id);
     },
@@ -81,20 +81,29 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
 
   app.post<{ Body: { email: string; password: string; has_disabled_newsletter?: boolean; 'g-recaptcha-response'?: string } }>(
     '/user/register',
-    { schema: { body: registerSchema } },
+    { schema: { body: registerSchema }, config: { noStore: true } },
     async (request, reply) => {
       // Spec 1 §5: the captcha first (a dummy passes when none is configured); then the
       // account and its verification mail in one transaction.
       await checkCaptcha(account?.captcha, request.body['g-recaptcha-response'], request.ip);
-      const user = await db.tx(async (tx) => {
-        const created = await createUser(tx, {
-          email: request.body.email,
-          password: request.body.password,
-          hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
+      const now = (account?.clock ?? systemClock)();
+      let user;
+      try {
+        user = await db.tx(async (tx) => {
+          const created = await createUser(tx, {
+            email: request.body.email,
+            password: request.body.password,
+            hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
+          });
+          await sendVerificationEmail(tx, app.mailer, created, now);
+          return created;
         });
-        await sendVerificationEmail(tx, app.mailer, created, (account?.clock ?? systemClock)());
-        return created;
-      });
+      } catch (err) {
+        // The address has an account: answered like a sign-up, the owner is told by mail.
+        if (!(err instanceof ConflictError && err.message === EMAIL_TAKEN)) throw err;
+        reply.code(201).type('text/plain');
+        return answerSignUpForExistingEmail(db, app.mailer, request.body.email.trim(), now);
+      }
       reply.code(201).type('text/plain');
       return issueSessionToken(db, jwtSecret, user.id);
     },
@@ -137,7 +146,7 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
   // re-verification window for sensitive actions does not restart, and actualUser so a
   // login-as session stays marked as the administrator's.
   // A pending two-factor state stays pending, a passed one passed.
-  app.get('/user/v1/refresh-token', { config: { allowsPendingTwoFactor: true } }, async (request, reply) => {
+  app.get('/user/v1/refresh-token', { config: { allowsPendingTwoFactor: true, noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     if (!actor.claims) throw new UnauthorizedError('A session token is required to refresh');
     reply.type('text/plain');

@@ -2,7 +2,7 @@ import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
 import { verifyPassword } from '../../infra/auth/password.js';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { beginLoginAttempt, loginAccountKey, loginSucceeded } from './login-throttle.js';
 
 /** Spec 1 §8 "Invalid password: fields_errors.invalid_password" (the dashboard shows the key's text). */
 export const INVALID_PASSWORD = 'invalid_password';
@@ -20,20 +20,19 @@ export interface CheckedUser {
 /**
  * Checks a signed-in user's password for a sensitive action (re-verification, change of
  * password or email, account deletion). Wrong passwords count towards the same per-username
- * lock as failed logins (login-throttle.ts: 429 with Retry-After once locked), so these
+ * lock as failed logins (login-throttle.ts: 429 with Retry-After once locked; `address` is the
+ * caller's, as for logins), so these
  * endpoints cannot be used to guess a password faster than the login form.
  */
-export async function checkOwnPassword(db: Db, userId: number, password: string): Promise<CheckedUser> {
+export async function checkOwnPassword(db: Db, userId: number, password: string, address = ''): Promise<CheckedUser> {
   const { rows } = await db.query<CheckedUser>('SELECT id, username, email, password, has_password_set FROM "user" WHERE id = $1', [userId]);
   const user = rows[0];
   if (!user) throw new UnauthorizedError('You have to log in');
   if (!user.has_password_set || !user.password) throw new BadRequestError(PASSWORD_NOT_SET);
-  await assertLoginAllowed(db, user.username);
+  const account = loginAccountKey(user.id, user.username);
+  await beginLoginAttempt(db, account, address, user.username);
   const ok = password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(user.password, password));
-  if (!ok) {
-    await recordLoginFailure(db, user.username);
-    throw new BadRequestError(INVALID_PASSWORD);
-  }
-  await clearLoginFailures(db, user.username);
+  if (!ok) throw new BadRequestError(INVALID_PASSWORD);
+  await loginSucceeded(db, account, address);
   return user;
 }

@@ -1,3 +1,4 @@
+import { EMPTY_BODY } from '../../infra/http/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { UnauthorizedError } from '../../infra/errors.js';
@@ -23,18 +24,18 @@ const passwordBody = {
 export async function sessionRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: SessionRoutesOptions): Promise<void> {
   // A password re-check: a fresh session token (text) whose authTime is now, so sensitive
   // actions (recent-auth.ts) are allowed for the next 20 minutes. Rate-limited with logins.
-  app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: passwordBody } }, async (request, reply) => {
+  app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: passwordBody }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const claims = actor.claims;
     if (!claims) throw new UnauthorizedError('You must provide a token to start a session');
-    await checkOwnPassword(db, actor.userId, request.body.password);
+    await checkOwnPassword(db, actor.userId, request.body.password, request.ip);
     reply.type('text/plain');
     return issueSessionToken(db, jwtSecret, actor.userId, now(), claims.actualUser ?? actor.userId, claims.twoFactorRequired);
   });
 
   // Every other session token of the user stops working; the answer is a fresh token for
   // this session (text), which the dashboard stores. API keys are not sessions: unchanged.
-  app.post('/user/v1/logout-others', async (request, reply) => {
+  app.post('/user/v1/logout-others', { schema: { body: EMPTY_BODY }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const claims = actor.claims;
     if (!claims) throw new UnauthorizedError('You must provide a token to start a session');

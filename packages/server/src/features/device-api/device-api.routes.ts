@@ -11,7 +11,11 @@ import { etagOf, FleetPartCache, TargetStateCache, type CachedState } from './st
 import { DEVICE_STATE_CHANGED, useStateBus, type DeviceStateChanged } from './state-changes.js';
 import { StateReportBatch } from './state-report-batch.js';
 import { buildFleetPart, buildSystemApp, loadTargetParts, v2Body, v3Body, type FleetPart, type SharedParts, type SystemApp } from './target-state.js';
-import { applyV2StateReport } from './state-report-v2.js';
+import { applyV2StateReport, v2StateReportSchema } from './state-report-v2.js';
+import { stateReportSchema } from './state-report.js';
+import { DEVICE_UUID } from '../../infra/http/schemas.js';
+
+const uuidParams = { type: 'object', required: ['uuid'], properties: { uuid: DEVICE_UUID } } as const;
 
 const nullableString = { type: ['string', 'null'], maxLength: 255 } as const;
 const registerSchema = {
@@ -76,6 +80,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
   app.post<{ Params: { id: number }; Body: { apiKey?: string | null; name?: string | null; description?: string | null; expiryDate?: string | null } | null }>(
     '/api-key/device/:id/device-key',
     {
+      config: { noStore: true },
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         body: {
@@ -84,7 +89,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
             apiKey: nullableString,
             name: nullableString,
             description: { type: ['string', 'null'], maxLength: 10_000 },
-            expiryDate: { type: ['string', 'null'] },
+            expiryDate: { type: ['string', 'null'], maxLength: 64 },
           },
         },
       },
@@ -137,7 +142,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
   // Not async: an unchanged poll (cached key, cached state) is answered without a promise
   // and without reading the database (its heartbeat is written in the next batch).
   for (const version of ['v3', 'v2'] as const) {
-    app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, { config: { handlesAuthError: true } }, (request, reply) => {
+    app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, { schema: { params: uuidParams }, config: { handlesAuthError: true } }, (request, reply) => {
       if (request.authError) return deletedDevicePoll(request, reply);
       const { deviceId } = requireDevice(request);
       const entry = caches[version].get(deviceId);
@@ -149,13 +154,13 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     });
   }
 
-  app.patch('/device/v3/state', async (request, reply) => {
+  app.patch('/device/v3/state', { schema: { body: stateReportSchema } }, async (request, reply) => {
     const device = requireDevice(request);
     await reports.submit(device.deviceId, request.body);
     return reply.code(200).send();
   });
 
-  app.patch<{ Params: { uuid: string } }>('/device/v2/:uuid/state', async (request, reply) => {
+  app.patch<{ Params: { uuid: string } }>('/device/v2/:uuid/state', { schema: { params: uuidParams, body: v2StateReportSchema } }, async (request, reply) => {
     const device = requireDevice(request);
     await applyV2StateReport(db, device.deviceId, request.params.uuid, request.body);
     return reply.code(200).send();

@@ -1,6 +1,43 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError } from '../../infra/errors.js';
-import { lockReportDevices, planReport, recordInstall, writeReportFields, type ReportDevice } from './state-report.js';
+import {
+  lockReportDevices,
+  planReport,
+  recordInstall,
+  reportedDeviceFieldsSchema,
+  reportedServiceSchema,
+  writeReportFields,
+  type ReportDevice,
+} from './state-report.js';
+
+/** `PATCH /device/v2/{uuid}/state`: `{ local: { <device fields>, name, is_on__commit, apps: { <appId>: { services } } }, dependent }`. */
+export const v2StateReportSchema = {
+  type: 'object',
+  properties: {
+    local: {
+      type: ['object', 'null'],
+      properties: {
+        ...reportedDeviceFieldsSchema,
+        name: { type: ['string', 'null'], maxLength: 255 },
+        is_on__commit: { type: ['string', 'null'], maxLength: 255 },
+        apps: {
+          type: ['object', 'null'],
+          propertyNames: { maxLength: 20 },
+          additionalProperties: {
+            type: 'object',
+            properties: {
+              services: {
+                type: ['object', 'null'],
+                propertyNames: { maxLength: 20 },
+                additionalProperties: { ...reportedServiceSchema, properties: { ...reportedServiceSchema.properties, releaseId: { type: ['integer', 'null'] } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
 
 interface V2Service {
   releaseId?: unknown;

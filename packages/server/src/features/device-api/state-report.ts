@@ -10,8 +10,79 @@ const PLAIN_FIELDS = [
 const METRIC_FIELDS = [
   'cpu_usage', 'cpu_temp', 'cpu_id', 'memory_usage', 'memory_total', 'storage_block_device', 'storage_usage', 'storage_total', 'is_undervolted',
 ] as const;
-const INTEGER_FIELDS = new Set(['provisioning_progress', 'download_progress', 'cpu_usage', 'cpu_temp', 'memory_usage', 'memory_total', 'storage_usage', 'storage_total']);
+const INT32_MAX = 2_147_483_647;
+/**
+ * Numeric fields and the largest magnitude their column takes: `Integer` columns are 32-bit,
+ * `Big Integer` ones are bounded by what a JSON number carries exactly. A value beyond is
+ * refused (400), never handed to PostgreSQL (22003 would fail the report's transaction).
+ */
+const INTEGER_LIMITS: Record<string, number> = {
+  provisioning_progress: INT32_MAX,
+  download_progress: INT32_MAX,
+  cpu_usage: INT32_MAX,
+  cpu_temp: INT32_MAX,
+  memory_usage: Number.MAX_SAFE_INTEGER,
+  memory_total: Number.MAX_SAFE_INTEGER,
+  storage_usage: Number.MAX_SAFE_INTEGER,
+  storage_total: Number.MAX_SAFE_INTEGER,
+};
+const INTEGER_FIELDS = new Set(Object.keys(INTEGER_LIMITS));
 const TEXT_LIMITS: Record<string, number> = { ip_address: 10_000, mac_address: 10_000 };
+const TEXT_LIMIT = 255;
+
+/** JSON schema of a number field of the report, bounded as its column. */
+const boundedNumber = (max: number) => ({ type: ['number', 'null'], minimum: -max, maximum: max }) as const;
+
+/** JSON schema of the device fields of a report (v3 per uuid, v2 `local`): each field bounded as its column. */
+export const reportedDeviceFieldsSchema: Record<string, object> = Object.fromEntries(
+  [...PLAIN_FIELDS, ...METRIC_FIELDS].map((f) => [
+    f,
+    f === 'is_undervolted'
+      ? { type: ['boolean', 'null'] }
+      : INTEGER_FIELDS.has(f)
+        ? boundedNumber(INTEGER_LIMITS[f]!)
+        : { type: ['string', 'number', 'null'], maxLength: 100_000 },
+  ]),
+);
+
+/** JSON schema of one reported service (v3 and v2). */
+export const reportedServiceSchema = {
+  type: 'object',
+  properties: { image: { type: 'string', maxLength: 1000 }, status: { type: ['string', 'null'], maxLength: 1000 }, download_progress: boundedNumber(INT32_MAX) },
+} as const;
+
+/** `PATCH /device/v3/state`: `{ <uuid>: { <device fields>, apps: { <app uuid>: { releases: { <commit>: { services } } } } } }`. */
+export const stateReportSchema = {
+  type: 'object',
+  propertyNames: { maxLength: 62 },
+  additionalProperties: {
+    type: 'object',
+    properties: {
+      ...reportedDeviceFieldsSchema,
+      apps: {
+        type: ['object', 'null'],
+        propertyNames: { maxLength: 62 },
+        additionalProperties: {
+          type: 'object',
+          properties: {
+            release_uuid: { type: ['string', 'null'], maxLength: 64 },
+            releases: {
+              type: ['object', 'null'],
+              propertyNames: { maxLength: 64 },
+              additionalProperties: {
+                type: 'object',
+                properties: {
+                  update_status: { type: ['string', 'null'], maxLength: 255 },
+                  services: { type: ['object', 'null'], propertyNames: { maxLength: 255 }, additionalProperties: reportedServiceSchema },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
 
 export const METRICS_INTERVAL_SECONDS = 60;
 
@@ -31,13 +102,18 @@ function value(field: string, v: unknown): unknown {
     if (typeof v !== 'boolean') throw new BadRequestError(`${field} must be a boolean`);
     return v;
   }
-  if (INTEGER_FIELDS.has(field)) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new BadRequestError(`${field} must be a number`);
-    return Math.round(v);
-  }
+  if (INTEGER_FIELDS.has(field)) return boundedInteger(field, v, INTEGER_LIMITS[field]!);
   const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
   if (text === undefined) throw new BadRequestError(`${field} must be a string`);
-  return text.slice(0, TEXT_LIMITS[field] ?? 255);
+  return text.slice(0, TEXT_LIMITS[field] ?? TEXT_LIMIT);
+}
+
+/** A reported number as its integer column stores it; 400 beyond the column's range. */
+function boundedInteger(field: string, v: unknown, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new BadRequestError(`${field} must be a number`);
+  const n = Math.round(v);
+  if (Math.abs(n) > max) throw new BadRequestError(`${field} is out of range (at most ${max})`);
+  return n;
 }
 
 /** A device row as the report needs it, locked for the report's transaction. */
@@ -208,7 +284,7 @@ export async function recordInstall(
   reported: { status?: unknown; download_progress?: unknown },
 ): Promise<void> {
   const status = typeof reported.status === 'string' && reported.status ? reported.status.slice(0, 255) : 'Unknown';
-  const progress = typeof reported.download_progress === 'number' && Number.isFinite(reported.download_progress) ? Math.round(reported.download_progress) : null;
+  const progress = typeof reported.download_progress === 'number' ? boundedInteger('download_progress', reported.download_progress, INT32_MAX) : null;
   await db.query(
     `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
      VALUES ($1, $2, $3, $4, $5)

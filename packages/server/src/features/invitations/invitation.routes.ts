@@ -1,3 +1,4 @@
+import { EMPTY_BODY } from '../../infra/http/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { requireUser } from '../../infra/http/guards.js';
@@ -37,7 +38,7 @@ export async function invitationRoutes(app: FastifyInstance, { db }: { db: Db })
     ['/org/v1/invitation/:token', ORGANIZATION_INVITE],
     ['/user/v1/invitation/:token', FLEET_INVITE],
   ] as const) {
-    app.post<{ Params: { token: string } }>(url, { schema: { params, response: { 200: accepted(kind) } } }, async (request) => {
+    app.post<{ Params: { token: string } }>(url, { schema: { params, body: EMPTY_BODY, response: { 200: accepted(kind) } } }, async (request) => {
       const user = requireUser(request);
       return acceptInvitation(db, kind, user.userId, request.params.token);
     });

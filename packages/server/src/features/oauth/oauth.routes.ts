@@ -17,7 +17,7 @@ const authorizeSchema = {
   required: ['client_id', 'response_type'],
   properties: {
     client_id: { type: 'string', minLength: 1, maxLength: 255 },
-    response_type: { type: 'string' },
+    response_type: { type: 'string', maxLength: 64 },
   },
 } as const;
 
@@ -25,7 +25,7 @@ const tokenSchema = {
   type: 'object',
   required: ['grant_type', 'code', 'client_id'],
   properties: {
-    grant_type: { type: 'string' },
+    grant_type: { type: 'string', maxLength: 64 },
     code: { type: 'string', minLength: 1, maxLength: 255 },
     client_id: { type: 'string', minLength: 1, maxLength: 255 },
     redirect_uri: { type: 'string', maxLength: 2000 },
@@ -60,7 +60,7 @@ export async function oauthRoutes(app: FastifyInstance, { db, jwtSecret, now = D
 
   app.post<{ Body: { grant_type: string; code: string; client_id: string; redirect_uri?: string } }>(
     '/oauth/token',
-    { schema: { body: tokenSchema } },
+    { schema: { body: tokenSchema }, config: { noStore: true } },
     async (request, reply) => {
       if (request.body.grant_type !== 'authorization_code') throw new BadRequestError('unsupported_grant_type');
       const { userId } = await redeemCode(

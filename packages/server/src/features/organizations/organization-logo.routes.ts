@@ -1,3 +1,4 @@
+import { EMPTY_BODY } from '../../infra/http/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import { LOGO_MAX_BYTES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
@@ -28,14 +29,17 @@ export async function organizationLogoRoutes(app: FastifyInstance, { db }: { db:
 
   const params = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
-  app.put<{ Params: { id: number }; Body: Buffer }>('/organization/:id/logo', { schema: { params } }, async (request, reply) => {
+  app.put<{ Params: { id: number }; Body: Buffer }>(
+    '/organization/:id/logo',
+    { schema: { params }, config: { ownInput: 'the image itself (PNG/JPEG, LOGO_MAX_BYTES), checked by logoDataUrl' } },
+    async (request, reply) => {
     const actor = requireUser(request);
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     await setLogo(actor.actorId, actor.permissions, request.params.id, logoDataUrl(body));
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: number } }>('/organization/:id/logo', { schema: { params } }, async (request, reply) => {
+  app.delete<{ Params: { id: number } }>('/organization/:id/logo', { schema: { params, body: EMPTY_BODY } }, async (request, reply) => {
     const actor = requireUser(request);
     await setLogo(actor.actorId, actor.permissions, request.params.id, null);
     return reply.code(204).send();

@@ -1,3 +1,4 @@
+import { EMPTY_BODY } from '../../infra/http/schemas.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
@@ -71,7 +72,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, sec
   // During setup: enables two-factor. At login (a pending token): passes the second factor.
   app.post<{ Body: { code?: string } }>(
     '/auth/totp/verify',
-    { schema: { body: codeBody }, config: { allowsPendingTwoFactor: true } },
+    { schema: { body: codeBody }, config: { allowsPendingTwoFactor: true, noStore: true } },
     async (request, reply) => {
       const actor = requireSession(request);
       const code = required(request.body?.code, MESSAGES.codeRequired);
@@ -96,7 +97,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, sec
   });
 
   // A new list of recovery codes (JSON array, shown once); earlier codes stop working.
-  app.post('/auth/v1/2fa-recover/create', async (request, reply) => {
+  app.post('/auth/v1/2fa-recover/create', { schema: { body: EMPTY_BODY }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireRecentAuth(request);
     const codes = await regenerateRecoveryCodes(db, actor.userId);
     reply.header('Cache-Control', 'no-store');
@@ -106,7 +107,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, sec
   // At login, instead of a TOTP code: an unused recovery code passes the second factor.
   app.post<{ Body: { code?: string } }>(
     '/auth/v1/2fa-recover/verify',
-    { schema: { body: codeBody }, config: { allowsPendingTwoFactor: true } },
+    { schema: { body: codeBody }, config: { allowsPendingTwoFactor: true, noStore: true } },
     async (request, reply) => {
       const actor = requireSession(request);
       const code = required(request.body?.code, MESSAGES.recoveryCodeRequired);

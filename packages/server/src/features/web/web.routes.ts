@@ -108,7 +108,7 @@ export async function webRoutes(
   });
 
   // The files' codings are chosen here (sendAsset), not by the app-wide compression.
-  app.get('/*', { config: { compress: false } }, async (request, reply) => {
+  app.get('/*', { config: { compress: false, ownInput: 'a file path, resolved inside the dist directory' } }, async (request, reply) => {
     let path: string;
     try {
       path = decodeURIComponent(request.url.split('?')[0] ?? '/');

@@ -12,6 +12,9 @@ export interface SessionClaims {
   exp: number;
 }
 
+/** How far in the future a token's `iat` may lie (clock skew between server nodes). */
+export const JWT_CLOCK_SKEW_SECONDS = 60;
+
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 /** A JWT has three base64url segments and a JSON header; anything else is an API key. */
@@ -55,7 +58,9 @@ export function verifyJwt(token: string, secret: string, now = Date.now()): Sess
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new UnauthorizedError('Invalid token signature');
   }
-  if (typeof claims.id !== 'number' || typeof claims.exp !== 'number') throw new UnauthorizedError('Malformed token');
+  if (typeof claims.id !== 'number' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') throw new UnauthorizedError('Malformed token');
+  // A token from the future would outlive every revocation (tokens_valid_after compares iat).
+  if (claims.iat * 1000 > now + JWT_CLOCK_SKEW_SECONDS * 1000) throw new UnauthorizedError('Token issued in the future');
   if (claims.exp * 1000 <= now) throw new UnauthorizedError('Your authentication token has expired');
   return claims;
 }

@@ -1,5 +1,28 @@
 import { z } from 'zod';
+import { isIP } from 'node:net';
 import { mapTileSource } from './map-tiles.js';
+
+/**
+ * FLOTILLA_TRUST_PROXY: empty, `false` or `0` = trust no proxy; a whole number = that many
+ * hops; otherwise a comma list of addresses or CIDR ranges (IPv4 or IPv6) of the proxies.
+ */
+export function parseTrustProxy(value: string | undefined): number | string[] | undefined | Error {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false' || v === '0') return undefined;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return hops <= 100 ? hops : new Error('must be a hop count up to 100, or a list of addresses/CIDRs');
+  }
+  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of entries) {
+    const [addr, bits, extra] = e.split('/');
+    const family = isIP(addr ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !okBits || extra !== undefined) return new Error(`"${e}" is not an address or CIDR range (use a hop count or a comma list such as 10.0.0.1,192.168.0.0/16)`);
+  }
+  return entries;
+}
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad
@@ -77,6 +100,19 @@ const schema = z
       .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    // Which proxies' X-Forwarded-* headers to believe: unset/false = none (the socket's peer is
+    // the client); a hop count (1 = the nearest proxy); or a comma list of addresses/CIDRs.
+    FLOTILLA_TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const parsed = parseTrustProxy(v);
+        if (parsed instanceof Error) {
+          ctx.addIssue({ code: 'custom', message: parsed.message });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({

@@ -1,31 +1,78 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { HttpError } from '../errors.js';
+import { translateDbError } from '../odata/db-errors.js';
+
+/** The dialect's error shape: the message as a JSON string. */
+function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify(message));
+}
+
+/**
+ * Errors the request itself caused, wherever they were thrown: a database error of a bad
+ * value (hand-written SQL as well as the data layer: invalid byte sequence 22021, numeric
+ * out of range 22003, invalid text 22P02, unique/foreign key…), a malformed percent-escape
+ * or lone surrogate (URIError), unparsable JSON (SyntaxError from a body parser).
+ */
+export function clientErrorOf(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  const translated = translateDbError(error);
+  if (translated instanceof HttpError) return translated;
+  if (error instanceof URIError) return new HttpError(400, `Invalid request: ${error.message}`);
+  const fe = error as FastifyError;
+  if (fe?.validation) return new HttpError(400, `Invalid request: ${fe.message}`);
+  if (fe?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpError(413, 'Request body is larger than 1 MB');
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return new HttpError(fe.statusCode, fe.message);
+  if (error instanceof SyntaxError) return new HttpError(400, `Invalid request: ${error.message}`);
+  return undefined;
+}
+
+/** Texts of the HTTP parser's own refusals (before Fastify sees a request). */
+const CLIENT_ERROR_TEXT: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  HPE_URI_TOO_LONG: [414, 'Request URI too long'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+};
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /**
  * The one error handler. Typed errors become their status with the message as a JSON
- * string body (the balena dialect's error shape); 5xx text is hidden from the client and
- * logged with the request id.
+ * string body (the balena dialect's error shape); errors the input caused are 4xx in the
+ * same shape; 5xx text is hidden from the client and logged with the request id. Fastify's
+ * own refusals (bad URL, HTTP parser errors such as 431) use the same shape.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    if (error instanceof HttpError) {
-      reply.headers(error.headers);
-      return reply.code(error.statusCode).type('application/json').send(JSON.stringify(error.message));
-    }
-    const fe = error as FastifyError;
-    if (fe.validation) {
-      return reply.code(400).type('application/json').send(JSON.stringify(`Invalid request: ${fe.message}`));
-    }
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).type('application/json').send(JSON.stringify('Request body is larger than 1 MB'));
-    }
-    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.code(fe.statusCode).type('application/json').send(JSON.stringify(fe.message));
+    const client = clientErrorOf(error);
+    if (client) {
+      reply.headers(client.headers);
+      return sendError(reply, client.statusCode, client.message);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).type('application/json').send(JSON.stringify(`Internal Server Error (request ${request.id})`));
+    return sendError(reply, 500, `Internal Server Error (request ${request.id})`);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type('application/json').send(JSON.stringify(`Not found: ${request.method} ${request.url.split('?')[0]}`));
+    sendError(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
   });
+}
+
+/** Fastify's `frameworkErrors`: a URL it cannot decode and the like, in the dialect's shape. */
+export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const client = clientErrorOf(error) ?? new HttpError(400, error.message);
+  sendError(reply, client.statusCode, client.message);
+}
+
+/** Fastify's `clientErrorHandler`: the HTTP parser's refusals (431, 414, 400) in the dialect's shape. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  const [status, text] = CLIENT_ERROR_TEXT[error.code ?? ''] ?? [400, 'Bad Request'];
+  const body = JSON.stringify(text);
+  const reason = REASONS[status] ?? 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

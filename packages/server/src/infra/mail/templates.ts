@@ -150,3 +150,29 @@ export function passwordReset(p: { resetUrl: string; validMinutes: number }): Re
   );
   return { subject, text, html };
 }
+
+/**
+ * Someone tried to sign up with an address that already has an account (issue 11): the
+ * sign-up was answered like any other, so only the owner learns of it, here.
+ */
+export function signUpAttempt(p: { loginUrl: string; resetUrl: string }): RenderedMail {
+  const loginUrl = checkedUrl(p.loginUrl);
+  const resetUrl = checkedUrl(p.resetUrl);
+  const subject = 'Someone tried to sign up for Flotilla with your email address';
+  const note = `If it was not you, you can ignore this e-mail: no account was created and yours is unchanged. If you forgot your password, reset it here: ${resetUrl}`;
+  const text = [
+    'Someone (hopefully you) tried to create a Flotilla account with this email address, which already has an account. No new account was created.',
+    'If it was you, sign in instead:',
+    loginUrl,
+    '',
+    note,
+    '',
+  ].join('\n');
+  const html = htmlDocument(
+    subject,
+    ['Someone (hopefully you) tried to create a Flotilla account with this email address, which already has an account. No new account was created.'],
+    { label: 'Sign in', url: loginUrl },
+    note,
+  );
+  return { subject, text, html };
+}

@@ -48,6 +48,12 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db }): Pro
           throw new HttpError(405, `Method not allowed: ${request.method}`);
       }
     };
-    app.route({ method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], url: `${prefix}/*`, handler });
+    app.route({
+      method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
+      url: `${prefix}/*`,
+      // The URL is parsed by the OData parser and bodies are checked against the model (validate.ts).
+      config: { ownInput: 'OData URL parsed by the OData parser; bodies validated against the model' },
+      handler,
+    });
   }
 }

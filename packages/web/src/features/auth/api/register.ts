@@ -11,6 +11,17 @@ export interface RegisterInput {
   captchaResponse?: string;
 }
 
+/**
+ * The sign-up was answered but its token opens no session: the address already has an
+ * account (the server answers those like any sign-up and mails the owner instead).
+ */
+export class SignUpNotSignedIn extends Error {
+  constructor() {
+    super('signup.check_email');
+    this.name = 'SignUpNotSignedIn';
+  }
+}
+
 /** POST /user/register {email, password, has_disabled_newsletter, g-recaptcha-response} answers with a session token. */
 export async function register(input: RegisterInput) {
   const credentials = {
@@ -21,7 +32,12 @@ export async function register(input: RegisterInput) {
   };
   const token = await sdk.auth.register(credentials);
   await sdk.auth.loginWithToken(token);
-  return getSession();
+  const session = await getSession();
+  if (!session) {
+    await sdk.auth.logout();
+    throw new SignUpNotSignedIn();
+  }
+  return session;
 }
 
 export function useRegister() {

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { useNotify } from '../../../lib/notify';
-import { useRegister } from '../api/register';
+import { SignUpNotSignedIn, useRegister } from '../api/register';
 import { useCaptcha } from '../../../components/captcha';
 import '../signup-i18n';
 
@@ -46,7 +46,7 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     }
     await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
       captcha.reset();
-      notify.error(err);
+      notify.error(err instanceof SignUpNotSignedIn ? t('signup.check_email') : err);
     });
   });
 
