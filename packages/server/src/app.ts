@@ -136,6 +136,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     // pinejs-style URLs carry quotes, parentheses and commas; keep them as sent.
     routerOptions: { maxParamLength: 2000 },
+    // Route schemas use `type: ['string', 'null']` for nullable fields (JSON Schema's own form).
+    // EMPTY_BODY's keywords deliberately carry no type (an absent body must pass).
+    ajv: { customOptions: { allowUnionTypes: true, strictTypes: false } },
   });
   installErrorHandler(app);
   // JSON and text answers above ~one TCP segment go out brotli/gzip-compressed (issue 11).
