@@ -18,9 +18,9 @@ test('an administrator shares a fleet through a team; the member sees it until l
   const privateFleet = `private-${stamp}`;
   const member = await registerApiUser(request, newEmail('teammember'));
   // Adding by username takes someone who already shares an organization with the administrator
-  // (issue 11, 1g): the member invites the administrator into one of theirs first.
+  // (issue 11, 1g): the administrator invites the member into another organization first.
   const admin = await registerApiUser(request, newEmail('teamsadmin'));
-  await organizationWithMember(request, member, admin, `Teams shared ${stamp}`);
+  await organizationWithMember(request, admin, member, `Teams shared ${stamp}`);
   await signIn(page, admin.email);
 
   // An organization, with the second user added by username on the members page.
