@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, registerApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { organizationWithFleet } from './support/fleets';
 import { latestMailTo, linkPath } from './support/outbox';
@@ -157,6 +157,8 @@ test('an existing user is added by username; members see no controls; an invite 
   const orgName = `Members2 E2E ${Date.now().toString(36)}`;
   const admin = await registerApiUser(request, newEmail('members2admin'));
   const existing = await registerApiUser(request, newEmail('members2user'));
+  // By username only someone who already shares an organization with the administrator (issue 11, 1g).
+  await organizationWithMember(request, admin, existing, `${orgName} shared`);
   const { id: orgId } = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: orgName });
 
   await page.goto('/login');

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { registerApiUser } from './support/api';
+import { organizationWithMember, registerApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createFleet } from './support/fleets';
-import { newEmail, signUp, submitLogin } from './support/users';
+import { newEmail, signIn, submitLogin } from './support/users';
 
 /*
  * Teams (spec 1 §2, §5, §6, §8, §9): /orgs/{orgId}/teams and /orgs/{orgId}/teams/{teamId}.
@@ -17,7 +17,11 @@ test('an administrator shares a fleet through a team; the member sees it until l
   const sharedFleet = `shared-${stamp}`;
   const privateFleet = `private-${stamp}`;
   const member = await registerApiUser(request, newEmail('teammember'));
-  await signUp(page, newEmail('teamsadmin'));
+  // Adding by username takes someone who already shares an organization with the administrator
+  // (issue 11, 1g): the administrator invites the member into another organization first.
+  const admin = await registerApiUser(request, newEmail('teamsadmin'));
+  await organizationWithMember(request, admin, member, `Teams shared ${stamp}`);
+  await signIn(page, admin.email);
 
   // An organization, with the second user added by username on the members page.
   await page.goto('/orgs');

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
+import { linkPath, platformAdminToken } from './outbox';
 import { PASSWORD } from './users';
 
 /** A user made through the API, with a session token for further API calls. */
@@ -35,7 +36,11 @@ export async function apiAs<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Creates an organization as `admin` and adds `member` to it with the member role. */
+/**
+ * Creates an organization as `admin` and adds `member` to it with the member role, the way a
+ * person joins: `admin` invites their e-mail and `member` accepts with the mailed token (the
+ * API accepts no membership POST for someone who shares no organization with the admin).
+ */
 export async function organizationWithMember(request: APIRequestContext, admin: ApiUser, member: ApiUser, name: string): Promise<number> {
   const { id } = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name });
   const roles = await apiAs<{ d: { id: number }[] }>(
@@ -44,10 +49,25 @@ export async function organizationWithMember(request: APIRequestContext, admin: 
     'GET',
     `/v7/organization_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'member'")}`,
   );
-  await apiAs(request, admin, 'POST', '/v7/organization_membership', {
-    user: member.id,
-    is_member_of__organization: id,
+  await apiAs(request, admin, 'POST', '/v7/invitee__is_invited_to__organization', {
+    invitee: member.email,
+    is_invited_to__organization: id,
     organization_membership_role: roles.d[0]!.id,
   });
+  // The invitation in the outbox, read as the platform administrator (signed in once).
+  const outboxToken = await platformAdminToken(request);
+  const filter = encodeURIComponent(`recipient eq '${member.email.replace(/'/g, "''")}' and contains(text_body, '/organization/invitation/')`);
+  let text = '';
+  await expect
+    .poll(async () => {
+      const res = await request.get(`/v7/email_outbox?$select=text_body&$orderby=id%20desc&$top=1&$filter=${filter}`, {
+        headers: { Authorization: `Bearer ${outboxToken}` },
+      });
+      text = ((await res.json()) as { d: { text_body: string }[] }).d[0]?.text_body ?? '';
+      return text !== '';
+    })
+    .toBe(true);
+  const token = linkPath(text, '/organization/invitation/').split('/').pop()!;
+  await apiAs(request, member, 'POST', `/org/v1/invitation/${token}`);
   return id;
 }

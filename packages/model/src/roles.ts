@@ -1,4 +1,5 @@
 import { model } from './model.js';
+import { isPublicOsFleet } from './os-lines.js';
 import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './roles/filters.js';
 import type { FleetRole } from './roles/fleet.js';
 
@@ -154,6 +155,9 @@ export const ROLES = {
     // services, images and tags; developers and administrators create (deploy), edit and
     // delete them (rules such as 'cannot delete pinned releases' are hooks).
     ...crud('release', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'developer' }),
+    // Releases of public host-OS fleets and supervisor blocks: what a device's OS and
+    // supervisor release may name (os-lines.ts), read by the update dialogs.
+    `resin.release.read?${onFleet('belongs_to__application', isPublicOsFleet)}`,
     ...crud('service', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     ...crud('image', (level) => through('', 'is_a_build_of__service', 'sv', (sv) => onFleet('application', (a) => fleetRoleAtLeast(level, a), sv)), { read: 'observer', write: 'developer' }),
     ...crud('image__is_part_of__release', (level) => through('', 'is_part_of__release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),

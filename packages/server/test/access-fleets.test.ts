@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Fleet access (issue 3): fleets shared through a fleet membership or a team, the table
 // rights of each fleet role (spec 2 §6), and the membership and team rules.
@@ -21,12 +21,7 @@ async function fleet(name: string, owner = admin, orgId = owner.orgId): Promise<
 /** A new user who is a plain member of the admin's organization. */
 async function orgMember(orgAdmin = admin, orgId = orgAdmin.orgId): Promise<SignedUpUser> {
   const u = await signUp(t.app);
-  const res = await req(orgAdmin.token, 'POST', '/v7/organization_membership', {
-    username: u.username,
-    is_member_of__organization: orgId,
-    organization_membership_role: orgRoleIds.member,
-  });
-  expect(res.statusCode, res.body).toBe(201);
+  await addOrganizationMember(t.db, u.userId, orgId);
   return u;
 }
 
@@ -192,6 +187,14 @@ describe('teams', () => {
     const unknown = await req(admin.token, 'POST', '/v7/team_membership', { username: 'nobody_by_that_name', is_member_of__team: tm });
     expect(unknown.statusCode).toBe(400);
     const outsider = await signUp(t.app);
+    // Someone the caller shares no organization with is as unknown as a name nobody has (issue 11, 1g).
+    const stranger = await req(admin.token, 'POST', '/v7/team_membership', { username: outsider.username, is_member_of__team: tm });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toBe(`No user with the username '${outsider.username}'`);
+    // Someone from another of the administrator's organizations meets the membership rules.
+    const other = await req(admin.token, 'POST', '/v7/organization', { name: `Other ${outsider.userId}` });
+    expect(other.statusCode, other.body).toBe(201);
+    await addOrganizationMember(t.db, outsider.userId, other.json().id);
     const notMember = await req(admin.token, 'POST', '/v7/team_membership', { username: outsider.username, is_member_of__team: tm });
     expect(notMember.statusCode).toBe(400);
     expect(notMember.json()).toBe("A team member must be a member of the team's organization");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Two tenants and the fleet-access resources: tenant B can neither read A's teams, team
 // memberships, team fleet access or fleet memberships (by id, by filter probe, by expand),
@@ -31,8 +31,7 @@ beforeAll(async () => {
   b = await signUp(t.app);
   const dt = (await req(a.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'raspberrypi3'`)).json().d[0].id;
   for (const r of (await req(a.token, 'GET', '/v7/application_membership_role?$select=id,name')).json().d) role[r.name] = r.id;
-  const memberRole = (await req(a.token, 'GET', `/v7/organization_membership_role?$filter=name eq 'member'`)).json().d[0].id;
-  await post(a.token, '/v7/organization_membership', { user: aMember.userId, is_member_of__organization: a.orgId, organization_membership_role: memberRole });
+  await addOrganizationMember(t.db, aMember.userId, a.orgId);
   fleetA = await post(a.token, '/v7/application', { app_name: 'TenantAFleet', organization: a.orgId, is_for__device_type: dt });
   fleetB = await post(b.token, '/v7/application', { app_name: 'TenantBFleet', organization: b.orgId, is_for__device_type: dt });
   teamA = await post(a.token, '/v7/team', { name: 'ATeam', belongs_to__organization: a.orgId });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type TestApp, sdkClient } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type TestApp, sdkClient } from './harness.js';
 
 // Fleet memberships through the published balena-sdk (application.membership.*).
 let t: TestApp;
@@ -20,14 +20,7 @@ describe('balena-sdk fleet memberships', () => {
     const member = await signUp(t.app);
     const sdk = sdkFor();
     await sdk.auth.loginWithToken(owner.token);
-    const memberRole = (await sdk.pine.get({ resource: 'organization_membership_role', id: { name: 'member' }, options: { $select: 'id' } }))!.id;
-    const joined = await t.app.inject({
-      method: 'POST',
-      url: '/v7/organization_membership',
-      headers: bearer(owner.token),
-      payload: { username: member.username, is_member_of__organization: owner.orgId, organization_membership_role: memberRole },
-    });
-    expect(joined.statusCode).toBe(201);
+    await addOrganizationMember(t.db, member.userId, owner.orgId);
     const app = await sdk.models.application.create({ name: 'SdkShared', organization: owner.username, deviceType: 'raspberrypi3' });
 
     // (application.membership.create, which looks the user up through the organization's

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { hashApiKey } from '../src/infra/auth/api-keys.js';
 import type { PoolDb } from '../src/infra/db/db.js';
-import { bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
+import { addOrganizationMember, bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 
 const PASSWORD = 'correct horse battery';
 let offset = 0;
@@ -24,24 +24,12 @@ beforeEach(() => {
   offset = 0;
 });
 
-async function roleId(name: string): Promise<number> {
-  return (await db.query<{ id: number }>('SELECT id FROM organization_membership_role WHERE name = $1', [name])).rows[0]!.id;
-}
-
 /** An organization created by `owner` (its administrator) with `others` added in `role`. */
 async function organizationWith(owner: SignedUpUser, name: string, others: SignedUpUser[], role: 'administrator' | 'member'): Promise<number> {
   const res = await app.inject({ method: 'POST', url: '/v7/organization', headers: bearer(owner.token), payload: { name } });
   expect(res.statusCode).toBe(201);
   const orgId = res.json<{ id: number }>().id;
-  for (const o of others) {
-    const m = await app.inject({
-      method: 'POST',
-      url: '/v7/organization_membership',
-      headers: bearer(owner.token),
-      payload: { user: o.userId, is_member_of__organization: orgId, organization_membership_role: await roleId(role) },
-    });
-    expect(m.statusCode).toBe(201);
-  }
+  for (const o of others) await addOrganizationMember(db, o.userId, orgId, role);
   return orgId;
 }
 

@@ -231,7 +231,7 @@ describe('two tenants', () => {
     const ownBefore = await deviceRow(own);
     expect((await req(outsider.token, 'PATCH', `/v7/device(${own})`, { belongs_to__application: fleetA })).statusCode).toBe(401);
     const pin = await req(outsider.token, 'PATCH', `/v7/device(${own})`, { is_pinned_on__release: releaseA });
-    expect(pin.statusCode).toBe(400);
+    expect(pin.statusCode).toBe(401);
     expect(await deviceRow(own)).toEqual(ownBefore);
     expect(await deviceCount(fleetA)).toBe(countA);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // balena-sdk's "directly accessible" fleet calls filter on the computed navigation
 // application.is_directly_accessible_by__user (CALLER_NAVIGATIONS in the model): fleets the
@@ -29,8 +29,7 @@ beforeAll(async () => {
   const made = await t.app.inject({ method: 'PATCH', url: `/v7/application(${publicFleet})`, headers: bearer(owner.token), payload: { is_public: true } });
   expect(made.statusCode).toBe(200);
   // `member` gets one fleet through a fleet membership (an organization member first).
-  const orgRole = (await sdk.pine.get({ resource: 'organization_membership_role', id: { name: 'member' }, options: { $select: 'id' } }))!.id;
-  await sdk.pine.post({ resource: 'organization_membership', body: { user: member.userId, is_member_of__organization: owner.orgId, organization_membership_role: orgRole } });
+  await addOrganizationMember(t.db, member.userId, owner.orgId);
   const observer = (await sdk.pine.get({ resource: 'application_membership_role', id: { name: 'observer' }, options: { $select: 'id' } }))!.id;
   await sdk.pine.post({ resource: 'user_application_membership', body: { user: member.userId, is_member_of__application: ownFleet, application_membership_role: observer } });
 });

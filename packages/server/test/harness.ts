@@ -131,3 +131,18 @@ export async function insertFleet(
 export function sdkClient(apiUrl: string): ReturnType<typeof getSdk> {
   return getSdk({ apiUrl, dataDirectory: false, isBrowser: false });
 }
+
+/**
+ * Makes `userId` a member of organization `orgId` directly, to arrange a test. Through the
+ * API a person joins by invitation, or by username when they already share an organization
+ * with the administrator adding them (issue 11, 1g); those paths have their own tests.
+ */
+export async function addOrganizationMember(db: PoolDb, userId: number, orgId: number, role: 'member' | 'administrator' = 'member'): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
+     SELECT $1, $2, id FROM organization_membership_role WHERE name = $3 RETURNING id`,
+    [userId, orgId, role],
+  );
+  if (!rows[0]) throw new Error(`no organization role '${role}'`);
+  return rows[0].id;
+}

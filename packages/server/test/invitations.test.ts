@@ -3,7 +3,7 @@ import { setInvitationMailer } from '../src/features/invitations/invitation-mail
 import { Mailer } from '../src/infra/mail/mailer.js';
 import { HttpError } from '../src/infra/errors.js';
 import { registerHook } from '../src/infra/odata/index.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
 
 // Invitations by e-mail (issue 3): organization and fleet invites through the data API,
 // the invitation mail in the outbox (where the token is read, as the invitee would read
@@ -54,12 +54,7 @@ async function fleet(name: string, owner = admin): Promise<number> {
 
 async function orgMember(orgAdmin: SignedUpUser, email?: string): Promise<SignedUpUser> {
   const u = await signUp(t.app, email);
-  const res = await req(orgAdmin.token, 'POST', '/v7/organization_membership', {
-    user: u.userId,
-    is_member_of__organization: orgAdmin.orgId,
-    organization_membership_role: orgRoles.member,
-  });
-  expect(res.statusCode, res.body).toBe(201);
+  await addOrganizationMember(t.db, u.userId, orgAdmin.orgId);
   return u;
 }
 

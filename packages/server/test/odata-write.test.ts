@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
 import { asRoot, odataDelete, odataPatch, registerHook } from '../src/infra/odata/index.js';
 import { BadRequestError } from '../src/infra/errors.js';
 
@@ -102,10 +102,14 @@ describe('POST', () => {
     expect(await fleet(ok.json().id)).toMatchObject({ is_public: true, app_name: 'upsert-one' });
   });
 
-  it('maps a foreign key violation to 409', async () => {
-    const res = await send('POST', '/v7/application', { app_name: 'bad-type', organization: alice.orgId, is_for__device_type: 999999, uuid: uuid() }, alice.token);
+  it('maps a foreign key violation to 409 where every row of the target is readable; otherwise a missing row is 401 like an unreadable one', async () => {
+    const res = await send('POST', '/v7/application', { app_name: 'bad-type', organization: alice.orgId, is_for__device_type: rpi3, application_type: 999999, uuid: uuid() }, alice.token);
     expect(res.status).toBe(409);
     expect(res.json()).toBe('Foreign key constraint violated');
+    // Device types are read under a condition (private ones are hidden): no oracle.
+    const hidden = await send('POST', '/v7/application', { app_name: 'bad-type', organization: alice.orgId, is_for__device_type: 999999, uuid: uuid() }, alice.token);
+    expect(hidden.status).toBe(401);
+    expect(hidden.json()).toBe('Unauthorized');
   });
 
   it('rejects invalid bodies with 400 and creates nothing', async () => {
@@ -276,6 +280,9 @@ describe('hooks', () => {
 
   it('POST hooks: acceptFields lets a before hook translate an input; after gets the new id', async () => {
     const carol = await signUp(t.app);
+    // The username path adds only people who already share an organization with the caller.
+    const shared = await send('POST', '/v7/organization', { name: `shared-${carol.userId}` }, bob.token);
+    await addOrganizationMember(t.db, carol.userId, shared.json().id);
     const created: number[] = [];
     const off = registerHook('organization_membership', 'POST', {
       acceptFields: ['username'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Spec 1 §5: an organization logo is a png or jpeg of at most 1,000,000 bytes.
 let t: TestApp;
@@ -20,14 +20,7 @@ beforeAll(async () => {
   admin = await signUp(t.app);
   member = await signUp(t.app);
   stranger = await signUp(t.app);
-  const role = (await t.app.inject({ method: 'GET', url: `/v7/organization_membership_role?$filter=name eq 'member'`, headers: bearer(admin.token) })).json().d[0].id;
-  const m = await t.app.inject({
-    method: 'POST',
-    url: '/v7/organization_membership',
-    headers: bearer(admin.token),
-    payload: { user: member.userId, is_member_of__organization: admin.orgId, organization_membership_role: role },
-  });
-  expect(m.statusCode).toBe(201);
+  await addOrganizationMember(t.db, member.userId, admin.orgId);
 });
 afterAll(async () => {
   await t.close();

@@ -51,6 +51,19 @@ async function expected(db: Db, caller: Caller, resource: string, action: Action
   return { anyRule: true, allowed: false };
 }
 
+/**
+ * Issue 11, security 1: every foreign key a caller writes must name a row the caller may read
+ * (else 401, whatever the create or update rule says). False when one does not.
+ */
+async function referencesReadable(caller: Caller, resource: string, body: Record<string, unknown>): Promise<boolean> {
+  for (const f of model[resource]!.fields) {
+    const value = body[f.name];
+    if (f.type !== 'ForeignKey' || !f.references || typeof value !== 'number') continue;
+    if (!(await expected(t.db, caller, f.references, 'read', value)).allowed) return false;
+  }
+  return true;
+}
+
 function request(caller: Caller, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) {
   return t.app.inject({ method, url, headers: caller.token === null ? {} : bearer(caller.token), ...(payload ? { payload } : {}) });
 }
@@ -85,6 +98,7 @@ async function checkUpdate(resource: string, fx: Fixture, caller: Caller, id: nu
   const { field } = fx.update;
   const before = await column(resource, field, id);
   const value = fx.update.value(w, before);
+  if (e.anyRule && !(await referencesReadable(caller, resource, { [field]: value }))) e.allowed = e.anyRule = false;
   try {
     const res = await request(caller, 'PATCH', `/v7/${resource}(${id})`, { [field]: value });
     expect(res.statusCode, `${what(resource, caller, 'update', e)}; got ${res.body}`).toBe(e.anyRule ? 200 : 401);
@@ -132,6 +146,7 @@ async function expectedCreate(caller: Caller, resource: string, body: Record<str
 async function checkCreate(resource: string, fx: Fixture, caller: Caller) {
   const body = await fx.body(w);
   const e = await expectedCreate(caller, resource, body);
+  if (e.allowed && !(await referencesReadable(caller, resource, body))) e.allowed = false;
   const res = await request(caller, 'POST', `/v7/${resource}`, body);
   const msg = `${what(resource, caller, 'create', e)}; got ${res.statusCode} ${res.body}`;
   if (!e.allowed) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
 import { ONE_SUCCESS_PER_COMMIT_MESSAGE } from '../src/features/releases/one-success-per-commit.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Releases on the server (issue 4): creating them as `balena deploy` does, the release
 // rules and their messages, the fleet's target release (pinned or tracking the latest),
@@ -141,6 +141,11 @@ describe('creating releases as balena deploy does', () => {
   it('refuses naming another user as the creator, and creates nothing', async () => {
     const appId = await fleet();
     const other = await signUp(t.app);
+    // Someone the caller cannot even read is refused like a user that does not exist (issue 11);
+    // a member of the caller's organization by the rule's message.
+    const stranger = await req(owner.token, 'POST', '/v7/release', { belongs_to__application: appId, commit: commitHash(), status: 'running', is_created_by__user: other.userId });
+    expect(stranger.statusCode).toBe(401);
+    await addOrganizationMember(t.db, other.userId, owner.orgId);
     const res = await req(owner.token, 'POST', '/v7/release', { belongs_to__application: appId, commit: commitHash(), status: 'running', is_created_by__user: other.userId });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toBe('A release can only be created by the calling user');
@@ -344,11 +349,13 @@ describe("the fleet's target release", () => {
     const good = await deploy(appId);
     const running = await createRelease(appId);
     const other = await deploy(await fleet());
-    for (const bad of [running, other, 999_999]) {
+    for (const bad of [running, other]) {
       const res = await req(owner.token, 'PATCH', `/v7/application(${appId})`, { should_be_running__release: bad });
       expect(res.statusCode, String(bad)).toBe(400);
       expect(res.json()).toBe('The target release must be a successful release of this fleet');
     }
+    // A release that does not exist is refused like one the caller cannot read (issue 11).
+    expect((await req(owner.token, 'PATCH', `/v7/application(${appId})`, { should_be_running__release: 999_999 })).statusCode).toBe(401);
     expect(await row('application', appId)).toMatchObject({ should_be_running__release: good, should_track_latest_release: true });
 
     const older = await deploy(appId);
@@ -438,9 +445,9 @@ describe('isolation between organizations', () => {
     expect(await count('SELECT 1 FROM image__is_part_of__release WHERE is_part_of__release = $1', [releaseId])).toBe(1);
     expect(await count('SELECT 1 FROM release_tag WHERE release = $1', [releaseId])).toBe(1);
 
-    // Nor can they point their own fleet at it.
+    // Nor can they point their own fleet at it (a release they cannot read: 401, issue 11).
     const pin = await req(outsider.token, 'PATCH', `/v7/application(${own})`, { should_be_running__release: releaseId });
-    expect(pin.statusCode).toBe(400);
+    expect(pin.statusCode).toBe(401);
     expect(await target(own)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/features/users/user.service.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Organization administrator vs member, and the platform administrator (issue 2 roles).
 let t: TestApp;
@@ -18,13 +18,7 @@ beforeAll(async () => {
   admin = await signUp(t.app);
   member = await signUp(t.app);
   memberRoleId = (await req(admin.token, 'GET', `/v7/organization_membership_role?$filter=name eq 'member'`)).json().d[0].id;
-  const m = await req(admin.token, 'POST', '/v7/organization_membership', {
-    user: member.userId,
-    is_member_of__organization: admin.orgId,
-    organization_membership_role: memberRoleId,
-  });
-  expect(m.statusCode).toBe(201);
-  membershipId = m.json().id;
+  membershipId = await addOrganizationMember(t.db, member.userId, admin.orgId);
   const dt = (await req(admin.token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'beaglebone-black'`)).json().d[0].id;
   const f = await req(admin.token, 'POST', '/v7/application', { app_name: 'AdminFleet', organization: admin.orgId, is_for__device_type: dt });
   expect(f.statusCode).toBe(201);

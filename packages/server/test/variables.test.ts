@@ -206,13 +206,13 @@ describe('duplicates and upserts', () => {
 });
 
 describe('service-scoped variables', () => {
-  it("answers 'Service not found' for a service that does not exist", async () => {
+  it('refuses a service that does not exist like one the caller cannot read (issue 11)', async () => {
     const res = await req(owner.token, 'POST', '/v7/service_environment_variable', { service: 2_000_000_000, name: 'A', value: 'v' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toBe('Service not found');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toBe('Unauthorized');
     const override = await req(owner.token, 'POST', '/v7/device_service_environment_variable', { service_install: 2_000_000_000, name: 'A', value: 'v' });
-    expect(override.statusCode).toBe(400);
-    expect(override.json()).toBe('Service not found');
+    expect(override.statusCode).toBe(401);
+    expect(override.json()).toBe('Unauthorized');
   });
 
   it("answers 'Service not found' when the service is not of the device's fleet, and stores nothing", async () => {

@@ -1,18 +1,22 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import type { Hook } from '../../infra/odata/index.js';
+import { odataRead, type DataContext, type Hook } from '../../infra/odata/index.js';
 
 /**
  * Rule (dialect §2 "Membership and invites"): membership POSTs accept `username` in place
  * of `user`, e.g. `POST /v7/team_membership {"username":"bob","is_member_of__team":1}`.
- * Usernames match case-insensitively.
+ * Usernames match case-insensitively, among the users the caller may read (themself and
+ * the people they share an organization with, spec 1 §3's "existing member … by username"):
+ * anyone else gets the same answer as a username nobody has, so the path cannot enumerate
+ * accounts (issue 11, 1g). Everyone else joins through an invitation.
  */
-export async function usernameToUser(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function usernameToUser(db: Db, actor: DataContext, body: Record<string, unknown>): Promise<void> {
   if (!('username' in body)) return;
   const { username } = body;
   delete body.username;
   if (typeof username !== 'string' || username.trim() === '') throw new BadRequestError('username must be a non-empty string');
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE lower(username) = lower($1)', [username.trim()]);
+  const literal = encodeURIComponent(`'${username.trim().toLowerCase().replaceAll("'", "''")}'`);
+  const rows = await odataRead<{ id: number }>(db, actor, `/user?$select=id&$filter=tolower(username) eq ${literal}`);
   const id = rows[0]?.id;
   if (id === undefined) throw new BadRequestError(`No user with the username '${username.trim()}'`);
   if (body.user !== undefined && body.user !== null && body.user !== id) {
@@ -23,5 +27,5 @@ export async function usernameToUser(db: Db, body: Record<string, unknown>): Pro
 
 export const acceptUsername: Hook = {
   acceptFields: ['username'],
-  before: ({ db, body }) => usernameToUser(db, body),
+  before: ({ db, actor, body }) => usernameToUser(db, actor, body),
 };

@@ -5,6 +5,7 @@ import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
 import { checkCustomLocation } from './device-location.js';
 import { checkDeviceName, prepareDevice } from './device-identity.js';
+import { checkOsReleases } from './device-os-releases.js';
 import { checkDevicePin, dropPinsOfOldFleet } from './device-pin.js';
 
 /**
@@ -24,6 +25,7 @@ export function registerDeviceRules(): void {
     after: async ({ db, body, ids }) => {
       await checkDeviceArchitecture(db, 'POST', body, ids);
       await checkDevicePin(db, body, ids);
+      await checkOsReleases(db, body, ids);
     },
   });
   registerHook('device', 'PATCH', {
@@ -37,6 +39,7 @@ export function registerDeviceRules(): void {
       await checkDeviceArchitecture(db, 'PATCH', body, ids);
       await dropPinsOfOldFleet(db, body, ids);
       await checkDevicePin(db, body, ids);
+      await checkOsReleases(db, body, ids);
     },
   });
   const doomed = new WeakMap<object, number[]>();

@@ -1,14 +1,15 @@
 import type { Db } from '../db/db.js';
+import { SQL_TYPES } from '../db/schema.js';
 import { BadRequestError, UnauthorizedError } from '../errors.js';
 import { Lru } from './cache.js';
 import { withDbErrors } from './db-errors.js';
 import { acceptedFields, hooksFor, runHooks, type HookArgs, type WriteMethod } from './hooks.js';
-import { permissionsKey, rootCondition, type DataContext } from './permissions.js';
+import { conditionAt, permissionCondition, permissionsKey, rootCondition, type DataContext } from './permissions.js';
 import { compileAffectedIds, compileEntityById } from './query.js';
 import { resourceInfo, type ResourceInfo } from './resources.js';
 import { finalize, ident, NEW_ROW_MARK, ParamBinder, paramsFor, runStatement, type Statement } from './sql.js';
 import { parseUrl, type ParsedUrl } from './url.js';
-import { toColumns, validateInput } from './validate.js';
+import { toColumns, validateInput, type Body } from './validate.js';
 
 /**
  * POST, PATCH/PUT and DELETE on the data API. Each runs in one transaction (joining the
@@ -26,6 +27,8 @@ export interface PostResult {
 const affected = new Lru<Statement>(1_000);
 const rowChecks = new Map<string, Statement>();
 const entityById = new Map<string, Statement>();
+const referenceChecks = new Map<string, Statement | null>();
+const createPrechecks = new Map<string, Statement | null>();
 
 function parseWriteUrl(url: string, method: string): { parsed: ParsedUrl; info: ResourceInfo } {
   const parsed = parseUrl(url);
@@ -65,6 +68,89 @@ async function assertRowsAllowed(db: Db, ctx: DataContext, check: Statement | un
   if (allowed.rowCount !== new Set(ids).size) throw new UnauthorizedError();
 }
 
+/**
+ * `SELECT t0.id FROM target WHERE id = ANY($1) AND <read condition>`: the rows of `target`
+ * the caller may read among those a write refers to. Undefined when every row of `target`
+ * is readable by this caller (reference data): then a missing row tells nothing and stays
+ * the database's 409.
+ */
+function referenceCheck(ctx: DataContext, target: string): Statement | undefined {
+  const key = `${permissionsKey(ctx.permissions)}\u0000${target}`;
+  let stmt = referenceChecks.get(key);
+  if (stmt === undefined) {
+    const c = permissionCondition(ctx.permissions, target, 'read');
+    if (c === true) {
+      stmt = null;
+    } else {
+      const binder = new ParamBinder();
+      const ids = binder.value(null, 'integer[]');
+      stmt = finalize(`SELECT t0."id" FROM ${ident(target)} AS t0 WHERE t0."id" = ANY(${ids}) AND ${c === false ? 'FALSE' : conditionAt(c, 't0')}`, binder);
+    }
+    if (referenceChecks.size >= 10_000) referenceChecks.clear();
+    referenceChecks.set(key, stmt);
+  }
+  return stmt ?? undefined;
+}
+
+/**
+ * Every foreign key the caller writes (POST or PATCH, by id or by filter, any resource) must
+ * name a row the caller may read: a row of another tenant and a row that does not exist both
+ * get 401 before anything is written (no hook, no insert), so a write can neither link to
+ * nor probe for rows the caller cannot see. Values set by hooks are the rules' own.
+ */
+async function assertReferencesReadable(db: Db, ctx: DataContext, info: ResourceInfo, input: Body): Promise<void> {
+  const byTarget = new Map<string, number[]>();
+  for (const [name, value] of Object.entries(input)) {
+    const f = info.fields.get(name);
+    if (f?.type !== 'ForeignKey' || f.references === undefined || typeof value !== 'number') continue;
+    const list = byTarget.get(f.references) ?? [];
+    list.push(value);
+    byTarget.set(f.references, list);
+  }
+  for (const [target, ids] of byTarget) await assertRowsAllowed(db, ctx, referenceCheck(ctx, target), ids);
+}
+
+/**
+ * The create rule evaluated on the row about to be inserted, before the INSERT: `SELECT 1
+ * FROM (SELECT <values> AS cols…) t0 WHERE <create condition>`, columns not given taking
+ * their model default. A refused POST thus never reaches a unique or foreign key
+ * constraint, so 409-or-401 cannot tell a stranger whether another tenant's fleet has a
+ * variable of some name. The check after the insert stays (it sees database defaults).
+ */
+function createPrecheck(ctx: DataContext, info: ResourceInfo, names: readonly string[]): Statement | undefined {
+  const key = `${permissionsKey(ctx.permissions)}\u0000${info.name}\u0000${names.join(',')}`;
+  let stmt = createPrechecks.get(key);
+  if (stmt === undefined) {
+    const condition = rootCondition(ctx.permissions, info.name, 'create', 't0', true);
+    if (condition === undefined) {
+      stmt = null;
+    } else {
+      const binder = new ParamBinder();
+      const given = new Map<string, string>();
+      for (const n of names) given.set(n, binder.value(null, SQL_TYPES[info.columns.get(n)!.type]));
+      const cols = info.def.fields.map((f) => {
+        const type = SQL_TYPES[f.type];
+        const value = given.get(f.name) ?? (f.default !== undefined && f.type !== 'Serial' ? `(${f.default})::${type}` : `NULL::${type}`);
+        return `${value} AS ${ident(f.name)}`;
+      });
+      // No row exists yet, so navigations back into this resource have nothing to skip.
+      stmt = finalize(`SELECT 1 FROM (SELECT ${cols.join(', ')}) AS t0 WHERE ${condition.replaceAll(NEW_ROW_MARK, '0')}`, binder);
+    }
+    if (createPrechecks.size >= 10_000) createPrechecks.clear();
+    createPrechecks.set(key, stmt);
+  }
+  return stmt ?? undefined;
+}
+
+async function assertMayCreate(db: Db, ctx: DataContext, info: ResourceInfo, names: readonly string[], values: readonly unknown[]): Promise<void> {
+  const check = createPrecheck(ctx, info, names);
+  if (!check) return;
+  const params = paramsFor(check, ctx.actorId).slice();
+  values.forEach((v, i) => (params[i] = v));
+  const { rowCount } = await withDbErrors(() => runStatement(db, check, params));
+  if (!rowCount) throw new UnauthorizedError();
+}
+
 async function readEntity(db: Db, resource: string, id: number): Promise<Record<string, unknown>> {
   let stmt = entityById.get(resource);
   if (stmt === undefined) {
@@ -85,9 +171,11 @@ export async function odataPost(db: Db, ctx: DataContext, url: string, body: unk
   const hooks = hooksFor(info.name, 'POST');
   const input = validateInput(info, body, 'POST', acceptedFields(hooks));
   return db.tx(async (tx) => {
+    await assertReferencesReadable(tx, ctx, info, input);
     const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
     await runHooks(hooks, 'before', args);
     const { names, values } = toColumns(info, args.body, 'POST');
+    await assertMayCreate(tx, ctx, info, names, values);
     const sql =
       names.length === 0
         ? `INSERT INTO ${ident(info.name)} DEFAULT VALUES RETURNING "id"`
@@ -123,6 +211,7 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
   const hooks = hooksFor(info.name, 'PATCH');
   const input = validateInput(info, body, 'PATCH', acceptedFields(hooks));
   return db.tx(async (tx) => {
+    await assertReferencesReadable(tx, ctx, info, input);
     const ids = await affectedIds(tx, ctx, url, parsed, 'update');
     const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
     await runHooks(hooks, 'before', args);
