@@ -115,10 +115,12 @@ function compare(op: string, sym: string, l: Operand, r: Operand, env: CompileEn
   if (l.kind === 'null' || r.kind === 'null') {
     const other = l.kind === 'null' ? r : l;
     if (other.kind === 'null') return sqlOperand(op === 'eq' ? 'TRUE' : 'FALSE', 'boolean');
+    // An ordering comparison with null is false (OData; SQL's would be null). The other
+    // side's SQL, and any parameter in it, is dropped (see `finalize`).
+    if (op !== 'eq' && op !== 'ne') return sqlOperand('FALSE', 'boolean');
     const sql = toSql(other, env);
     if (op === 'eq') return sqlOperand(`(${sql} IS NULL)`, 'boolean');
-    if (op === 'ne') return sqlOperand(`(${sql} IS NOT NULL)`, 'boolean');
-    return sqlOperand('FALSE', 'boolean');
+    return sqlOperand(`(${sql} IS NOT NULL)`, 'boolean');
   }
   const [a, b, type] = pair(l, r, env);
   if (type === 'json') throw typeError('JSON fields can only be compared with null');
@@ -133,12 +135,23 @@ function compare(op: string, sym: string, l: Operand, r: Operand, env: CompileEn
 function arithmetic(op: string, sym: string, l: Operand, r: Operand, env: CompileEnv): Operand {
   const lt = l.kind === 'bind' && r.kind === 'sql' ? r.type : naturalType(l);
   const rt = r.kind === 'bind' && l.kind === 'sql' ? l.type : naturalType(r);
+  if (lt === 'null' || rt === 'null') {
+    // Arithmetic with null is null (OData, like SQL), once the other side could take part
+    // in arithmetic at all. A typeless `NULL + NULL` would not even reach PostgreSQL's
+    // planner, so the result is the null operand itself; the other side's SQL is dropped
+    // (its parameters with it, see `finalize`).
+    const other = lt === 'null' ? rt : lt;
+    const additive = op === 'add' || op === 'sub';
+    if (other !== 'null' && other !== 'number' && !((isTemporal(other) || other === 'duration') && additive)) {
+      throw typeError(`cannot ${op} ${lt} and ${rt}`);
+    }
+    return { kind: 'null' };
+  }
   let type: ValueType | undefined;
   if (lt === 'number' && rt === 'number') type = 'number';
   else if (isTemporal(lt) && rt === 'duration' && (op === 'add' || op === 'sub')) type = 'datetime';
   else if (isTemporal(lt) && isTemporal(rt) && op === 'sub') type = 'duration';
   else if (lt === 'duration' && rt === 'duration' && (op === 'add' || op === 'sub')) type = 'duration';
-  else if (lt === 'null' || rt === 'null') type = lt === 'null' ? rt : lt;
   if (type === undefined) throw typeError(`cannot ${op} ${lt} and ${rt}`);
   return sqlOperand(`(${toSql(l, env, lt)} ${sym} ${toSql(r, env, rt)})`, type);
 }
