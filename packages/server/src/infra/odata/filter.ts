@@ -4,6 +4,7 @@ import { ACTOR_MARK, col, ident, NEW_ROW_MARK } from './sql.js';
 import { fieldOf, navigationOf, navigationTarget, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
 import { callFunction } from './functions.js';
 import { callerNavigationCondition } from './permissions.js';
+import { MAX_LAMBDA_DEPTH } from './limits.js';
 import {
   comparable,
   isTemporal,
@@ -275,18 +276,31 @@ function lambda(nav: Navigation, outer: string, l: NonNullable<PathNode['lambda'
   const target = navigationTarget(nav);
   const t = env.aliases.next();
   const vars = new Map(scope.vars).set(l.identifier, { resource: target, alias: t });
-  const body = compileFilter(l.expression, { ...scope, vars }, env);
+  const body = compileFilter(l.expression, { ...scope, vars, depth: nested(scope, env) }, env);
   const from = navigationFrom(nav, outer, t, env);
   if (l.method === 'any') return sqlOperand(`EXISTS (SELECT 1 ${from} AND ${body})`, 'boolean');
   // all: no related (readable) row fails the condition.
   return sqlOperand(`(NOT EXISTS (SELECT 1 ${from} AND NOT coalesce(${body}, false)))`, 'boolean');
 }
 
+/**
+ * The depth of a lambda (or `$count` filter) inside `scope`. Each level multiplies the rows
+ * PostgreSQL may visit, so a request's $filter may nest MAX_LAMBDA_DEPTH of them; permission
+ * texts (trusted) are not limited.
+ */
+function nested(scope: Scope, env: CompileEnv): number {
+  const depth = (scope.depth ?? 0) + 1;
+  if (!env.trusted && depth > MAX_LAMBDA_DEPTH) {
+    throw new BadRequestError(`Lambdas (any, all, $count with $filter) may be nested at most ${MAX_LAMBDA_DEPTH} levels deep in $filter`);
+  }
+  return depth;
+}
+
 /** `nav/$count($filter=…)`: the filter is relative to the counted resource. */
 function count(nav: Navigation, outer: string, filter: unknown, scope: Scope, env: CompileEnv): Operand {
   const target = navigationTarget(nav);
   const t = env.aliases.next();
-  const where = filter === undefined ? '' : ` AND ${compileFilter(filter, { resource: target, alias: t, vars: scope.vars }, env)}`;
+  const where = filter === undefined ? '' : ` AND ${compileFilter(filter, { resource: target, alias: t, vars: scope.vars, depth: nested(scope, env) }, env)}`;
   return sqlOperand(`(SELECT count(*) ${navigationFrom(nav, outer, t, env)}${where})`, 'number');
 }
 

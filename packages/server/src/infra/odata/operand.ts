@@ -18,6 +18,8 @@ export interface Scope {
   resource: ResourceInfo;
   alias: string;
   vars: ReadonlyMap<string, { resource: ResourceInfo; alias: string }>;
+  /** How many lambdas (and `nav/$count` filters) enclose this expression. */
+  depth?: number;
 }
 
 /** State shared by one compilation. */
