@@ -29,7 +29,7 @@ export const ALIAS_MARK = '\u0002';
 export const NEW_ROW_MARK = '\u0003NEW\u0003';
 /** Brackets the index of a request value (ParamBinder) until `finalize` numbers it. */
 const PARAM_MARK = '\u0004';
-const PARAM_MARKS = /\u0004(\d+)\u0004/g;
+const PARAM_MARKS = new RegExp(`${PARAM_MARK}(\\d+)${PARAM_MARK}`, 'g');
 
 /** How values become SQL: each call returns the SQL text that stands for `value`. */
 export interface Binder {
