@@ -285,12 +285,12 @@ function lambda(nav: Navigation, outer: string, l: NonNullable<PathNode['lambda'
 
 /**
  * The depth of a lambda (or `$count` filter) inside `scope`. Each level multiplies the rows
- * PostgreSQL may visit, so a request's $filter may nest MAX_LAMBDA_DEPTH of them; permission
- * texts (trusted) are not limited.
+ * PostgreSQL may visit, so a caller's $filter may nest MAX_LAMBDA_DEPTH of them; permission
+ * texts (trusted, or passed as filters by rules acting as root) are not limited.
  */
 function nested(scope: Scope, env: CompileEnv): number {
   const depth = (scope.depth ?? 0) + 1;
-  if (!env.trusted && depth > MAX_LAMBDA_DEPTH) {
+  if (env.limitNesting === true && !env.trusted && depth > MAX_LAMBDA_DEPTH) {
     throw new BadRequestError(`Lambdas (any, all, $count with $filter) may be nested at most ${MAX_LAMBDA_DEPTH} levels deep in $filter`);
   }
   return depth;

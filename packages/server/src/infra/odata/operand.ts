@@ -33,6 +33,11 @@ export interface CompileEnv {
    */
   trusted: boolean;
   /**
+   * Whether lambdas nest at most MAX_LAMBDA_DEPTH levels: a caller's URL. Rules acting for
+   * the system (`asRoot`) pass the model's permission texts as filters, which nest deeper.
+   */
+  limitNesting?: boolean;
+  /**
    * The caller's read condition for a navigated-to resource at `alias`, as SQL to AND in:
    * '' when unconditional, 'FALSE' when not readable at all.
    */

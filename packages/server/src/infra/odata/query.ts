@@ -3,7 +3,7 @@ import type { ExpandPropertyPath, ODataOptions, SelectOption } from '@balena/oda
 import { BadRequestError } from '../errors.js';
 import { compileFilter, compileValuePath, fieldColumn, navigationFrom, navigationJoin, type PathNode } from './filter.js';
 import { toSql, type CompileEnv, type Scope } from './operand.js';
-import { navigationCondition, privateFieldCondition, rootCondition, type Access } from './permissions.js';
+import { navigationCondition, privateFieldCondition, ROOT_PERMISSIONS, rootCondition, type Access } from './permissions.js';
 import { fieldOf, navigationOf, navigationTarget, resourceInfo, unknownField, VALUE_TYPE, type ResourceInfo } from './resources.js';
 import { Aliases, col, finalize, ident, isoTimestamp, ParamBinder, type Statement } from './sql.js';
 import type { ParsedUrl } from './url.js';
@@ -30,6 +30,7 @@ function environment(url: ParsedUrl, access: Access): CompileEnv {
     binds: url.binds,
     aliases: new Aliases(),
     trusted: false,
+    limitNesting: access !== 'root' && access !== ROOT_PERMISSIONS,
     navigationCondition: (resource, alias) => navigationCondition(access, resource, alias),
     privateCondition: (resource, alias) => privateFieldCondition(access, resource, alias),
   };
