@@ -4,6 +4,7 @@ import { PoolDb, type Db } from './infra/db/db.js';
 import { Authenticator } from './infra/auth/authenticate.js';
 import { useApiKeyBus } from './infra/auth/api-key-cache.js';
 import { installErrorHandler } from './infra/http/errors.js';
+import { installDbScope } from './infra/http/db-scope.js';
 import { UnauthorizedError } from './infra/errors.js';
 import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
@@ -80,6 +81,8 @@ export interface AppOptions {
   sessionClock?: () => number;
   /** Device actions: how long to wait for the device's answer (default 30 s). */
   actionTimeoutMs?: number;
+  /** Each statement of a request is cancelled after this long (default 10 s; tests shorten it). */
+  statementTimeoutMs?: number;
   /** Cloud link liveness ping interval (default 30 s). */
   cloudLinkPingIntervalMs?: number;
   /**
@@ -112,6 +115,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2000 },
   });
   installErrorHandler(app);
+  // Before authentication, so its queries are bounded too (they count as the caller's address).
+  installDbScope(app, opts.statementTimeoutMs);
 
   if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);
