@@ -236,6 +236,7 @@ export class FairShare {
       this.take(key);
       return Promise.resolve();
     }
+    if (signal?.aborted) return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
       const leave = (err: Error) => {
         const i = this.waiting.indexOf(waiter);
