@@ -92,6 +92,38 @@ describe('null literals in $filter', () => {
     expect(expanded.status, JSON.stringify(expanded.body)).toBe(200);
   });
 
+  it('never a 500: null in every operand position of functions, lists and lambdas', async () => {
+    for (const filter of [
+      "substring(app_name, null) eq 'a'",
+      "substring(null, 1, null) eq null",
+      'concat(null, null) eq null',
+      "indexof(null, 'a') eq 1",
+      'startswith(null, null)',
+      "endswith(app_name, null)",
+      'totalseconds(null) gt 1',
+      'date(null) eq null',
+      'time(null) lt null',
+      'fractionalseconds(null) ge 0',
+      'null in (null)',
+      "null add duration'P1D' eq null",
+      'now() sub null eq null',
+      'round(null add 1) eq null',
+      'length(replace(null, null, null)) gt null',
+      'not (null eq null)',
+      'owns__device/any(d:d/id gt null)',
+      'owns__device/all(d:null lt d/id)',
+      'owns__device/$count($filter=null ge id) gt null',
+      'is_public eq null',
+      'null ne is_public',
+      'null gt true',
+      "created_at ge null sub duration'P1D'",
+    ]) {
+      const res = await get(`/v7/application?$select=id&$filter=${encodeURIComponent(filter)}`);
+      expect([200, 400], `${filter} → ${JSON.stringify(res.body)}`).toContain(res.status);
+      if (res.status === 400) expect(typeof res.body, filter).toBe('string');
+    }
+  });
+
   it('shapes that cannot have a type are a 400 with a message', async () => {
     for (const filter of ["'a' add null eq null", 'null add true eq null', 'null', 'null add null', 'is_public add null eq null', "null add 'x' gt 1"]) {
       const res = await get(`/v7/application?$select=id&$filter=${encodeURIComponent(filter)}`);
