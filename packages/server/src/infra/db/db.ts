@@ -130,12 +130,14 @@ function cancelBackend(client: BackendClient): void {
 
 /**
  * Runs one statement on `client` within the request's bounds: cancelled when the client
- * goes away or the statement timeout passes. Returns whether a cancel was sent: a cancel
- * request may arrive after the statement ended, so that connection must not be reused.
+ * goes away or the statement timeout passes. Sets `cancelled.sent` when a cancel was sent:
+ * it may arrive after the statement ended, so that connection must not be reused.
  */
 async function runBounded(client: BackendClient, config: pg.QueryConfig, scope: DbScope | undefined, cancelled: { sent: boolean }): Promise<pg.QueryResult> {
   if (scope === undefined) return client.query(config);
-  if (scope.signal?.aborted) throw new ClientGoneError();
+  // The scope drops its signal when the request ends; this statement keeps the one it began with.
+  const signal = scope.signal;
+  if (signal?.aborted) throw new ClientGoneError();
   const cancel = () => {
     cancelled.sent = true;
     cancelBackend(client);
@@ -149,18 +151,18 @@ async function runBounded(client: BackendClient, config: pg.QueryConfig, scope: 
           timedOut = true;
           cancel();
         }, ms);
-  scope.signal?.addEventListener('abort', cancel);
+  signal?.addEventListener('abort', cancel);
   try {
     return await client.query(config);
   } catch (err) {
     if ((err as { code?: string }).code === '57014') {
       if (timedOut) throw new StatementTimeoutError(ms!);
-      if (scope.signal?.aborted) throw new ClientGoneError();
+      if (signal?.aborted) throw new ClientGoneError();
     }
     throw err;
   } finally {
     clearTimeout(timer);
-    scope.signal?.removeEventListener('abort', cancel);
+    signal?.removeEventListener('abort', cancel);
   }
 }
 
