@@ -8,6 +8,7 @@ import { installCompression } from './infra/http/compression.js';
 import { installInputGuard } from './infra/http/input-guard.js';
 import { routeSchemaProblems, type RouteEntry } from './infra/http/route-schemas.js';
 import { installSecurityHeaders } from './infra/http/security-headers.js';
+import { installDbScope } from './infra/http/db-scope.js';
 import { UnauthorizedError } from './infra/errors.js';
 import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
@@ -88,6 +89,8 @@ export interface AppOptions {
   sessionClock?: () => number;
   /** Device actions: how long to wait for the device's answer (default 30 s). */
   actionTimeoutMs?: number;
+  /** Each statement of a request is cancelled after this long (default 10 s; tests shorten it). */
+  statementTimeoutMs?: number;
   /** Cloud link liveness ping interval (default 30 s). */
   cloudLinkPingIntervalMs?: number;
   /**
@@ -153,6 +156,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (problems.length > 0) throw new Error(`route ${String(route.method)} ${route.url}: ${problems.join('; ')}`);
   });
   installInputGuard(app);
+  // Before authentication, so its queries are bounded too (they count as the caller's address).
+  installDbScope(app, opts.statementTimeoutMs);
 
   if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
   const authenticator = new Authenticator(opts.db, opts.jwtSecret);

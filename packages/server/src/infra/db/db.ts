@@ -1,4 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createConnection } from 'node:net';
+import type { Duplex } from 'node:stream';
 import pg from 'pg';
+import { HttpError } from '../errors.js';
 
 // Return bigint/numeric counts as JS numbers (ids and counts stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -42,52 +46,351 @@ async function runAfterCommit(callbacks: readonly AfterCommit[], onError: (err: 
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// Request scope: who the statements are for, when to give up on them
+
+/**
+ * The request a statement runs for (set per HTTP request by infra/http/db-scope.ts; absent
+ * for start-up work and jobs). It bounds each statement of the request and shares the pool
+ * fairly between callers.
+ */
+export interface DbScope {
+  /** The caller the pool is shared by (an actor, or an address for anonymous callers). */
+  key(): string;
+  /**
+   * Aborted when the client has gone away: the running statements are cancelled. Unset once
+   * the request has ended, so work it left behind (a batch it queued) runs on.
+   */
+  signal?: AbortSignal;
+  /** Each statement of the request is cancelled after this long (a 503 with a message). */
+  statementTimeoutMs?: number;
+}
+
+const scopes = new AsyncLocalStorage<DbScope>();
+
+/** Runs `fn` (and everything it starts) with statements bounded by `scope`. */
+export function runInDbScope<T>(scope: DbScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+/** A statement of a request cancelled after the request's statement timeout. */
+export class StatementTimeoutError extends HttpError {
+  constructor(ms: number) {
+    super(
+      503,
+      `The database work for this request took longer than ${ms / 1000} s and was stopped: ask for less ` +
+        '(fewer rows with $top, fewer $expand levels, a simpler $filter) or try again later',
+    );
+  }
+}
+
+/** No connection became free for the caller in time. */
+export class DatabaseBusyError extends HttpError {
+  constructor() {
+    super(503, 'The database is busy; try again in a moment', { 'Retry-After': '2' });
+  }
+}
+
+/** The client went away: the response would reach nobody. */
+export class ClientGoneError extends HttpError {
+  constructor() {
+    super(499, 'The client closed the request');
+  }
+}
+
+/** A value the driver cannot turn into a JavaScript string (over 512 MB). */
+export class ValueTooLargeError extends HttpError {
+  constructor() {
+    super(400, 'The response is too large to send: ask for fewer rows or fields');
+  }
+}
+
+interface BackendClient extends pg.PoolClient {
+  processID: number | null;
+  secretKey: number | null;
+  host: string;
+  port: number;
+}
+
+/**
+ * Asks PostgreSQL to cancel what the backend of `client` runs, over a new socket (the
+ * protocol's CancelRequest: it needs no pool connection and no authentication).
+ */
+function cancelBackend(client: BackendClient): void {
+  if (client.processID === null || client.secretKey === null) return;
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80877102, 4);
+  message.writeInt32BE(client.processID, 8);
+  message.writeInt32BE(client.secretKey, 12);
+  const socket = client.host.startsWith('/') ? createConnection(`${client.host}/.s.PGSQL.${client.port}`) : createConnection(client.port, client.host);
+  socket.on('error', () => undefined);
+  socket.once('connect', () => socket.end(message));
+}
+
+/**
+ * Runs one statement on `client` within the request's bounds: cancelled when the client
+ * goes away or the statement timeout passes. Sets `cancelled.sent` when a cancel was sent:
+ * it may arrive after the statement ended, so that connection must not be reused.
+ */
+async function runBounded(client: BackendClient, config: pg.QueryConfig, scope: DbScope | undefined, cancelled: { sent: boolean }): Promise<pg.QueryResult> {
+  if (scope === undefined) return client.query(config);
+  // The scope drops its signal when the request ends; this statement keeps the one it began with.
+  const signal = scope.signal;
+  if (signal?.aborted) throw new ClientGoneError();
+  const cancel = () => {
+    cancelled.sent = true;
+    cancelBackend(client);
+  };
+  let timedOut = false;
+  const ms = scope.statementTimeoutMs;
+  const timer =
+    ms === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          cancel();
+        }, ms);
+  signal?.addEventListener('abort', cancel);
+  try {
+    return await client.query(config);
+  } catch (err) {
+    if ((err as { code?: string }).code === '57014') {
+      if (timedOut) throw new StatementTimeoutError(ms!);
+      if (signal?.aborted) throw new ClientGoneError();
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
+/** Errors the driver raises for a value it cannot hold, as the client error they are. */
+function driverError(err: unknown): unknown {
+  return (err as { code?: string }).code === 'ERR_STRING_TOO_LONG' ? new ValueTooLargeError() : err;
+}
+
+/**
+ * pg parses the server's messages inside the socket's `data` event: an exception there
+ * (a text over V8's string limit: ERR_STRING_TOO_LONG) would escape every handler and end
+ * the process. Each connection's data events are delivered inside a try/catch; an exception
+ * destroys that connection with the error, which fails its query and drops it from the pool.
+ */
+class GuardedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const connection = (this as unknown as { connection: { attachListeners(stream: Duplex): void } }).connection;
+    const attach = connection.attachListeners.bind(connection);
+    connection.attachListeners = (stream: Duplex) => {
+      const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
+      stream.emit = ((event: string | symbol, ...args: unknown[]) => {
+        if (event !== 'data') return emit(event, ...args);
+        try {
+          return emit(event, ...args);
+        } catch (err) {
+          stream.destroy(err as Error);
+          return false;
+        }
+      }) as typeof stream.emit;
+      attach(stream);
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fair share of the pool
+
+interface Waiter {
+  key: string;
+  grant(): void;
+}
+
+/**
+ * Hands out the pool's connections so that no caller can take them all: a caller holds at
+ * most `share` of them at once, and a freed connection goes to the waiting caller holding
+ * the fewest (the longest waiting among equals). One user's slow requests then queue
+ * behind each other while other users' requests still find a connection.
+ */
+export class FairShare {
+  private inUse = 0;
+  private readonly held = new Map<string, number>();
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    readonly capacity: number,
+    readonly share: number,
+    private readonly waitMs: number,
+  ) {}
+
+  private heldBy(key: string): number {
+    return this.held.get(key) ?? 0;
+  }
+
+  private take(key: string): void {
+    this.inUse++;
+    this.held.set(key, this.heldBy(key) + 1);
+  }
+
+  /** Resolves when `key` may use one more connection; `release(key)` gives it back. */
+  acquire(key: string, signal?: AbortSignal): Promise<void> {
+    if (this.inUse < this.capacity && this.heldBy(key) < this.share) {
+      this.take(key);
+      return Promise.resolve();
+    }
+    if (signal?.aborted) return Promise.reject(new ClientGoneError());
+    return new Promise((resolve, reject) => {
+      const leave = (err: Error) => {
+        const i = this.waiting.indexOf(waiter);
+        if (i >= 0) this.waiting.splice(i, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', gone);
+        reject(err);
+      };
+      const gone = () => leave(new ClientGoneError());
+      const timer = setTimeout(() => leave(new DatabaseBusyError()), this.waitMs);
+      const waiter: Waiter = {
+        key,
+        grant: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', gone);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', gone);
+      this.waiting.push(waiter);
+    });
+  }
+
+  release(key: string): void {
+    this.inUse--;
+    const n = this.heldBy(key) - 1;
+    if (n > 0) this.held.set(key, n);
+    else this.held.delete(key);
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    while (this.inUse < this.capacity) {
+      let best = -1;
+      for (let i = 0; i < this.waiting.length; i++) {
+        const h = this.heldBy(this.waiting[i]!.key);
+        if (h >= this.share) continue;
+        if (best < 0 || h < this.heldBy(this.waiting[best]!.key)) best = i;
+      }
+      if (best < 0) return;
+      const [waiter] = this.waiting.splice(best, 1);
+      this.take(waiter!.key);
+      waiter!.grant();
+    }
+  }
+}
+
 class ClientDb implements Db {
   readonly committed: AfterCommit[] = [];
+  readonly cancelled = { sent: false };
   constructor(private readonly client: pg.PoolClient) {}
   afterCommit(fn: AfterCommit): void {
     this.committed.push(fn);
   }
   async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
-    const r = await this.client.query({ text: sql, values: params as unknown[], name: options.name });
-    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    try {
+      const r = await runBounded(this.client as BackendClient, { text: sql, values: params as unknown[], name: options.name }, scopes.getStore(), this.cancelled);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    } catch (err) {
+      throw driverError(err);
+    }
   }
   tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     return fn(this);
   }
 }
 
+/** A request waits at most this long for a connection instead of queueing forever. */
+const CONNECTION_WAIT_MS = 10_000;
+
 export class PoolDb implements Db {
   readonly pool: pg.Pool;
+  /** Who may take the next connection (see FairShare); the pool itself never queues. */
+  readonly share: FairShare;
   constructor(connectionString: string, options: { max?: number } = {}) {
+    const max = options.max ?? 10;
     this.pool = new pg.Pool({
       connectionString,
-      max: options.max ?? 10,
-      // A request waits at most this long for a connection instead of queueing forever.
-      connectionTimeoutMillis: 10_000,
+      max,
+      connectionTimeoutMillis: CONNECTION_WAIT_MS,
       idleTimeoutMillis: 30_000,
+      Client: GuardedClient,
     });
     this.pool.on('error', () => {
       /* idle client errors (e.g. server restart) are recovered by the pool */
     });
+    // Each caller may hold half of the connections (docs/decisions.md, issue 11).
+    this.share = new FairShare(max, Math.max(1, Math.ceil(max / 2)), CONNECTION_WAIT_MS);
   }
+
+  /**
+   * A connection for the current scope's caller (its fair share), released by `done`. A
+   * connection that a cancel request was sent for is closed rather than reused: the cancel
+   * could otherwise reach the next statement run on it.
+   */
+  private async connect(scope: DbScope | undefined): Promise<{ client: BackendClient; done(cancelled: boolean): void }> {
+    const key = scope?.key() ?? 'system';
+    await this.share.acquire(key, scope?.signal);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      this.share.release(key);
+      if (/timeout exceeded when trying to connect/.test(String((err as Error)?.message))) throw new DatabaseBusyError();
+      throw err;
+    }
+    // The pool stops listening for a connection's errors while it is checked out; a
+    // connection that fails then (see GuardedClient) must not raise an unhandled 'error'.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let released = false;
+    return {
+      client: client as BackendClient,
+      done: (cancelled) => {
+        if (released) return;
+        released = true;
+        // A connection that failed (see GuardedClient) is not queryable any more.
+        const broken = (client as unknown as { _queryable?: boolean })._queryable === false;
+        client.removeListener('error', ignore);
+        client.release(cancelled || broken || undefined);
+        this.share.release(key);
+      },
+    };
+  }
+
   async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
-    const r = await this.pool.query({ text: sql, values: params as unknown[], name: options.name });
-    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    const scope = scopes.getStore();
+    const { client, done } = await this.connect(scope);
+    const cancelled = { sent: false };
+    try {
+      const r = await runBounded(client, { text: sql, values: params as unknown[], name: options.name }, scope, cancelled);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    } catch (err) {
+      throw driverError(err);
+    } finally {
+      done(cancelled.sent);
+    }
   }
+
   async tx<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const { client, done } = await this.connect(scopes.getStore());
     const txDb = new ClientDb(client);
     let result: T;
     try {
-      await client.query('BEGIN');
+      await txDb.query('BEGIN');
       result = await fn(txDb);
-      await client.query('COMMIT');
+      await txDb.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      done(txDb.cancelled.sent);
     }
     await runAfterCommit(txDb.committed, this.onAfterCommitError);
     return result;

@@ -4,6 +4,7 @@ import { ACTOR_MARK, col, ident, NEW_ROW_MARK } from './sql.js';
 import { fieldOf, navigationOf, navigationTarget, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
 import { callFunction } from './functions.js';
 import { callerNavigationCondition } from './permissions.js';
+import { MAX_LAMBDA_DEPTH } from './limits.js';
 import {
   comparable,
   isTemporal,
@@ -115,10 +116,12 @@ function compare(op: string, sym: string, l: Operand, r: Operand, env: CompileEn
   if (l.kind === 'null' || r.kind === 'null') {
     const other = l.kind === 'null' ? r : l;
     if (other.kind === 'null') return sqlOperand(op === 'eq' ? 'TRUE' : 'FALSE', 'boolean');
+    // An ordering comparison with null is false (OData; SQL's would be null). The other
+    // side's SQL, and any parameter in it, is dropped (see `finalize`).
+    if (op !== 'eq' && op !== 'ne') return sqlOperand('FALSE', 'boolean');
     const sql = toSql(other, env);
     if (op === 'eq') return sqlOperand(`(${sql} IS NULL)`, 'boolean');
-    if (op === 'ne') return sqlOperand(`(${sql} IS NOT NULL)`, 'boolean');
-    return sqlOperand('FALSE', 'boolean');
+    return sqlOperand(`(${sql} IS NOT NULL)`, 'boolean');
   }
   const [a, b, type] = pair(l, r, env);
   if (type === 'json') throw typeError('JSON fields can only be compared with null');
@@ -133,12 +136,23 @@ function compare(op: string, sym: string, l: Operand, r: Operand, env: CompileEn
 function arithmetic(op: string, sym: string, l: Operand, r: Operand, env: CompileEnv): Operand {
   const lt = l.kind === 'bind' && r.kind === 'sql' ? r.type : naturalType(l);
   const rt = r.kind === 'bind' && l.kind === 'sql' ? l.type : naturalType(r);
+  if (lt === 'null' || rt === 'null') {
+    // Arithmetic with null is null (OData, like SQL), once the other side could take part
+    // in arithmetic at all. A typeless `NULL + NULL` would not even reach PostgreSQL's
+    // planner, so the result is the null operand itself; the other side's SQL is dropped
+    // (its parameters with it, see `finalize`).
+    const other = lt === 'null' ? rt : lt;
+    const additive = op === 'add' || op === 'sub';
+    if (other !== 'null' && other !== 'number' && !((isTemporal(other) || other === 'duration') && additive)) {
+      throw typeError(`cannot ${op} ${lt} and ${rt}`);
+    }
+    return { kind: 'null' };
+  }
   let type: ValueType | undefined;
   if (lt === 'number' && rt === 'number') type = 'number';
   else if (isTemporal(lt) && rt === 'duration' && (op === 'add' || op === 'sub')) type = 'datetime';
   else if (isTemporal(lt) && isTemporal(rt) && op === 'sub') type = 'duration';
   else if (lt === 'duration' && rt === 'duration' && (op === 'add' || op === 'sub')) type = 'duration';
-  else if (lt === 'null' || rt === 'null') type = lt === 'null' ? rt : lt;
   if (type === undefined) throw typeError(`cannot ${op} ${lt} and ${rt}`);
   return sqlOperand(`(${toSql(l, env, lt)} ${sym} ${toSql(r, env, rt)})`, type);
 }
@@ -262,18 +276,31 @@ function lambda(nav: Navigation, outer: string, l: NonNullable<PathNode['lambda'
   const target = navigationTarget(nav);
   const t = env.aliases.next();
   const vars = new Map(scope.vars).set(l.identifier, { resource: target, alias: t });
-  const body = compileFilter(l.expression, { ...scope, vars }, env);
+  const body = compileFilter(l.expression, { ...scope, vars, depth: nested(scope, env) }, env);
   const from = navigationFrom(nav, outer, t, env);
   if (l.method === 'any') return sqlOperand(`EXISTS (SELECT 1 ${from} AND ${body})`, 'boolean');
   // all: no related (readable) row fails the condition.
   return sqlOperand(`(NOT EXISTS (SELECT 1 ${from} AND NOT coalesce(${body}, false)))`, 'boolean');
 }
 
+/**
+ * The depth of a lambda (or `$count` filter) inside `scope`. Each level multiplies the rows
+ * PostgreSQL may visit, so a caller's $filter may nest MAX_LAMBDA_DEPTH of them; permission
+ * texts (trusted, or passed as filters by rules acting as root) are not limited.
+ */
+function nested(scope: Scope, env: CompileEnv): number {
+  const depth = (scope.depth ?? 0) + 1;
+  if (env.limitNesting === true && !env.trusted && depth > MAX_LAMBDA_DEPTH) {
+    throw new BadRequestError(`Lambdas (any, all, $count with $filter) may be nested at most ${MAX_LAMBDA_DEPTH} levels deep in $filter`);
+  }
+  return depth;
+}
+
 /** `nav/$count($filter=…)`: the filter is relative to the counted resource. */
 function count(nav: Navigation, outer: string, filter: unknown, scope: Scope, env: CompileEnv): Operand {
   const target = navigationTarget(nav);
   const t = env.aliases.next();
-  const where = filter === undefined ? '' : ` AND ${compileFilter(filter, { resource: target, alias: t, vars: scope.vars }, env)}`;
+  const where = filter === undefined ? '' : ` AND ${compileFilter(filter, { resource: target, alias: t, vars: scope.vars, depth: nested(scope, env) }, env)}`;
   return sqlOperand(`(SELECT count(*) ${navigationFrom(nav, outer, t, env)}${where})`, 'number');
 }
 

@@ -10,10 +10,23 @@ import { naturalType, sqlOperand, toSql, typeError, type CompileEnv, type Operan
 
 type Impl = (args: Operand[], env: CompileEnv, name: string) => Operand;
 
+const NULL_TYPE: Partial<Record<ValueType | 'temporal', string>> = {
+  text: 'text',
+  number: 'numeric',
+  boolean: 'boolean',
+  duration: 'interval',
+  temporal: 'timestamptz',
+  datetime: 'timestamptz',
+  date: 'date',
+  time: 'time',
+};
+
 /** An argument's SQL, checking it has (or, for a literal, can have) the expected type. */
 function arg(op: Operand | undefined, env: CompileEnv, name: string, want: ValueType | 'temporal'): string {
   if (op === undefined) throw new BadRequestError(`Missing argument to ${name}()`);
-  if (op.kind === 'null') return 'NULL';
+  // A typed null: PostgreSQL cannot choose between a function's overloads for a bare NULL
+  // (EXTRACT(EPOCH FROM NULL)).
+  if (op.kind === 'null') return `NULL::${NULL_TYPE[want] ?? 'text'}`;
   if (want === 'temporal') {
     const t = naturalType(op);
     if (op.kind === 'sql' && t !== 'datetime' && t !== 'date') throw typeError(`${name}() expects a date, got ${t}`);

@@ -18,6 +18,8 @@ export interface Scope {
   resource: ResourceInfo;
   alias: string;
   vars: ReadonlyMap<string, { resource: ResourceInfo; alias: string }>;
+  /** How many lambdas (and `nav/$count` filters) enclose this expression. */
+  depth?: number;
 }
 
 /** State shared by one compilation. */
@@ -30,6 +32,11 @@ export interface CompileEnv {
    * are not re-checked (that would recurse).
    */
   trusted: boolean;
+  /**
+   * Whether lambdas nest at most MAX_LAMBDA_DEPTH levels: a caller's URL. Rules acting for
+   * the system (`asRoot`) pass the model's permission texts as filters, which nest deeper.
+   */
+  limitNesting?: boolean;
   /**
    * The caller's read condition for a navigated-to resource at `alias`, as SQL to AND in:
    * '' when unconditional, 'FALSE' when not readable at all.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError } from '../errors.js';
-import { compileAffectedIds, compileEntityById } from './query.js';
+import { compileAffectedIds, compileEntityById, compileGet } from './query.js';
 import { compile } from './spec-helpers.js';
 import { parseUrl } from './url.js';
 
@@ -17,7 +17,7 @@ describe('$select', () => {
 
   it('deduplicates repeated fields (clients send id,id,…)', () => {
     expect(sql('/application?$select=id,id,app_name')).toBe(
-      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (SELECT t0."id" AS "id", t0."app_name" AS "app_name" FROM "application" AS t0) AS q`,
+      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (SELECT t0."id" AS "id", t0."app_name" AS "app_name" FROM "application" AS t0 LIMIT 1000) AS q`,
     );
   });
 
@@ -38,18 +38,18 @@ describe('$select', () => {
 describe('$expand', () => {
   it('expands a top-level to-one navigation once per distinct key, as a one-element array', () => {
     expect(sql('/application?$select=id&$expand=organization($select=handle)')).toBe(
-      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (WITH page AS MATERIALIZED (SELECT t0.* FROM "application" AS t0)` +
+      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (WITH page AS MATERIALIZED (SELECT t0.* FROM "application" AS t0 LIMIT 1000)` +
         ` SELECT t0."id" AS "id", coalesce(t1.j, '[]'::json) AS "organization" FROM page AS t0` +
-        ` LEFT JOIN (SELECT t2."organization" AS k, (SELECT coalesce(json_agg(t4.*), '[]'::json) AS j FROM (SELECT t3."handle" AS "handle" FROM "organization" AS t3 WHERE t3."id" = t2."organization") AS t4) AS j` +
+        ` LEFT JOIN (SELECT t2."organization" AS k, (SELECT coalesce(json_agg(t4.*), '[]'::json) AS j FROM (SELECT t3."handle" AS "handle" FROM "organization" AS t3 WHERE t3."id" = t2."organization" LIMIT 1000) AS t4) AS j` +
         ` FROM (SELECT DISTINCT t0."organization" FROM page AS t0) AS t2) AS t1 ON t1.k = t0."organization") AS q`,
     );
   });
 
   it('expands nested levels with a lateral join on the page', () => {
     expect(sql('/organization?$select=id&$expand=organization_membership($select=id;$expand=user($select=username))')).toBe(
-      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (SELECT t0."id" AS "id", t1.j AS "organization_membership" FROM (SELECT t0.* FROM "organization" AS t0)` +
-        ` AS t0 LEFT JOIN LATERAL (SELECT coalesce(json_agg(t6.*), '[]'::json) AS j FROM (SELECT t2."id" AS "id", t3.j AS "user" FROM (SELECT t2.* FROM "organization_membership" AS t2 WHERE t2."is_member_of__organization" = t0."id") AS t2` +
-        ` LEFT JOIN LATERAL (SELECT coalesce(json_agg(t5.*), '[]'::json) AS j FROM (SELECT t4."username" AS "username" FROM "user" AS t4 WHERE t4."id" = t2."user") AS t5) AS t3 ON true) AS t6) AS t1 ON true) AS q`,
+      `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (SELECT t0."id" AS "id", t1.j AS "organization_membership" FROM (SELECT t0.* FROM "organization" AS t0 LIMIT 1000)` +
+        ` AS t0 LEFT JOIN LATERAL (SELECT coalesce(json_agg(t6.*), '[]'::json) AS j FROM (SELECT t2."id" AS "id", t3.j AS "user" FROM (SELECT t2.* FROM "organization_membership" AS t2 WHERE t2."is_member_of__organization" = t0."id" LIMIT 1000) AS t2` +
+        ` LEFT JOIN LATERAL (SELECT coalesce(json_agg(t5.*), '[]'::json) AS j FROM (SELECT t4."username" AS "username" FROM "user" AS t4 WHERE t4."id" = t2."user" LIMIT 1000) AS t5) AS t3 ON true) AS t6) AS t1 ON true) AS q`,
     );
   });
 
@@ -94,6 +94,21 @@ describe('$orderby, $top, $skip', () => {
     );
     expect(sql('/organization?$select=id&$orderby=application/$count desc')).toContain(
       `ORDER BY (SELECT count(*) FROM "application" AS t1 WHERE t1."organization" = t0."id") DESC`,
+    );
+  });
+
+  it('pages every level: 1,000 rows without $top, at most 10,000 with it', () => {
+    expect(sql('/organization?$select=id&$expand=application($select=id)')).toMatch(/FROM "organization" AS t0 LIMIT 1000\).*WHERE t2."organization" = t0."id" LIMIT 1000\)/);
+    expect(sql('/application?$select=id&$top=10000')).toContain('LIMIT $1::bigint');
+    expect(() => sql('/application?$select=id&$top=10001')).toThrow('$top may be at most 10000; page through larger collections with $skip');
+    expect(() => sql('/organization?$expand=application($top=10001)')).toThrow(BadRequestError);
+    // Counting is not paged.
+    expect(sql('/application/$count')).not.toContain('LIMIT');
+  });
+
+  it('measures the JSON in the statement and leaves out a text over 32 MB', () => {
+    expect(compileGet(parseUrl('/application?$select=id'), 'root').sql).toMatch(
+      /^SELECT CASE WHEN octet_length\(r\.d\) <= 33554432 THEN r\.d END AS d, octet_length\(r\.d\) AS n FROM \(SELECT coalesce\(json_agg\(q\.\*\), '\[\]'::json\)::text AS d FROM .* AS q\) AS r$/,
     );
   });
 

@@ -3,10 +3,11 @@ import type { ExpandPropertyPath, ODataOptions, SelectOption } from '@balena/oda
 import { BadRequestError } from '../errors.js';
 import { compileFilter, compileValuePath, fieldColumn, navigationFrom, navigationJoin, type PathNode } from './filter.js';
 import { toSql, type CompileEnv, type Scope } from './operand.js';
-import { navigationCondition, privateFieldCondition, rootCondition, type Access } from './permissions.js';
+import { navigationCondition, privateFieldCondition, ROOT_PERMISSIONS, rootCondition, type Access } from './permissions.js';
 import { fieldOf, navigationOf, navigationTarget, resourceInfo, unknownField, VALUE_TYPE, type ResourceInfo } from './resources.js';
 import { Aliases, col, finalize, ident, isoTimestamp, ParamBinder, type Statement } from './sql.js';
 import type { ParsedUrl } from './url.js';
+import { DEFAULT_PAGE_SIZE, MAX_EXPAND_DEPTH, MAX_PAGE_SIZE, MAX_RESPONSE_BYTES } from './limits.js';
 
 /**
  * Compiles a parsed URL into ONE SQL statement. A collection GET builds its JSON in the
@@ -16,7 +17,10 @@ import type { ParsedUrl } from './url.js';
  */
 
 export interface CompiledGet extends Statement {
-  /** `collection`: one row `{d: '<JSON array text>'}`; `count`: one row `{d: <integer>}`. */
+  /**
+   * `collection`: one row `{d: '<JSON array text>', n: <its bytes>}` (`d` null when `n` is
+   * over MAX_RESPONSE_BYTES); `count`: one row `{d: <integer>}`.
+   */
   kind: 'collection' | 'count';
 }
 
@@ -26,6 +30,7 @@ function environment(url: ParsedUrl, access: Access): CompileEnv {
     binds: url.binds,
     aliases: new Aliases(),
     trusted: false,
+    limitNesting: access !== 'root' && access !== ROOT_PERMISSIONS,
     navigationCondition: (resource, alias) => navigationCondition(access, resource, alias),
     privateCondition: (resource, alias) => privateFieldCondition(access, resource, alias),
   };
@@ -73,7 +78,7 @@ export function compileGet(url: ParsedUrl, access: Access): CompiledGet {
   const binder = env.binder as ParamBinder;
   if (url.tree.count) {
     const limited = url.options.$top !== undefined || url.options.$skip !== undefined;
-    const inner = `SELECT 1 FROM ${ident(info.name)} AS ${t}${whereClause(where)}${limits(url.options, env)}`;
+    const inner = `SELECT 1 FROM ${ident(info.name)} AS ${t}${whereClause(where)}${limits(url.options, env, false)}`;
     const sql = limited
       ? `SELECT count(*)::integer AS d FROM (${inner}) AS c`
       : `SELECT count(*)::integer AS d FROM ${ident(info.name)} AS ${t}${whereClause(where)}`;
@@ -81,7 +86,10 @@ export function compileGet(url: ParsedUrl, access: Access): CompiledGet {
   }
   // rootConditions already holds the $filter.
   const rows = collection(info, t, { ...url.options, $filter: undefined }, where, env, true);
-  const sql = `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (${rows}) AS q`;
+  // The JSON is measured where it is built: a text over the cap never reaches the driver
+  // (which cannot hold a string over 512 MB) nor the process's memory.
+  const json = `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (${rows}) AS q`;
+  const sql = `SELECT CASE WHEN octet_length(r.d) <= ${MAX_RESPONSE_BYTES} THEN r.d END AS d, octet_length(r.d) AS n FROM (${json}) AS r`;
   return { ...finalize(sql, binder), kind: 'collection' };
 }
 
@@ -114,8 +122,9 @@ const whereClause = (where: string[]) => (where.length > 0 ? ` WHERE ${where.joi
  * LATERAL` on that page. As a lateral join (rather than a subquery in the select list)
  * PostgreSQL can memoize it when its statistics say the keys repeat.
  */
-function collection(info: ResourceInfo, alias: string, options: ODataOptions, where: string[], env: CompileEnv, top = false): string {
+function collection(info: ResourceInfo, alias: string, options: ODataOptions, where: string[], env: CompileEnv, top = false, depth = 0): string {
   const expands = options.$expand?.properties ?? [];
+  if (expands.length > 0 && depth >= MAX_EXPAND_DEPTH) throw new BadRequestError(`$expand may be nested at most ${MAX_EXPAND_DEPTH} levels deep`);
   const expanded = new Set<string>();
   for (const e of expands) {
     if (expanded.has(e.name)) throw new BadRequestError(`'${e.name}' is expanded twice`);
@@ -136,11 +145,11 @@ function collection(info: ResourceInfo, alias: string, options: ODataOptions, wh
   page += limits(options, env);
   if (expands.length === 0) return `SELECT ${columns.join(', ')} ${page}`;
   const isToOne = (e: ExpandPropertyPath) => !e.count && e.property === undefined && info.navigations.get(e.name)?.kind === 'one';
-  if (top && expands.some(isToOne)) return dedupedCollection(info, alias, page, order.length > 0, columns, expands, isToOne, env);
+  if (top && expands.some(isToOne)) return dedupedCollection(info, alias, page, order.length > 0, columns, expands, isToOne, env, depth);
   const joins = expands.map((e) => {
     const j = env.aliases.next();
     columns.push(`${j}.j AS ${ident(e.name)}`);
-    return ` LEFT JOIN LATERAL (${expandSql(e, info, alias, env)}) AS ${j} ON true`;
+    return ` LEFT JOIN LATERAL (${expandSql(e, info, alias, env, depth)}) AS ${j} ON true`;
   });
   // The outer level adds no ORDER BY: a lateral nested loop keeps the page's order.
   return `SELECT ${columns.join(', ')} FROM (SELECT ${alias}.* ${page}) AS ${alias}${joins.join('')}`;
@@ -160,19 +169,20 @@ function dedupedCollection(
   expands: ExpandPropertyPath[],
   isToOne: (e: ExpandPropertyPath) => boolean,
   env: CompileEnv,
+  depth: number,
 ): string {
   const joins = expands.map((e) => {
     const j = env.aliases.next();
     if (!isToOne(e)) {
       columns.push(`${j}.j AS ${ident(e.name)}`);
-      return ` LEFT JOIN LATERAL (${expandSql(e, info, alias, env)}) AS ${j} ON true`;
+      return ` LEFT JOIN LATERAL (${expandSql(e, info, alias, env, depth)}) AS ${j} ON true`;
     }
     const nav = navigationOf(info, e.name);
     if (nav.kind !== 'one') throw new Error(`${e.name} is not a to-one navigation`);
     const fk = ident(nav.column);
     const k = env.aliases.next();
     columns.push(`coalesce(${j}.j, '[]'::json) AS ${ident(e.name)}`);
-    const perKey = `SELECT ${k}.${fk} AS k, (${expandSql(e, info, k, env)}) AS j FROM (SELECT DISTINCT ${alias}.${fk} FROM page AS ${alias}) AS ${k}`;
+    const perKey = `SELECT ${k}.${fk} AS k, (${expandSql(e, info, k, env, depth)}) AS j FROM (SELECT DISTINCT ${alias}.${fk} FROM page AS ${alias}) AS ${k}`;
     return ` LEFT JOIN (${perKey}) AS ${j} ON ${j}.k = ${alias}.${fk}`;
   });
   // Joins may reorder rows: an ordered page numbers its rows and sorts on that number.
@@ -184,13 +194,24 @@ function dedupedCollection(
 
 const scopeOf = (resource: ResourceInfo, alias: string): Scope => ({ resource, alias, vars: new Map() });
 
-function limits(options: ODataOptions, env: CompileEnv): string {
+/**
+ * `LIMIT`/`OFFSET` of one level. A page of rows (the top level and every `$expand` level)
+ * is `DEFAULT_PAGE_SIZE` rows unless `$top` asks for another size up to `MAX_PAGE_SIZE`
+ * (`paged`: not for `/$count`, which counts every row).
+ */
+function limits(options: ODataOptions, env: CompileEnv, paged = true): string {
   let sql = '';
   for (const [option, clause] of [['$top', 'LIMIT'], ['$skip', 'OFFSET']] as const) {
     const ref = options[option] as unknown as { bind: number } | undefined;
-    if (ref === undefined) continue;
+    if (ref === undefined) {
+      if (option === '$top' && paged) sql += ` LIMIT ${DEFAULT_PAGE_SIZE}`;
+      continue;
+    }
     const bind = env.binds[ref.bind];
     if (!bind) throw new BadRequestError(`Invalid ${option}`);
+    if (option === '$top' && paged && Number(bind[1]) > MAX_PAGE_SIZE) {
+      throw new BadRequestError(`$top may be at most ${MAX_PAGE_SIZE}; page through larger collections with $skip`);
+    }
     sql += ` ${clause} ${env.binder.value(bind[1], 'bigint')}`;
   }
   return sql;
@@ -228,7 +249,7 @@ function fieldSql(f: FieldDef, c: string): string {
  * of rows shaped by the nested options and restricted to what the caller may read; or,
  * for `nav/$count`, an integer.
  */
-function expandSql(e: ExpandPropertyPath, info: ResourceInfo, alias: string, env: CompileEnv): string {
+function expandSql(e: ExpandPropertyPath, info: ResourceInfo, alias: string, env: CompileEnv, depth: number): string {
   if (e.property !== undefined) throw new BadRequestError(`Paths in $expand are not supported; use ${e.name}($expand=…)`);
   const nav = navigationOf(info, e.name);
   const target = navigationTarget(nav);
@@ -238,7 +259,7 @@ function expandSql(e: ExpandPropertyPath, info: ResourceInfo, alias: string, env
     const filter = options.$filter === undefined ? '' : ` AND ${compileFilter(options.$filter, scopeOf(target, t), env)}`;
     return `SELECT count(*)::integer AS j ${navigationFrom(nav, alias, t, env)}${filter}`;
   }
-  const rows = collection(target, t, options, [navigationJoin(nav, alias, t, env)], env);
+  const rows = collection(target, t, options, [navigationJoin(nav, alias, t, env)], env, false, depth + 1);
   const s = env.aliases.next();
   return `SELECT coalesce(json_agg(${s}.*), '[]'::json) AS j FROM (${rows}) AS ${s}`;
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../db/db.js';
 import { Lru } from './cache.js';
+import { BadRequestError } from '../errors.js';
 import { withDbErrors } from './db-errors.js';
+import { MAX_RESPONSE_BYTES } from './limits.js';
 import { permissionsKey, type Access, type DataContext } from './permissions.js';
 import { compileGet, type CompiledGet } from './query.js';
 import { paramsFor, runStatement } from './sql.js';
@@ -34,8 +36,22 @@ function compiledGet(url: string, access: Access): CompiledGet {
  */
 export async function odataGet(db: Db, ctx: DataContext, url: string): Promise<string> {
   const stmt = compiledGet(url, ctx.permissions);
-  const { rows } = await withDbErrors(() => runStatement<{ d: string | number }>(db, stmt, paramsFor(stmt, ctx.actorId)));
-  return `{"d":${rows[0]?.d ?? (stmt.kind === 'count' ? 0 : '[]')}}`;
+  const { rows } = await withDbErrors(() => runStatement<{ d: string | number | null; n?: number }>(db, stmt, paramsFor(stmt, ctx.actorId)));
+  const row = rows[0];
+  if (row !== undefined && row.d === null && row.n !== undefined) throw new ResponseTooLargeError(row.n);
+  return `{"d":${row?.d ?? (stmt.kind === 'count' ? 0 : '[]')}}`;
+}
+
+const MB = 1024 * 1024;
+
+/** A GET whose JSON would exceed MAX_RESPONSE_BYTES: a 400 telling the caller how to ask for less. */
+export class ResponseTooLargeError extends BadRequestError {
+  constructor(bytes: number) {
+    super(
+      `The response would be ${Math.ceil(bytes / MB)} MB, more than the limit of ${MAX_RESPONSE_BYTES / MB} MB: ` +
+        'ask for fewer rows ($top, $filter), fields ($select) or expanded rows ($expand with $top or $select)',
+    );
+  }
 }
 
 /** The rows of a GET as objects, for services that read through the permission-checked data layer. */

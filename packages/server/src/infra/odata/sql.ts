@@ -27,6 +27,9 @@ export const ACTOR_MARK = '\u0001ACTOR\u0001';
 export const ALIAS_MARK = '\u0002';
 /** Stands for the id of the row being created in a create-permission fragment. */
 export const NEW_ROW_MARK = '\u0003NEW\u0003';
+/** Brackets the index of a request value (ParamBinder) until `finalize` numbers it. */
+const PARAM_MARK = '\u0004';
+const PARAM_MARKS = new RegExp(`${PARAM_MARK}(\\d+)${PARAM_MARK}`, 'g');
 
 /** How values become SQL: each call returns the SQL text that stands for `value`. */
 export interface Binder {
@@ -35,12 +38,18 @@ export interface Binder {
   list(values: unknown[], cast: string): string;
 }
 
-/** Request values: `$n::cast`, the value collected for the driver. */
+/**
+ * Request values, collected for the driver. Each stands in the SQL as a marker
+ * (`PARAM_MARK n PARAM_MARK::cast`) until `finalize` numbers the markers that the
+ * statement's text still holds: the compilers may build an operand's SQL and then drop it
+ * (`1 gt null` is FALSE whatever 1 is), and a value whose text was dropped must not
+ * become a parameter the statement does not use (PostgreSQL rejects the mismatch).
+ */
 export class ParamBinder implements Binder {
   readonly values: unknown[] = [];
   value(value: unknown, cast: string): string {
     this.values.push(value);
-    return `$${this.values.length}::${cast}`;
+    return `${PARAM_MARK}${this.values.length - 1}${PARAM_MARK}::${cast}`;
   }
   list(values: unknown[], cast: string): string {
     return this.value(values, `${cast}[]`);
@@ -91,7 +100,19 @@ export interface Statement {
 }
 
 export function finalize(sql: string, binder: ParamBinder): Statement {
-  const params = binder.values.slice();
+  // Parameters are numbered in the order the text uses them; values whose text was
+  // dropped during compilation are not sent.
+  const params: unknown[] = [];
+  const numbers = new Map<string, number>();
+  sql = sql.replace(PARAM_MARKS, (_, index: string) => {
+    let n = numbers.get(index);
+    if (n === undefined) {
+      params.push(binder.values[Number(index)]);
+      n = params.length;
+      numbers.set(index, n);
+    }
+    return `$${n}`;
+  });
   let actorIndex = -1;
   if (sql.includes(ACTOR_MARK)) {
     params.push(null);

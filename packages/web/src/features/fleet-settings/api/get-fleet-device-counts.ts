@@ -7,7 +7,8 @@ import { fleetSettingsKey } from './keys';
 export async function getFleetDeviceCounts(fleetId: number): Promise<FleetDeviceCounts> {
   const devices = await sdk.pine.get({
     resource: 'device',
-    options: { $select: ['overall_status'], $filter: { belongs_to__application: fleetId } },
+    // Every device: the data API's largest page (without $top it answers 1,000 rows).
+    options: { $select: ['overall_status'], $filter: { belongs_to__application: fleetId }, $top: 10_000 },
   });
   return countByStatus(devices.map((d) => (d as { overall_status: string | null }).overall_status));
 }

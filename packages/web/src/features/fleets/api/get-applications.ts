@@ -31,7 +31,8 @@ export async function getApplications({ appClass, organizationId }: ApplicationL
       $expand: {
         organization: { $select: ['id', 'name', 'handle'] },
         is_for__device_type: { $select: ['id', 'slug', 'name'] },
-        owns__device: { $select: ['overall_status'] },
+        // Every device's status: the data API's largest page (without $top a level is 1,000 rows).
+        owns__device: { $select: ['overall_status'], $top: 10_000 },
       },
       // Spec 2 §7: ordered by app_name ascending.
       $orderby: { app_name: 'asc' },
