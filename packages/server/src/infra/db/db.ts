@@ -73,6 +73,15 @@ export function runInDbScope<T>(scope: DbScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/**
+ * Runs `fn` (and everything it starts) outside any request's scope: for shared work a
+ * request merely sets off (a batch of many devices' reports, a bus delivery), which must not
+ * be cancelled when that one client leaves nor bounded by its statement timeout.
+ */
+export function outsideRequestScope<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
 /** A statement of a request cancelled after the request's statement timeout. */
 export class StatementTimeoutError extends HttpError {
   constructor(ms: number) {

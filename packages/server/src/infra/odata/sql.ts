@@ -97,21 +97,26 @@ export interface Statement {
   params: readonly unknown[];
   /** Index in `params` of the actor id, or -1 when the statement does not use it. */
   actorIndex: number;
+  /**
+   * Index in `params` of each value the binder handed out, in the order it handed them out
+   * (-1 when its text was dropped): parameters are numbered in text order, which need not
+   * be the binder's order, so values supplied at run time go through `paramsWith`.
+   */
+  slots?: readonly number[];
 }
 
 export function finalize(sql: string, binder: ParamBinder): Statement {
   // Parameters are numbered in the order the text uses them; values whose text was
   // dropped during compilation are not sent.
   const params: unknown[] = [];
-  const numbers = new Map<string, number>();
+  const slots: number[] = binder.values.map(() => -1);
   sql = sql.replace(PARAM_MARKS, (_, index: string) => {
-    let n = numbers.get(index);
-    if (n === undefined) {
-      params.push(binder.values[Number(index)]);
-      n = params.length;
-      numbers.set(index, n);
+    const i = Number(index);
+    if (slots[i] === -1) {
+      params.push(binder.values[i]);
+      slots[i] = params.length - 1;
     }
-    return `$${n}`;
+    return `$${slots[i]! + 1}`;
   });
   let actorIndex = -1;
   if (sql.includes(ACTOR_MARK)) {
@@ -120,7 +125,7 @@ export function finalize(sql: string, binder: ParamBinder): Statement {
     sql = sql.replaceAll(ACTOR_MARK, `$${params.length}::integer`);
   }
   const name = `odata_${createHash('sha1').update(sql).digest('base64url')}`;
-  return { sql, name, params, actorIndex };
+  return { sql, name, params, actorIndex, slots };
 }
 
 /**
@@ -147,6 +152,19 @@ export function paramsFor(stmt: Statement, actorId: number | null): readonly unk
   if (stmt.actorIndex < 0) return stmt.params;
   const params = stmt.params.slice();
   params[stmt.actorIndex] = actorId;
+  return params;
+}
+
+/**
+ * The statement's parameters with the actor id and, for each value the binder handed out
+ * (in its order, `values[i]` for the i-th `binder.value(...)`), the value to run with.
+ */
+export function paramsWith(stmt: Statement, actorId: number | null, values: readonly unknown[]): unknown[] {
+  const params = paramsFor(stmt, actorId).slice();
+  values.forEach((v, i) => {
+    const slot = stmt.slots?.[i] ?? i;
+    if (slot >= 0) params[slot] = v;
+  });
   return params;
 }
 

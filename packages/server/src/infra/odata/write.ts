@@ -7,7 +7,7 @@ import { acceptedFields, hooksFor, runHooks, type HookArgs, type WriteMethod } f
 import { conditionAt, permissionCondition, permissionsKey, rootCondition, type DataContext } from './permissions.js';
 import { compileAffectedIds, compileEntityById } from './query.js';
 import { resourceInfo, type ResourceInfo } from './resources.js';
-import { finalize, ident, NEW_ROW_MARK, ParamBinder, paramsFor, runStatement, type Statement } from './sql.js';
+import { finalize, ident, NEW_ROW_MARK, ParamBinder, paramsFor, paramsWith, runStatement, type Statement } from './sql.js';
 import { parseUrl, type ParsedUrl } from './url.js';
 import { toColumns, validateInput, type Body } from './validate.js';
 
@@ -62,8 +62,7 @@ function rowCheck(ctx: DataContext, resource: string, action: 'create' | 'update
 /** Throws 401 (rolling the transaction back) unless every row in `ids` passes `check`. */
 async function assertRowsAllowed(db: Db, ctx: DataContext, check: Statement | undefined, ids: readonly number[]): Promise<void> {
   if (!check || ids.length === 0) return;
-  const params = paramsFor(check, ctx.actorId).slice();
-  params[0] = ids;
+  const params = paramsWith(check, ctx.actorId, [ids]);
   const allowed = await withDbErrors(() => runStatement(db, check, params));
   if (allowed.rowCount !== new Set(ids).size) throw new UnauthorizedError();
 }
@@ -145,8 +144,7 @@ function createPrecheck(ctx: DataContext, info: ResourceInfo, names: readonly st
 async function assertMayCreate(db: Db, ctx: DataContext, info: ResourceInfo, names: readonly string[], values: readonly unknown[]): Promise<void> {
   const check = createPrecheck(ctx, info, names);
   if (!check) return;
-  const params = paramsFor(check, ctx.actorId).slice();
-  values.forEach((v, i) => (params[i] = v));
+  const params = paramsWith(check, ctx.actorId, values);
   const { rowCount } = await withDbErrors(() => runStatement(db, check, params));
   if (!rowCount) throw new UnauthorizedError();
 }
@@ -157,7 +155,7 @@ async function readEntity(db: Db, resource: string, id: number): Promise<Record<
     stmt = compileEntityById(resource);
     entityById.set(resource, stmt);
   }
-  const { rows } = await runStatement<{ entity: Record<string, unknown> }>(db, stmt, [id]);
+  const { rows } = await runStatement<{ entity: Record<string, unknown> }>(db, stmt, paramsWith(stmt, null, [id]));
   if (!rows[0]) throw new Error(`created ${resource} ${id} not found`);
   return rows[0].entity;
 }
