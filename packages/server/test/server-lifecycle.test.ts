@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../../scripts/demo-fleet.mjs';
+import { alive } from '../src/infra/db/embedded.js';
 import { freePort } from './support/net.js';
 
 // The real `main.ts` with its embedded PostgreSQL, as `npm start` runs it, through the events
@@ -82,14 +83,6 @@ function childrenOf(parent: number): number[] {
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;

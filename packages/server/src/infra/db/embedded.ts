@@ -178,7 +178,8 @@ async function waitUntilReady(conn: { host: string; port: number; password: stri
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

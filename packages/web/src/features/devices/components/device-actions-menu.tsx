@@ -58,6 +58,12 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
       else enqueueSnackbar(errorMessage(err, t), { variant: 'error' });
     }
   };
+  /** The confirmation dialogs' OK: closes the dialog, then runs the action it asked about. */
+  const runConfirmed = async () => {
+    const action = confirming;
+    setConfirming(null);
+    if (action) await run(action);
+  };
 
   return (
     <>
@@ -98,11 +104,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             body={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_body`)}
             confirmLabel={t(`devices.action_${confirming}`)}
             cancelLabel={t('devices.cancel')}
-            onConfirm={async () => {
-              const action = confirming;
-              setConfirming(null);
-              await run(action);
-            }}
+            onConfirm={runConfirmed}
             onClose={() => setConfirming(null)}
           />
         </Suspense>
@@ -119,11 +121,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             submitLabel={t(`devices.action_${confirming}`)}
             cancelLabel={t('devices.cancel')}
             inputId="device-action-confirm"
-            onConfirm={async () => {
-              const action = confirming;
-              setConfirming(null);
-              await run(action);
-            }}
+            onConfirm={runConfirmed}
             onClose={() => setConfirming(null)}
           />
         </Suspense>
