@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { RedisBus } from '../src/infra/bus/redis.js';
-import { runInDbScope, type Db, type PoolDb } from '../src/infra/db/db.js';
+import type { Db, PoolDb } from '../src/infra/db/db.js';
 import { API_KEYS_CHANGED } from '../src/infra/auth/api-key-cache.js';
 import { StateReportBatch } from '../src/features/device-api/state-report-batch.js';
 import { createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
@@ -181,20 +181,6 @@ describe('grouped state reports', () => {
     const sent = ['first', 'second', 'third'].map((s) => batch.submit(d.id, { [d.uuid]: { status: s } }));
     await Promise.all(sent);
     expect(await row(db, 'SELECT status FROM device WHERE id = $1', [d.id])).toEqual({ status: 'third' });
-  });
-
-  it('a group set off by a request whose client then left still writes every report of it', async () => {
-    // The group runs outside the scope of the request that started it: that client's
-    // disconnect (an aborted signal) or statement timeout must not cancel the others' writes.
-    const [first, second] = [await insertDevice(db, fleet), await insertDevice(db, fleet)];
-    const batch = new StateReportBatch(db);
-    const gone = runInDbScope({ key: () => 'address 192.0.2.1', signal: AbortSignal.abort(), statementTimeoutMs: 1 }, () =>
-      batch.submit(first.id, { [first.uuid]: { status: 'left-early' } }),
-    );
-    const other = batch.submit(second.id, { [second.uuid]: { status: 'stayed' } });
-    await Promise.all([gone, other]);
-    expect(await row(db, 'SELECT status FROM device WHERE id = $1', [second.id])).toEqual({ status: 'stayed' });
-    expect(await row(db, 'SELECT status FROM device WHERE id = $1', [first.id])).toEqual({ status: 'left-early' });
   });
 
   it('rejects a report that is not an object before queueing it', async () => {

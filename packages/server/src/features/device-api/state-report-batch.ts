@@ -1,4 +1,4 @@
-import { outsideRequestScope, type Db } from '../../infra/db/db.js';
+import type { Db } from '../../infra/db/db.js';
 import {
   applyStateReport,
   checkReportBody,
@@ -50,9 +50,7 @@ export class StateReportBatch {
       if (!this.running) {
         this.running = true;
         // Lets the reports already parsed in this turn of the event loop join the first group.
-        // The group is shared: it runs outside the scope of the request that set it off, so
-        // that client leaving (or its statement timeout) cannot cancel the others' writes.
-        outsideRequestScope(() => setImmediate(() => void this.drain()));
+        setImmediate(() => void this.drain());
       }
     });
   }

@@ -7,7 +7,6 @@
  * Messages are JSON values: the in-process bus copies them as Redis would serialise them,
  * so code that works on one process works on many.
  */
-import { outsideRequestScope } from '../db/db.js';
 export type BusHandler = (message: unknown) => void;
 
 export interface Bus {
@@ -26,8 +25,7 @@ export class InProcessBus implements Bus {
     if (!handlers || handlers.size === 0) return Promise.resolve();
     const text = JSON.stringify(message);
     for (const handler of [...handlers]) {
-      // As on Redis, a handler runs on its own, not inside the publishing request's scope.
-      outsideRequestScope(() => setImmediate(() => handler(JSON.parse(text))));
+      setImmediate(() => handler(JSON.parse(text)));
     }
     return Promise.resolve();
   }

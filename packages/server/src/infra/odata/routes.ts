@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROLES } from '@flotilla/model';
-import type { Db } from '../db/db.js';
+import { scopedDb, type Db } from '../db/db.js';
 import { HttpError, NotFoundError } from '../errors.js';
 import '../http/actor.js';
 import type { DataContext } from './permissions.js';
@@ -22,13 +22,15 @@ function contextOf(request: FastifyRequest): DataContext {
 }
 
 export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
-  const { db } = opts;
+  const pool = opts.db;
   for (const prefix of PREFIXES) {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       // The raw URL: the engine does its own decoding (quotes and `&` inside strings matter).
       const url = request.url.slice(prefix.length);
       if (url.length <= 1 || url[1] === '?') throw new NotFoundError(`Unknown resource: ${url}`);
       const ctx = contextOf(request);
+      // The caller's statements: bounded per request, a fair share of the pool (issue 11).
+      const db = scopedDb(pool, request.dbScope);
       switch (request.method) {
         case 'GET':
         case 'HEAD': // Fastify answers HEAD with the GET route
