@@ -47,7 +47,7 @@ async function waitForServer(api, timeoutMs = 180_000) {
 async function demoToken(api, dataDir) {
   const file = join(dataDir, 'demo-user.json');
   if (!existsSync(file)) {
-    const creds = { email: 'demo@flotilla.local', password: randomBytes(12).toString('base64url') };
+    const creds = { email: 'demo@flotilla.local', password: randomBytes(12).toString('hex') }; // letters and digits only (issue 22)
     await call(api, 'POST', '/user/register', null, creds);
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
@@ -168,7 +168,7 @@ export async function startDemo({ root, count, api, dataDir, releaseDelayMs, std
   console.log(`[demo] simulating ${count} device(s) in ${DEMO_FLEET}; sign in as demo@flotilla.local to watch them`);
   const child = spawn(
     process.execPath,
-    [join(root, 'packages/agent/bin/flotilla-agent.mjs'), 'simulate', '--api', api, '--provisioning-key', key, '--count', String(count), '--fleet', String(fleet), '--device-type', DEMO_DEVICE_TYPE, '--locations', '--seed', '1', '--poll-interval', '10', '--quiet'],
+    [join(root, 'packages/agent/bin/flotilla-agent.mjs'), 'simulate', '--api', api, `--provisioning-key=${key}`, '--count', String(count), '--fleet', String(fleet), '--device-type', DEMO_DEVICE_TYPE, '--locations', '--seed', '1', '--poll-interval', '10', '--quiet'],
     { stdio, cwd: root },
   );
   return { child, seeded };

@@ -103,7 +103,7 @@ class SimulatorProcess {
       ...(process.env.BENCH_SIM_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       'packages/agent/bin/flotilla-agent.mjs',
       'simulate',
-      ...['--api', o.apiUrl, '--provisioning-key', o.provisioningKey, '--count', String(o.count)],
+      ...['--api', o.apiUrl, `--provisioning-key=${o.provisioningKey}`, '--count', String(o.count)],
       ...['--fleet', String(o.fleetId), '--device-type', DEVICE_TYPE_SLUG, '--seed', String(o.seed)],
       ...['--ramp', String(o.rampSeconds), '--stats-file', join(dir, 'stats.json'), '--quiet'],
       ...(o.link ? [] : ['--no-link']),

@@ -165,4 +165,25 @@ describe('flotilla-agent simulate', () => {
   it('rejects positional arguments', () => {
     expect(runCli(...valid, 'extra').code).toBe(EXIT.usage);
   });
+
+  it('accepts a key that starts with "-" given as --provisioning-key=<key> (issue 22)', () => {
+    expect(parseCommand(['simulate', '--api=http://localhost:8080', '--provisioning-key=-abcDEF123', '--count=2'])).toEqual({
+      kind: 'simulate',
+      api: 'http://localhost:8080',
+      provisioningKey: '-abcDEF123',
+      count: 2,
+    });
+  });
+
+  it('says how to pass a key that starts with "-" when it is given as a separate argument', () => {
+    const { code, stderr } = runCli('simulate', '--api', 'http://x', '--provisioning-key', '-abcDEF123', '--count', '1');
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('--provisioning-key: a value that starts with "-" must be given as --provisioning-key=<value>');
+  });
+
+  it('says in its help that every option takes --option=<value>', () => {
+    const { stdout } = runCli('simulate', '--help');
+    expect(stdout).toContain('--option=<value>');
+    expect(stdout).toContain('--provisioning-key=<key>');
+  });
 });

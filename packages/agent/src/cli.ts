@@ -62,7 +62,9 @@ const SIMULATE_USAGE = `Usage: flotilla-agent simulate --api <url> --provisionin
 
 Options:
   --api <url>               base URL of the Flotilla API, e.g. http://localhost:8080
-  --provisioning-key <key>  fleet provisioning key used to register the devices
+  --provisioning-key <key>  fleet provisioning key used to register the devices;
+                            --provisioning-key=<key> also works, and is needed for
+                            an older key that starts with "-"
   --count <n>               number of virtual devices (a positive integer)
   --fleet <id>              the key's fleet id (read through the API when omitted)
   --device-type <slug>      device type to register (default: the fleet's)
@@ -78,6 +80,8 @@ Options:
                             and its poll latency histogram (JSON)
   --quiet                   no per-device log lines, only the summary
   -h, --help                show this help
+
+Every option that takes a value accepts --option <value> and --option=<value>.
 
 Virtual devices run no containers either: updates are simulated (downloading with
 a percentage, applying changes, done).
@@ -209,7 +213,11 @@ function parseOptions(args: string[], spec: OptionSpec, usage: string): ParsedOp
     const { values } = parseArgs({ args, options: spec, strict: true, allowPositionals: false });
     return { ok: true, values };
   } catch (err) {
-    return { ok: false, command: usageError(err instanceof Error ? err.message : String(err), usage) };
+    const message = err instanceof Error ? err.message : String(err);
+    // parseArgs will not take a separate value that looks like an option ("-Xy…").
+    const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec(message);
+    if (ambiguous) return { ok: false, command: usageError(`${ambiguous[1]}: a value that starts with "-" must be given as ${ambiguous[1]}=<value>`, usage) };
+    return { ok: false, command: usageError(message, usage) };
   }
 }
 

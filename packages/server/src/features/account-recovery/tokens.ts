@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { alphanumericSecret } from '../../infra/auth/secret.js';
 
-/** A random single-use secret for a mailed link: 32 bytes, URL-safe. */
+/** A random single-use secret for a mailed link: 256 bits of letters and digits (43). */
 export function newSecret(): string {
-  return randomBytes(32).toString('base64url');
+  return alphanumericSecret(256);
 }
 
 /** What is stored instead of the secret: its sha256 (hex). */

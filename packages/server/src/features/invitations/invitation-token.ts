@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { alphanumericSecret } from '../../infra/auth/secret.js';
 import { INVITATION_TTL_DAYS } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
@@ -6,7 +7,7 @@ import { BadRequestError } from '../../infra/errors.js';
 /** SHA-256 (hex) of an invitation token: what the database keeps. */
 export const hashInvitationToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** Tokens are 32 random bytes, base64url: what the accept routes take. */
+/** Tokens are 43 letters and digits (256 bits; issue 22); older ones were 32 random bytes in base64url, still accepted. */
 export const INVITATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The plain tokens of invites being created, from `before` to `after` (keyed by the request body). */
@@ -21,7 +22,7 @@ export async function prepareInvitation(db: Db, actorId: number | null, body: Re
   const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE actor = $1', [actorId]);
   const userId = rows[0]?.id;
   if (userId === undefined) throw new BadRequestError('Only users can send invitations');
-  const token = randomBytes(32).toString('base64url');
+  const token = alphanumericSecret(256);
   pending.set(body, token);
   body.is_created_by__user = userId;
   body.token_hash = hashInvitationToken(token);

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { alphanumericSecret } from '../../infra/auth/secret.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../infra/errors.js';
 
@@ -31,7 +32,7 @@ export async function applicationByClientId(db: Db, clientId: string): Promise<O
  */
 export async function authorize(db: Db, userId: number, clientId: string, now: number = Date.now()): Promise<{ code: string; redirectUri: string }> {
   const app = await applicationByClientId(db, clientId);
-  const code = randomBytes(32).toString('base64url');
+  const code = alphanumericSecret(256);
   await db.tx(async (tx) => {
     await tx.query(
       `INSERT INTO oauth_application_authorization (belongs_to__user, is_for__oauth_application) VALUES ($1, $2)

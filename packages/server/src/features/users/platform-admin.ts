@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
+import { alphanumericSecret } from '../../infra/auth/secret.js';
 import { createUser } from './user.service.js';
 
 /**
@@ -14,7 +14,7 @@ export async function ensurePlatformAdmin(
 ): Promise<void> {
   const { rowCount } = await db.query(`SELECT 1 FROM "user" WHERE platform_role = 'administrator' LIMIT 1`);
   if (rowCount > 0) return;
-  const password = opts.password ?? randomBytes(12).toString('base64url');
+  const password = opts.password ?? alphanumericSecret(96);
   const user = await createUser(db, { email: opts.email, password, platformRole: 'administrator', isVerified: true });
   announce(
     opts.password

@@ -1,8 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { alphanumericSecret } from './secret.js';
 
-/** API keys are random 32-character strings; only their sha256 is stored. */
+/**
+ * API keys of every kind (user, provisioning, device): 33 letters and digits (192 bits, as the
+ * 24 random bytes before issue 22); only their sha256 is stored, so keys issued before in
+ * base64url keep working.
+ */
 export function generateApiKey(): string {
-  return randomBytes(24).toString('base64url');
+  return alphanumericSecret(192);
 }
 
 export function hashApiKey(key: string): string {

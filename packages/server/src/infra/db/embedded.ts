@@ -1,7 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { alphanumericSecret } from '../auth/secret.js';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { arch, platform } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -59,7 +59,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
   if (initialised) {
     password = (await readFile(passwordFile, 'utf8')).trim();
   } else {
-    password = randomBytes(18).toString('base64url');
+    password = alphanumericSecret(144);
     await writeFile(passwordFile, password + '\n', { mode: 0o600 });
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
     await initialise(databaseDir, password, log);
