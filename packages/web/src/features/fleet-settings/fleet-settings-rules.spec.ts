@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { supportAccessDefault } from '@flotilla/model';
 import { fromDateTimeLocal, toDateTimeLocal } from '../../lib/datetime-local';
-import { countByStatus, isClassicOrLegacy, keyExpiryDate, supportAccessState } from './fleet-settings-rules';
+import { isClassicOrLegacy, keyExpiryDate, supportAccessState } from './fleet-settings-rules';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 
@@ -49,13 +49,3 @@ describe('keyExpiryDate', () => {
   });
 });
 
-describe('countByStatus', () => {
-  it('counts devices per overall status, every status present', () => {
-    const counts = countByStatus(['operational', 'operational', 'disconnected', null]);
-    expect(counts.total).toBe(4);
-    expect(counts.byStatus.operational).toBe(2);
-    expect(counts.byStatus.disconnected).toBe(1);
-    expect(counts.byStatus.configuring).toBe(0);
-    expect(Object.keys(counts.byStatus)).toHaveLength(7);
-  });
-});

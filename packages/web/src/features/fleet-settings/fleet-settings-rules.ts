@@ -1,4 +1,4 @@
-import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+import type { DeviceOverallStatus } from '@flotilla/model';
 import { fromDateTimeLocal } from '../../lib/datetime-local';
 
 /** Pure rules of the fleet summary, settings and API keys pages (spec 2 §4, §5, §9). */
@@ -48,10 +48,4 @@ export interface FleetDeviceCounts {
   byStatus: Record<DeviceOverallStatus, number>;
 }
 
-/** Counts a fleet's devices per overall status (spec 2 §2 "Device counts are shown per overall status"). */
-export function countByStatus(statuses: readonly (string | null)[]): FleetDeviceCounts {
-  const byStatus = Object.fromEntries(DEVICE_OVERALL_STATUSES.map((s) => [s, 0])) as Record<DeviceOverallStatus, number>;
-  for (const s of statuses) if (s !== null && Object.hasOwn(byStatus, s)) byStatus[s as DeviceOverallStatus] += 1;
-  return { total: statuses.length, byStatus };
-}
 

@@ -1,16 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
-import { countByStatus, type FleetDeviceCounts } from '../fleet-settings-rules';
+import { getDeviceStatusCounts } from '../../devices/api/get-fleet-devices';
+import type { FleetDeviceCounts } from '../fleet-settings-rules';
 import { fleetSettingsKey } from './keys';
 
-/** The fleet's devices' overall statuses in one request (as the fleet lists read them). */
+/**
+ * The fleet's device total and count per overall status, each a server-side `$count`, so
+ * they stay exact at any fleet size (reading every device's status stopped at the data
+ * API's largest page, 10,000 rows).
+ */
 export async function getFleetDeviceCounts(fleetId: number): Promise<FleetDeviceCounts> {
-  const devices = await sdk.pine.get({
-    resource: 'device',
-    // Every device: the data API's largest page (without $top it answers 1,000 rows).
-    options: { $select: ['overall_status'], $filter: { belongs_to__application: fleetId }, $top: 10_000 },
-  });
-  return countByStatus(devices.map((d) => (d as { overall_status: string | null }).overall_status));
+  const [total, byStatus] = await Promise.all([
+    sdk.pine.get({ resource: 'device', options: { $count: { $filter: { belongs_to__application: fleetId } } } } as never) as Promise<number>,
+    getDeviceStatusCounts(fleetId),
+  ]);
+  return { total, byStatus };
 }
 
 export const fleetDeviceCountsQueryOptions = (fleetId: number) =>
