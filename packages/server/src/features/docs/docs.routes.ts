@@ -28,7 +28,7 @@ function page(title: string, body: string): string {
 export async function docsRoutes(app: FastifyInstance, { dir }: { dir: string }): Promise<void> {
   const send = async (name: string, reply: import('fastify').FastifyReply) => {
     const source = PAGE.test(name) ? await readFile(join(dir, `${name}.md`), 'utf8').catch(() => undefined) : undefined;
-    reply.header('Content-Security-Policy', DOCS_POLICY).header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'no-cache');
+    reply.header('Content-Security-Policy', DOCS_POLICY).header('Cache-Control', 'no-cache');
     if (source === undefined) return reply.code(404).type('text/html; charset=utf-8').send(page('Not found', '<h1>Page not found</h1><p><a href="/docs/">All guides</a></p>'));
     const title = /^#\s+(.+)$/m.exec(source)?.[1] ?? name;
     return reply.type('text/html; charset=utf-8').send(page(title, renderMarkdown(source)));

@@ -100,10 +100,8 @@ export async function webRoutes(
   const indexHtml = assets.get('/index.html');
 
   app.addHook('onSend', async (_request, reply, payload) => {
+    // nosniff, framing and referrer headers come from infra/http/security-headers.ts (every response).
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', policy);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header('X-Frame-Options', 'DENY');
     return payload;
   });
 
