@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReferenceData } from '../src/features/reference-data/seed.js';
-import { bearer, buildTestApp, createTestDb, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, createTestDb, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 /*
  * Issue 12, the device-type catalogue: the published balena-sdk used as a balena user uses it
@@ -168,6 +168,18 @@ describe('the device-type catalogue as balena names it', () => {
     expect(state.get('raspberry-pi2')).toBe('released');
     expect(state.get('raspberry-pi')).toBe('released');
     await expect(sdk.models.application.create({ name: 'FinFleet', organization: owner.username, deviceType: 'fincm3' })).rejects.toThrow(/discontinued/);
+  });
+});
+
+describe('supported device types, as balena-sdk reads them', () => {
+  it('lists with getAllSupported the types that have a host OS release, which a discontinued type without one is not', async () => {
+    // The platform's host-OS fleet of raspberry-pi2 (another organization's public is_host fleet), arranged with SQL.
+    const platform = await signUp(t.app);
+    const host = await insertFleet(t.db, platform, 'raspberry-pi2-os', { is_for__device_type: await idOf('device_type', 'raspberry-pi2'), is_host: true, is_public: true });
+    await t.db.query(`INSERT INTO release (belongs_to__application, commit, status, composition) VALUES ($1, 'c0ffee', 'success', '{}')`, [host]);
+    const supported = (await sdk.models.deviceType.getAllSupported({ $select: ['slug', 'name'] })).map((d) => d.slug);
+    expect(supported).toContain('raspberry-pi2');
+    expect(supported).not.toContain('fincm3');
   });
 });
 
