@@ -8,8 +8,8 @@ import { newEmail, signIn } from './support/users';
  * Issue 5 device settings journey (spec 2 §2 device Settings page, §4 availability, §5 move and
  * destructive confirmation, §6 permissions): an organization administrator renames a device,
  * pins it to a release and back, toggles its public URL, grants and revokes support access,
- * moves it to a fleet of the same CPU architecture (a fleet they only observe is disabled, one
- * of another architecture is not offered) and deletes it by typing its name; an observer sees
+ * moves it to a fleet of a CPU architecture it runs (a fleet they only observe is disabled, one
+ * of an architecture it cannot run is not offered) and deletes it by typing its name; an observer sees
  * every control disabled.
  */
 
@@ -67,6 +67,8 @@ test('the device settings page renames, pins, toggles the public URL and support
   const home = await fleetOfType(request, admin, orgId, `ds_home_${stamp}`, 'raspberrypi4-64');
   const target = await fleetOfType(request, admin, orgId, `ds_target_${stamp}`, 'generic-aarch64');
   await fleetOfType(request, admin, orgId, `ds_intel_${stamp}`, 'intel-nuc');
+  // An armv7hf fleet: balena lets an aarch64 device run it (issue 12), so it is offered too.
+  await fleetOfType(request, admin, orgId, `ds_pi3_${stamp}`, 'raspberrypi3');
   const observerRole = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: home, application_membership_role: observerRole.d[0]!.id });
   // A fleet of the same architecture in someone else's organization, which the admin only observes.
@@ -182,11 +184,13 @@ test('the device settings page renames, pins, toggles the public URL and support
   expect(await localModeValue()).toBe('0');
   await page.goto(`/devices/${device.uuid}/settings`);
 
-  // Move: same-architecture fleets only; the one the admin only observes is disabled.
+  // Move: fleets of an architecture the device runs (its own, and armv7hf for this aarch64
+  // device); one of another family is not offered; the one the admin only observes is disabled.
   const move = page.getByRole('region', { name: 'Move to another fleet' });
   await expect(move.getByRole('radio', { name: `ds_target_${stamp}` })).toBeEnabled();
   await expect(move.getByRole('radio', { name: `ds_observed_${stamp}` })).toBeDisabled();
   await expect(move.getByRole('radio', { name: `ds_intel_${stamp}` })).toHaveCount(0);
+  await expect(move.getByRole('radio', { name: `ds_pi3_${stamp}` })).toBeEnabled();
   await move.getByRole('radio', { name: `ds_target_${stamp}` }).check();
   await move.getByRole('button', { name: 'Move device' }).click();
   await expect(page).toHaveURL(new RegExp(`/fleets/${target}$`));

@@ -113,8 +113,10 @@ describe('registering a device', () => {
 
   it('answers 400 for a device type the fleet cannot run', async () => {
     const uuid = hex();
-    const res = await register(provKey, { application: fleet, uuid, device_type: 'raspberrypi4-64' });
+    // An aarch64 device would run this armv7hf fleet (balena's rule, issue 12); an amd64 one not.
+    const res = await register(provKey, { application: fleet, uuid, device_type: 'intel-nuc' });
     expect(res.statusCode).toBe(400);
+    expect(res.json()).toBe('Incompatible device type: intel-nuc');
     expect((await register(provKey, { application: fleet, uuid, device_type: 'no-such-type' })).statusCode).toBe(400);
     expect(await row(t.db, 'SELECT 1 FROM device WHERE uuid = $1', [uuid])).toBeUndefined();
   });

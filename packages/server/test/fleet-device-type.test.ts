@@ -35,9 +35,15 @@ describe('creating a fleet', () => {
   });
 
   it('refuses a single-container type for the default multi-container application type, and accepts it for a single-container one', async () => {
-    const pi1 = await idOf('device_type', 'raspberry-pi');
+    // No seeded board is single-container (balena's catalogue has none; issue 12): a test-only contract.
+    await t.db.query(
+      `INSERT INTO device_type (slug, name, is_of__cpu_architecture, contract)
+       SELECT 'test-one-container', 'Test One Container', id, $1::jsonb FROM cpu_architecture WHERE slug = 'rpi'`,
+      [JSON.stringify({ slug: 'test-one-container', type: 'hw.device-type', data: { arch: 'rpi', state: 'released', multicontainer: false } })],
+    );
+    const single = await idOf('device_type', 'test-one-container');
     const post = (body: Record<string, unknown>) =>
-      t.app.inject({ method: 'POST', url: '/v7/application', headers: bearer(owner.token), payload: { organization: owner.orgId, is_for__device_type: pi1, ...body } });
+      t.app.inject({ method: 'POST', url: '/v7/application', headers: bearer(owner.token), payload: { organization: owner.orgId, is_for__device_type: single, ...body } });
     const refused = await post({ app_name: 'PiOneMulti' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatch(/does not support multiple containers/);

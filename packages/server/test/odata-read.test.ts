@@ -72,7 +72,7 @@ describe('response shapes', () => {
     const res = await t.app.inject({ method: 'GET', url: '/v7/cpu_architecture/$count', headers: bearer(alice.token) });
     expect(res.json()).toEqual({ d: 5 });
     const filtered = await t.app.inject({ method: 'GET', url: "/v7/device_type/$count?$filter=startswith(slug,'raspberry')", headers: bearer(alice.token) });
-    expect(filtered.json()).toEqual({ d: 4 });
+    expect(filtered.json()).toEqual({ d: 5 });
   });
 });
 
@@ -102,9 +102,9 @@ describe('$select, $orderby, $top, $skip', () => {
 
   it('orders by a path through a to-one navigation and by nav/$count desc', async () => {
     const byArch = await get('/v7/device_type?$select=slug&$orderby=is_of__cpu_architecture/slug asc,slug asc&$top=3');
-    expect(byArch.map((r) => r.slug)).toEqual(['generic-aarch64', 'jetson-nano', 'raspberrypi3-64']);
+    expect(byArch.map((r) => r.slug)).toEqual(['generic-aarch64', 'jetson-nano', 'radxa-zero']);
     const byAliases = await get('/v7/device_type?$select=slug&$orderby=device_type_alias/$count desc,slug asc&$top=3');
-    expect(byAliases.map((r) => r.slug)).toEqual(['generic-amd64', 'intel-nuc', 'raspberry-pi']);
+    expect(byAliases.map((r) => r.slug)).toEqual(['beaglebone-black', 'intel-nuc', 'raspberry-pi']);
   });
 });
 
@@ -168,21 +168,21 @@ describe('$filter', () => {
 
   it('filters through lambdas over to-many and to-one navigations, nested', async () => {
     expect(await slugs("device_type_alias/any(dta:dta/is_referenced_by__alias eq 'nuc')")).toEqual(['intel-nuc']);
-    expect(await slugs("is_of__cpu_architecture/any(a:a/slug eq 'amd64')")).toEqual(['generic-amd64', 'intel-nuc']);
+    expect(await slugs("is_of__cpu_architecture/any(a:a/slug eq 'amd64')")).toEqual(['generic-amd64', 'genericx86-64-ext', 'intel-nuc']);
     expect(await slugs("is_of__cpu_architecture/any(a:a/is_supported_by__device_type/any(o:o/slug eq 'fincm3'))")).toEqual(
-      expected((d) => ['beaglebone-black', 'fincm3', 'raspberrypi3'].includes(d.slug)),
+      expected((d) => ['beaglebone-black', 'fincm3', 'raspberry-pi2', 'raspberrypi3'].includes(d.slug)),
     );
     expect(await slugs("device_type_alias/all(dta:startswith(dta/is_referenced_by__alias,'rasp'))")).toEqual(
-      expected((d) => ['raspberry-pi', 'raspberrypi3', 'raspberrypi3-64', 'raspberrypi4-64'].includes(d.slug)),
+      expected((d) => ['raspberry-pi', 'raspberry-pi2', 'raspberrypi3', 'raspberrypi3-64', 'raspberrypi4-64'].includes(d.slug)),
     );
     expect((await slugs('device_type_alias/any(d:1 eq 1)')).length).toBe(all.length);
     expect(await slugs("is_of__cpu_architecture/slug eq 'rpi'")).toEqual(['raspberry-pi']);
   });
 
   it('filters on nav/$count($filter=…)', async () => {
-    expect(await slugs('device_type_alias/$count gt 1')).toEqual(expected((d) => ['generic-amd64', 'intel-nuc', 'raspberry-pi', 'raspberrypi3', 'raspberrypi4-64'].includes(d.slug)));
-    expect(await slugs("device_type_alias/$count($filter=is_referenced_by__alias ne 'raspberrypi3') gt 1")).toEqual(
-      expected((d) => ['generic-amd64', 'intel-nuc', 'raspberry-pi', 'raspberrypi4-64'].includes(d.slug)),
+    expect(await slugs('device_type_alias/$count gt 1')).toEqual(expected((d) => ['beaglebone-black', 'intel-nuc', 'raspberry-pi', 'raspberrypi4-64'].includes(d.slug)));
+    expect(await slugs("device_type_alias/$count($filter=is_referenced_by__alias ne 'raspberrypi') gt 1")).toEqual(
+      expected((d) => ['beaglebone-black', 'intel-nuc', 'raspberrypi4-64'].includes(d.slug)),
     );
   });
 });
@@ -201,7 +201,7 @@ describe('$expand', () => {
       slug: 'aarch64',
       is_supported_by__device_type: [
         { slug: 'raspberrypi3-64', device_type_alias: [{ is_referenced_by__alias: 'raspberrypi3-64' }] },
-        { slug: 'jetson-nano', device_type_alias: [{ is_referenced_by__alias: 'jetson-nano' }] },
+        { slug: 'radxa-zero', device_type_alias: [{ is_referenced_by__alias: 'radxa-zero' }] },
       ],
     });
   });
@@ -223,7 +223,7 @@ describe('$expand', () => {
   it('expands nav/$count($filter=…) as an integer', async () => {
     const rows = await get("/v7/device_type?$select=slug&$filter=startswith(slug,'raspberrypi')&$orderby=slug asc&$expand=device_type_alias/$count($filter=is_referenced_by__alias ne 'raspberrypi4')");
     expect(rows).toEqual([
-      { slug: 'raspberrypi3', device_type_alias: 2 },
+      { slug: 'raspberrypi3', device_type_alias: 1 },
       { slug: 'raspberrypi3-64', device_type_alias: 1 },
       { slug: 'raspberrypi4-64', device_type_alias: 1 },
     ]);

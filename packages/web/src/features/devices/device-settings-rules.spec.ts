@@ -38,8 +38,19 @@ describe('moveCandidates', () => {
   it('offers other fleets of the same architecture by name, not its own', () => {
     expect(moveCandidates(fleets, { fleetId: 1, architecture: 'aarch64' }).map((f) => f.id)).toEqual([4, 2]);
   });
-  it('offers nothing when no fleet shares the architecture', () => {
+  it('offers nothing when no fleet has an architecture the device runs', () => {
     expect(moveCandidates(fleets, { fleetId: 1, architecture: 'armv7hf' })).toEqual([]);
+  });
+  it("offers fleets of the architectures the device also runs, balena's rule", () => {
+    const mixed = [
+      { id: 1, app_name: 'home', architecture: 'aarch64' },
+      { id: 2, app_name: 'pi3s', architecture: 'armv7hf' },
+      { id: 3, app_name: 'zeros', architecture: 'rpi' },
+      { id: 4, app_name: 'intel', architecture: 'amd64' },
+    ];
+    expect(moveCandidates(mixed, { fleetId: 1, architecture: 'aarch64' }).map((f) => f.id)).toEqual([2, 3]);
+    expect(moveCandidates(mixed, { fleetId: 2, architecture: 'armv7hf' }).map((f) => f.id)).toEqual([3]);
+    expect(moveCandidates(mixed, { fleetId: 3, architecture: 'rpi' })).toEqual([]);
   });
 });
 

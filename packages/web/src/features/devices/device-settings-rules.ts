@@ -1,4 +1,4 @@
-import { deactivateProblem, supportsLocalMode } from '@flotilla/model';
+import { deactivateProblem, isArchitectureCompatibleWith, supportsLocalMode } from '@flotilla/model';
 
 /**
  * Pure rules of the device settings page (spec 2 §4 action availability, §5 Devices move,
@@ -45,12 +45,13 @@ export interface MoveFleet {
 
 /**
  * Spec 2 §5 Devices move: only fleets whose CPU architecture is compatible with the device
- * are offered, never its own fleet. The server accepts a move only when the architectures
- * are equal (packages/server devices/device-architecture.ts), so compatible means equal here.
+ * are offered, never its own fleet. Compatible is balena's rule, the model's
+ * `isArchitectureCompatibleWith` that the server checks too (an aarch64 device may join
+ * armv7hf and rpi fleets, an armv7hf device rpi fleets).
  */
 export function moveCandidates(fleets: readonly MoveFleet[], device: { fleetId: number; architecture: string }): MoveFleet[] {
   return fleets
-    .filter((f) => f.id !== device.fleetId && f.architecture === device.architecture)
+    .filter((f) => f.id !== device.fleetId && isArchitectureCompatibleWith(device.architecture, f.architecture))
     .sort((a, b) => a.app_name.localeCompare(b.app_name));
 }
 

@@ -54,7 +54,8 @@ describe('device-type options of the create dialog', () => {
     const bySlug = new Map(deviceTypeOptions(types, noPlan).map((o) => [o.slug, o]));
     expect(bySlug.get('raspberrypi4-64')).toMatchObject({ state: 'ok', recommended: true });
     expect(bySlug.get('fincm3')?.state).toBe('noVersionDiscontinued');
-    expect(bySlug.get('raspberry-pi')?.state).toBe('needsMulticontainerSupport');
-    expect([...bySlug.values()].filter((o) => o.disabled).map((o) => o.slug).sort()).toEqual(['fincm3', 'raspberry-pi']);
+    // balena's catalogue has no single-container board: the Pi 1 / Zero is offered (issue 12).
+    expect(bySlug.get('raspberry-pi')).toMatchObject({ state: 'ok', disabled: false });
+    expect([...bySlug.values()].filter((o) => o.disabled).map((o) => o.slug).sort()).toEqual(['fincm3']);
   });
 });
