@@ -303,6 +303,24 @@ describe('the supervisor API through balena-sdk', () => {
   });
 });
 
+describe('supervisor-API methods', () => {
+  it("answers balena's 400 for a method it does not relay, 405 for one the path does not take, and leaves the device alone", async () => {
+    const { device, link } = await linked();
+    try {
+      const send = (url: string, body: object) => failure(sdk.request.send({ method: 'POST', url, baseUrl: apiUrl, body }));
+      expect(await send('/supervisor/v1/reboot', { deviceId: device.id, method: 'TRACE' })).toEqual({ statusCode: 400, body: "Invalid method 'TRACE'" });
+      expect((await send('/supervisor/v1/reboot', { deviceId: device.id, method: 'GET' })).statusCode).toBe(405);
+      expect((await send('/supervisor/v1/device', { deviceId: device.id })).statusCode).toBe(405);
+      // Methods are case-insensitive, as balena upper-cases them.
+      const res = await sdk.request.send({ method: 'POST', url: '/supervisor/v1/device', baseUrl: apiUrl, body: { deviceId: device.id, method: 'get' } });
+      expect(res.statusCode).toBe(200);
+      expect(link.actions.map((a) => a.action)).toEqual(['device']);
+    } finally {
+      await link.close();
+    }
+  });
+});
+
 describe('the supervisor API reaching the real agent', () => {
   it('pings it, reads its supervisor state, and reboots it', async () => {
     // A fleet of its own with no release, so the agent has nothing to download.
