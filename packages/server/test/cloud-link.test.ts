@@ -156,11 +156,11 @@ describe('device actions over the link', () => {
     await Promise.all([linkA.close(), linkB.close()]);
   });
 
-  it("answers 400 'device must be online' when no link is open", async () => {
+  it("answers balena's 404 'No online device(s) found' when no link is open", async () => {
     const device = await insertDevice(db, fleetId);
     const res = await post(owner.token, '/supervisor/v1/reboot', { deviceId: device.id });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toBe('device must be online');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toBe('No online device(s) found');
   });
 
   it("answers 504 'The device did not answer' when the device stays silent", async () => {
@@ -173,9 +173,10 @@ describe('device actions over the link', () => {
     await link.close();
   });
 
-  it('needs a device named by deviceId or uuid', async () => {
+  it('needs devices named by appId, deviceId or uuid', async () => {
     const res = await post(owner.token, '/supervisor/v1/reboot', { data: {} });
     expect(res.statusCode).toBe(400);
+    expect(res.json()).toBe('At least one filter must be specified');
   });
 });
 

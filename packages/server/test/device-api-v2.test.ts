@@ -136,11 +136,13 @@ describe('GET /device/v2/{uuid}/state', () => {
     expect(res.json().local.apps).toEqual({ [String(otherFleet)]: { name: expect.any(String), services: {} } });
   });
 
-  it("answers 403 for another device's uuid and 401 without a device key", async () => {
+  it("answers 403 for another device's uuid and 401 without a device key or a user who may read the device", async () => {
     const a = await insertDevice(t.db, fleet);
     const b = await insertDevice(t.db, fleet);
     expect((await get('v2', a.key, b.uuid)).statusCode).toBe(403);
-    expect((await get('v2', owner.token, a.uuid)).statusCode).toBe(401);
+    // Issue 12: the owner reads it as balena-sdk's device.getSupervisorTargetState does; a stranger gets balena's 401.
+    expect((await get('v2', owner.token, a.uuid)).statusCode).toBe(200);
+    expect((await get('v2', (await signUp(t.app)).token, a.uuid)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/device/v2/${a.uuid}/state` })).statusCode).toBe(401);
   });
 });

@@ -145,12 +145,14 @@ describe('the key exchange', () => {
 });
 
 describe('the target state', () => {
-  it('lets a device read only its own state, with its device key', async () => {
+  it('lets a device read only its own state with its device key, and a user the state of a device they may read (issue 12)', async () => {
     const a = await newDevice();
     const b = await newDevice();
     expect((await poll(a.api_key, b.uuid)).statusCode).toBe(403);
     expect((await poll(provKey, a.uuid)).statusCode).toBe(401);
-    expect((await poll(owner.token, a.uuid)).statusCode).toBe(401);
+    // balena-sdk's device.getSupervisorTargetState: the owner reads it, another organization's user gets balena's 401.
+    expect((await poll(owner.token, a.uuid)).statusCode).toBe(200);
+    expect((await poll(outsider.token, a.uuid)).statusCode).toBe(401);
     const res = await t.app.inject({ method: 'GET', url: `/device/v3/${a.uuid}/state` });
     expect(res.statusCode).toBe(401);
   });

@@ -131,7 +131,7 @@ describe('devices through balena-sdk', () => {
   it('identifies (blinks) a device over its cloud link, and refuses when it has none', async () => {
     const uuid = sdk.models.device.generateUniqueKey();
     const { id, api_key } = await sdk.models.device.register(appId, uuid);
-    await expect(sdk.models.device.identify(uuid)).rejects.toThrow(/device must be online/);
+    await expect(sdk.models.device.identify(uuid)).rejects.toThrow(/No online device\(s\) found/);
 
     const link = await TestLink.open(apiUrl, api_key);
     try {
@@ -142,7 +142,7 @@ describe('devices through balena-sdk', () => {
       await link.close();
     }
     await eventually(() => sdk.models.device.get(id, { $select: 'is_online' }), (d) => !d.is_online);
-    await expect(sdk.models.device.identify(id)).rejects.toThrow(/device must be online/);
+    await expect(sdk.models.device.identify(id)).rejects.toThrow(/No online device\(s\) found/);
     expect(link.actions).toHaveLength(1);
   });
 });

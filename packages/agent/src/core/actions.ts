@@ -15,6 +15,9 @@ export const ACTIONS = [
   'restart-service',
   'start-service',
   'stop-service',
+  // Read-only: the supervisor's `GET /ping` and `GET /v1/device` (its state).
+  'ping',
+  'device',
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 

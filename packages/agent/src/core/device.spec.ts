@@ -160,6 +160,17 @@ describe('the device protocol loop', () => {
     device.stop();
   });
 
+  it('answers ping and its supervisor state (read-only, so not held by the update lock)', async () => {
+    const { device, advance } = setup(true);
+    device.start();
+    await advance(0);
+    expect(await device.handleAction({ type: 'action', id: '1', action: 'ping', params: {} })).toEqual({ status: 200, body: 'OK' });
+    const state = await device.handleAction({ type: 'action', id: '2', action: 'device', params: {} });
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ status: 'Idle', update_pending: false, update_failed: false });
+    device.stop();
+  });
+
   it('goes offline on reboot and comes back with a fresh poll and a full report', async () => {
     const { device, calls, events, polls, advance } = setup();
     polls.push({ status: 200, etag: '"e1"', body: target(null) });

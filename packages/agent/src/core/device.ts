@@ -1,6 +1,6 @@
 import { errorBackoff, jittered, reconnectDelay, type Random } from './backoff.js';
 import { fail, lockCheck, ok, parseActionMessage, resultFrame, serviceSelector, type ActionMessage, type ActionResult } from './actions.js';
-import { buildReport, diffReport, mergeSent, type DeviceFacts, type Metrics, type ReportFields, type ServiceStatus } from './report.js';
+import { buildReport, diffReport, mergeSent, supervisorDeviceState, type DeviceFacts, type Metrics, type ReportFields, type ServiceStatus } from './report.js';
 import type { Scheduler, Task } from './scheduler.js';
 import { diffTarget, pollIntervalFrom, summarizeTarget, type TargetRelease, type TargetSummary } from './target-state.js';
 import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan } from './update-progress.js';
@@ -462,6 +462,10 @@ export class Device {
       case 'start-service':
       case 'stop-service':
         return this.serviceAction(msg);
+      case 'ping':
+        return { status: 200, body: 'OK' };
+      case 'device':
+        return { status: 200, body: supervisorDeviceState(this.facts(false)) };
       default:
         return fail(400, `unknown action ${String(msg.action)}`);
     }

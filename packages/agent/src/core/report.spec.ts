@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, diffReport, mergeSent, type DeviceFacts } from './report.js';
+import { buildReport, diffReport, mergeSent, supervisorDeviceState, type DeviceFacts } from './report.js';
 
 const rel = (commit: string) => ({ commit, id: 1, services: [{ name: 'main', id: 1, imageId: 2, image: `img-${commit}` }] });
 const facts = (over: Partial<DeviceFacts> = {}): DeviceFacts => ({
@@ -43,6 +43,39 @@ describe('building the v3 state report', () => {
   it('includes coordinates only when the device has them', () => {
     expect('latitude' in buildReport(facts())).toBe(false);
     expect(buildReport(facts({ latitude: '38.1', longitude: '23.7' }))).toMatchObject({ latitude: '38.1', longitude: '23.7' });
+  });
+});
+
+describe("the supervisor's state (GET /v1/device, the `device` action)", () => {
+  it('says Idle with the running commit when nothing is under way', () => {
+    expect(supervisorDeviceState(facts())).toEqual({
+      status: 'Idle',
+      commit: 'old',
+      download_progress: null,
+      update_pending: false,
+      update_downloaded: false,
+      update_failed: false,
+      os_version: 'balenaOS 6.0.10',
+      supervisor_version: '14.0.0',
+      ip_address: '10.0.0.2',
+      mac_address: '02:00:00:00:00:01',
+    });
+  });
+
+  it('shows a download with its progress, then a downloaded update being applied', () => {
+    expect(supervisorDeviceState(facts({ installing: rel('new'), update: { phase: 'downloading', progress: 40 } }))).toMatchObject({
+      status: 'Downloading',
+      download_progress: 40,
+      update_pending: true,
+      update_downloaded: false,
+    });
+    expect(supervisorDeviceState(facts({ installing: rel('new'), update: { phase: 'applying changes', progress: 100 } }))).toMatchObject({
+      status: 'Updating',
+      download_progress: null,
+      update_pending: true,
+      update_downloaded: true,
+    });
+    expect(supervisorDeviceState(facts({ running: null })).commit).toBeNull();
   });
 });
 

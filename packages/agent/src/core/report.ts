@@ -100,6 +100,28 @@ export function buildReport(f: DeviceFacts): ReportFields {
 }
 
 /**
+ * The supervisor's own state as its `GET /v1/device` answers it (balena-sdk
+ * `device.getSupervisorState`, relayed as the `device` action): the release that runs, the
+ * update under way, and the device facts the supervisor reports.
+ */
+export function supervisorDeviceState(f: DeviceFacts): Record<string, unknown> {
+  const update = f.update;
+  const pending = update !== null && update.phase !== 'done';
+  return {
+    status: deviceStatusFor(update),
+    commit: f.running?.commit ?? null,
+    download_progress: update && update.phase === 'downloading' ? update.progress : null,
+    update_pending: pending,
+    update_downloaded: pending && update.phase !== 'downloading',
+    update_failed: false,
+    os_version: f.osVersion,
+    supervisor_version: f.supervisorVersion,
+    ip_address: f.ipAddress,
+    mac_address: f.macAddress,
+  };
+}
+
+/**
  * The fields of `next` worth sending given what the server last accepted (`sent`). With
  * `includeMetrics` false (inside the metrics interval) metric fields are left out entirely;
  * otherwise a metric goes only when it moved past its threshold. Returns null when there

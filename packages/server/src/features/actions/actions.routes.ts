@@ -2,10 +2,10 @@ import { DEVICE_UUID, EMPTY_BODY } from '../../infra/http/schemas.js';
 import { DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
-import { BadRequestError } from '../../infra/errors.js';
+import { BadRequestError, HttpError } from '../../infra/errors.js';
 import type { DeviceAction } from '../cloud-link/link-protocol.js';
 import { ActionRelay } from './action-relay.js';
-import { deviceForAction, deviceRefOf } from './device-action-access.js';
+import { onlineDevicesFor } from './device-action-access.js';
 import { restartFleet } from './fleet-restart.js';
 
 export interface ActionRoutesOptions {
@@ -22,9 +22,9 @@ interface ActionBody {
   data?: Record<string, unknown>;
 }
 
-// Dialect §2 "Actions": `{deviceId|uuid, appId?, method?, data?}`.
+// Dialect §4.6: `{uuid|deviceId|appId, method?, data?}`.
 const actionBody = {
-  type: 'object',
+  type: ['object', 'null'],
   properties: {
     deviceId: { type: 'integer' },
     uuid: { ...DEVICE_UUID },
@@ -34,19 +34,46 @@ const actionBody = {
   },
 } as const;
 
-const V1_ACTIONS = ['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update'] as const satisfies readonly DeviceAction[];
-const V2_SERVICE_ACTIONS = ['restart-service', 'start-service', 'stop-service'] as const satisfies readonly DeviceAction[];
+/** A supervisor-API path the proxy serves, the device action it becomes, and its HTTP method on the device. */
+interface SupervisorRoute {
+  path: string;
+  action: DeviceAction;
+  method: 'GET' | 'POST';
+}
 
-/** Spec 2 §8: actions need an online device; "online" is a live cloud link (`is_online`). */
-export const DEVICE_MUST_BE_ONLINE = 'device must be online';
+/**
+ * The supervisor API balena-sdk and the dashboard call through `/supervisor` (dialect §4.6,
+ * balena-sdk `device.supervisor-api.partial`): GET `/ping` and `/v1/device` only read, the
+ * rest act. `/v2/applications/{appId}/…` carries the fleet in the path.
+ */
+const SUPERVISOR_ROUTES: readonly SupervisorRoute[] = [
+  { path: '/ping', action: 'ping', method: 'GET' },
+  { path: '/v1/device', action: 'device', method: 'GET' },
+  ...(['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update'] as const).map((action) => ({ path: `/v1/${action}`, action, method: 'POST' as const })),
+  ...(['restart-service', 'start-service', 'stop-service', 'restart', 'purge'] as const).map((action) => ({
+    path: `/v2/applications/:appId/${action}`,
+    action,
+    method: 'POST' as const,
+  })),
+];
+
+/** The methods balena's proxy relays; anything else is its 400. */
+const RELAYED_METHODS = new Set(['PUT', 'PATCH', 'POST', 'HEAD', 'DELETE', 'GET']);
+
+/** The method a request asks the device for: the body's (balena's default POST), which must be the route's. */
+function methodOf(body: ActionBody, route: SupervisorRoute): void {
+  const method = (body.method ?? 'POST').toUpperCase();
+  if (!RELAYED_METHODS.has(method)) throw new BadRequestError(`Invalid method '${body.method}'`);
+  if (method !== route.method) throw new HttpError(405, `${method} ${route.path} is not a supervisor API call`);
+}
 
 /** Spec 2 §4: identify needs a device type whose contract says it has an LED. */
-async function checkBlinkSupport(db: Db, deviceId: number): Promise<void> {
+async function checkBlinkSupport(db: Db, deviceIds: number[]): Promise<void> {
   const { rows } = await db.query<{ led: boolean | null }>(
-    `SELECT (dt.contract->'data'->>'led')::boolean AS led FROM device d JOIN device_type dt ON dt.id = d.is_of__device_type WHERE d.id = $1`,
-    [deviceId],
+    `SELECT (dt.contract->'data'->>'led')::boolean AS led FROM device d JOIN device_type dt ON dt.id = d.is_of__device_type WHERE d.id = ANY($1::int[])`,
+    [deviceIds],
   );
-  if (rows[0]?.led !== true) throw new BadRequestError(DEVICE_RULE_MESSAGES.no_blink_support);
+  if (rows.some((r) => r.led !== true)) throw new BadRequestError(DEVICE_RULE_MESSAGES.no_blink_support);
 }
 
 function sendDeviceAnswer(reply: FastifyReply, answer: { status: number; body: unknown }): FastifyReply {
@@ -57,37 +84,43 @@ function sendDeviceAnswer(reply: FastifyReply, answer: { status: number; body: u
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body ?? null));
 }
 
+/** One device's answer, or the relay's error (timeout, bus) as that device's status. */
+async function askDevice(relay: ActionRelay, deviceId: number, action: DeviceAction, params: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+  try {
+    return await relay.request(deviceId, action, params);
+  } catch (err) {
+    return { status: err instanceof HttpError ? err.statusCode : 502, body: (err as Error).message };
+  }
+}
+
 /**
- * `POST /supervisor/v1/*`, `/supervisor/v2/applications/{appId}/*-service` and
- * `/application/{id}/restart`: device actions relayed over the cloud link, from whichever
- * process holds it (see features/cloud-link).
+ * `POST /supervisor/{path}` (balena's device proxy, dialect §4.6) and `/application/{id}/
+ * restart`: the body names devices by any of `appId`, `deviceId`, `uuid`; each online one the
+ * caller may reach gets the action over its cloud link, from whichever process holds it (see
+ * features/cloud-link). One device: its status and body; several: 207 with
+ * `[{statusCode, body}]`; none: 404 'No online device(s) found'.
  */
 export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app, opts) => {
   const relay = new ActionRelay(app.bus, opts.timeoutMs);
   app.addHook('onClose', async () => relay.close());
 
-  for (const action of V1_ACTIONS) {
-    app.post<{ Body: ActionBody | undefined }>(`/supervisor/v1/${action}`, { schema: { body: actionBody } }, async (request, reply) => {
-      const body = request.body ?? {};
-      const device = await deviceForAction(opts.db, request.actor, deviceRefOf(body));
-      if (!device.is_online) throw new BadRequestError(DEVICE_MUST_BE_ONLINE);
-      if (action === 'blink') await checkBlinkSupport(opts.db, device.id);
-      const params: Record<string, unknown> = { ...(body.data ?? {}) };
-      if (body.appId !== undefined && params.appId === undefined) params.appId = body.appId;
-      return sendDeviceAnswer(reply, await relay.request(device.id, action, params));
-    });
-  }
-
-  for (const action of V2_SERVICE_ACTIONS) {
-    app.post<{ Params: { appId: string }; Body: ActionBody | undefined }>(
-      `/supervisor/v2/applications/:appId/${action}`,
-      { schema: { params: { type: 'object', properties: { appId: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: actionBody } },
+  const appIdParams = { type: 'object', properties: { appId: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } } as const;
+  for (const route of SUPERVISOR_ROUTES) {
+    const inPath = route.path.includes(':appId');
+    app.post<{ Params: { appId?: string }; Body: ActionBody | null | undefined }>(
+      `/supervisor${route.path}`,
+      { schema: { body: actionBody, ...(inPath ? { params: appIdParams } : {}) } },
       async (request, reply) => {
         const body = request.body ?? {};
-        const device = await deviceForAction(opts.db, request.actor, deviceRefOf(body));
-        if (!device.is_online) throw new BadRequestError(DEVICE_MUST_BE_ONLINE);
-        const params = { ...(body.data ?? {}), appId: Number(request.params.appId) };
-        return sendDeviceAnswer(reply, await relay.request(device.id, action, params));
+        methodOf(body, route);
+        const devices = await onlineDevicesFor(opts.db, request.actor, { appId: body.appId, deviceId: body.deviceId, uuid: body.uuid }, route.method !== 'GET');
+        if (route.action === 'blink') await checkBlinkSupport(opts.db, devices.map((d) => d.id));
+        const params: Record<string, unknown> = { ...(body.data ?? {}) };
+        if (inPath) params.appId = Number(request.params.appId);
+        else if (body.appId !== undefined && params.appId === undefined) params.appId = body.appId;
+        if (devices.length === 1) return sendDeviceAnswer(reply, await relay.request(devices[0]!.id, route.action, params));
+        const answers = await Promise.all(devices.map((d) => askDevice(relay, d.id, route.action, params)));
+        return reply.code(207).send(answers.map((a) => ({ statusCode: a.status, body: a.body })));
       },
     );
   }

@@ -13,28 +13,49 @@ export interface ActionDevice {
   belongs_to__application: { __id: number };
 }
 
-export type DeviceRef = { deviceId: number } | { uuid: string };
+/** The devices a supervisor-API request names (dialect §4.6): any of fleet, device id and uuid, AND-ed. */
+export interface DeviceSelector {
+  appId?: number;
+  deviceId?: number;
+  uuid?: string;
+}
+
+/** balena's answer (404) when the caller can see no online device matching the request. */
+export const NO_ONLINE_DEVICES = 'No online device(s) found';
 
 const SELECT = '$select=id,uuid,is_online,belongs_to__application';
 const literal = (s: string) => `'${encodeURIComponent(s.replaceAll("'", "''"))}'`;
 
-/**
- * The device an action names, read with the caller's own permissions (404 when they cannot
- * see it), and the device update right (spec 2 §6: `resin.device.update` covers reboot,
- * shutdown, purge, identify…; operator and up) checked by the data API's compiled update
- * rule on that row, so no handler re-implements who may act.
- */
-export async function deviceForAction(db: Db, actor: Actor | null, ref: DeviceRef): Promise<ActionDevice> {
-  const ctx = dataContextOf(actor);
-  const filter = 'deviceId' in ref ? `id eq ${ref.deviceId}` : `uuid eq ${literal(ref.uuid)}`;
-  const [device] = await odataRead<ActionDevice>(db, ctx, `/device?${SELECT}&$filter=${filter}`);
-  if (!device) throw new NotFoundError('Device not found');
-  if (!(await mayUpdateDevice(db, ctx, device.id))) throw new ForbiddenError('You are not allowed to act on this device');
-  return device;
+/** The `$filter` of a selector; 400 when it names nothing (balena's text). */
+function selectorFilter(sel: DeviceSelector): string {
+  const clauses: string[] = [];
+  if (sel.appId !== undefined) clauses.push(`belongs_to__application eq ${sel.appId}`);
+  if (sel.deviceId !== undefined) clauses.push(`id eq ${sel.deviceId}`);
+  if (sel.uuid !== undefined) clauses.push(`uuid eq ${literal(sel.uuid)}`);
+  if (clauses.length === 0) throw new BadRequestError('At least one filter must be specified');
+  return clauses.join(' and ');
 }
 
-async function mayUpdateDevice(db: Db, ctx: DataContext, deviceId: number): Promise<boolean> {
-  return (await updatableDeviceIds(db, ctx, `/device(${deviceId})`)).length > 0;
+/**
+ * The online devices a supervisor-API request reaches, as balena's device proxy picks them:
+ * the devices matching `sel` that the caller may read and that are online (a live cloud
+ * link), read with the caller's own permissions, so a device they cannot see is the same
+ * 404 'No online device(s) found' as an offline one. A request that changes something
+ * (`write`: every method but GET) needs the device update right (spec 2 §6:
+ * `resin.device.update`, operator and up) on each of them, checked by the data API's
+ * compiled update rule: 403 otherwise. Reading (supervisor state, ping) needs only read.
+ */
+export async function onlineDevicesFor(db: Db, actor: Actor | null, sel: DeviceSelector, write: boolean): Promise<ActionDevice[]> {
+  const ctx = dataContextOf(actor);
+  const filter = selectorFilter(sel);
+  const devices = await odataRead<ActionDevice>(db, ctx, `/device?${SELECT}&$filter=${filter} and is_online eq true&$orderby=id asc`);
+  if (devices.length === 0) throw new NotFoundError(NO_ONLINE_DEVICES);
+  if (write) {
+    // Over the selector without the online clause, so a link dropping in between is no 403.
+    const allowed = new Set(await updatableDeviceIds(db, ctx, `/device?$filter=${filter}`));
+    if (devices.some((d) => !allowed.has(d.id))) throw new ForbiddenError('You are not allowed to act on this device');
+  }
+  return devices;
 }
 
 /** The ids of the devices a data-API URL selects that the caller may update. */
@@ -54,11 +75,4 @@ export async function updatableDeviceIds(db: Db, ctx: DataContext, url: string):
 export function dataContextOf(actor: Actor | null): DataContext {
   if (!actor || actor.kind !== 'user') throw new UnauthorizedError();
   return { actorId: actor.actorId, permissions: actor.permissions };
-}
-
-/** The dialect's action bodies name the device by `deviceId` or `uuid`. */
-export function deviceRefOf(body: { deviceId?: number; uuid?: string }): DeviceRef {
-  if (typeof body.deviceId === 'number') return { deviceId: body.deviceId };
-  if (typeof body.uuid === 'string') return { uuid: body.uuid };
-  throw new BadRequestError('deviceId or uuid is required');
 }

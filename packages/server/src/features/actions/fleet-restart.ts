@@ -1,21 +1,22 @@
 import type { Db } from '../../infra/db/db.js';
-import { BadRequestError, NotFoundError } from '../../infra/errors.js';
+import { NotFoundError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { odataRead } from '../../infra/odata/index.js';
 import type { ActionRelay } from './action-relay.js';
-import { dataContextOf, updatableDeviceIds } from './device-action-access.js';
+import { dataContextOf, NO_ONLINE_DEVICES, updatableDeviceIds } from './device-action-access.js';
 
 /**
  * `POST /application/{id}/restart` (dialect §2): restart the fleet's services on each of its
  * online devices the caller may update. 200 "OK" when every device answered 2xx; otherwise
- * 207 with each device's answer (the dialect's multi-device status).
+ * 207 with each device's answer (the dialect's multi-device status); none online: the
+ * supervisor proxy's 404 'No online device(s) found'.
  */
 export async function restartFleet(db: Db, relay: ActionRelay, actor: Actor | null, fleetId: number): Promise<{ status: number; body: unknown }> {
   const ctx = dataContextOf(actor);
   const [fleet] = await odataRead<{ id: number }>(db, ctx, `/application?$select=id&$filter=id eq ${fleetId}`);
   if (!fleet) throw new NotFoundError('Fleet not found');
   const ids = await updatableDeviceIds(db, ctx, `/device?$filter=belongs_to__application eq ${fleetId} and is_online eq true`);
-  if (ids.length === 0) throw new BadRequestError('No online device(s) found');
+  if (ids.length === 0) throw new NotFoundError(NO_ONLINE_DEVICES);
   const answers = await Promise.all(
     ids.map(async (deviceId) => {
       try {

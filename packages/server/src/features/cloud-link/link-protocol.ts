@@ -4,7 +4,8 @@
  * so an action asked on one process reaches the link held by another.
  */
 
-export const DEVICE_ACTIONS = ['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update', 'restart-service', 'start-service', 'stop-service'] as const;
+/** The supervisor API over the link; `ping` and `device` (the supervisor's `GET /v1/device` state) only read. */
+export const DEVICE_ACTIONS = ['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update', 'restart-service', 'start-service', 'stop-service', 'ping', 'device'] as const;
 export type DeviceAction = (typeof DEVICE_ACTIONS)[number];
 
 /** Server → device. */

@@ -13,6 +13,7 @@ import { StateReportBatch } from './state-report-batch.js';
 import { buildFleetPart, buildSystemApp, loadTargetParts, v2Body, v3Body, type FleetPart, type SharedParts, type SystemApp } from './target-state.js';
 import { applyV2StateReport, v2StateReportSchema } from './state-report-v2.js';
 import { stateReportSchema } from './state-report.js';
+import { fleetTargetState, readableDeviceId } from './state-read.js';
 import { DEVICE_UUID } from '../../infra/http/schemas.js';
 
 const uuidParams = { type: 'object', required: ['uuid'], properties: { uuid: DEVICE_UUID } } as const;
@@ -117,9 +118,10 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     cache.set(deviceId, entry, generation);
     return entry;
   };
-  const answer = (request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply, deviceId: number, entry: CachedState): FastifyReply => {
+  /** `heartbeat`: the device's own poll (dialect §4.4); a user reading the state is none. */
+  const answer = (request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply, deviceId: number, entry: CachedState, heartbeat = true): FastifyReply => {
     if (entry.uuid !== request.params.uuid) throw new ForbiddenError('A device may only read its own state');
-    heartbeats.record(deviceId);
+    if (heartbeat) heartbeats.record(deviceId);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache');
     // Weak comparison: a compressed answer carried W/"…" (infra/http/compression.ts).
     if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
@@ -139,11 +141,23 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     return reply.code(304).header('cache-control', 'no-cache').send();
   };
 
+  /**
+   * A user (session or API key) reading a device's target state, as balena-sdk's
+   * `device.getSupervisorTargetState` does: allowed when the data API lets them read the
+   * device (observers included), the same body and ETag as the device's own poll.
+   */
+  const userStateRead = async (version: 'v2' | 'v3', request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply) => {
+    const deviceId = await readableDeviceId(db, request.actor, request.params.uuid);
+    const entry = caches[version].get(deviceId) ?? (await buildEntry(version, deviceId));
+    return answer(request, reply, deviceId, entry, false);
+  };
+
   // Not async: an unchanged poll (cached key, cached state) is answered without a promise
   // and without reading the database (its heartbeat is written in the next batch).
   for (const version of ['v3', 'v2'] as const) {
     app.get<{ Params: { uuid: string } }>(`/device/${version}/:uuid/state`, { schema: { params: uuidParams }, config: { handlesAuthError: true } }, (request, reply) => {
       if (request.authError) return deletedDevicePoll(request, reply);
+      if (request.actor?.kind === 'user') return userStateRead(version, request, reply);
       const { deviceId } = requireDevice(request);
       const entry = caches[version].get(deviceId);
       if (entry) {
@@ -152,6 +166,18 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
       }
       return buildEntry(version, deviceId).then((built) => answer(request, reply, deviceId, built));
     });
+  }
+
+  // balena-sdk's `device.getSupervisorTargetStateForApp` asks with a trailing slash.
+  for (const path of ['/device/v3/fleet/:uuid/state', '/device/v3/fleet/:uuid/state/']) {
+    app.get<{ Params: { uuid: string }; Querystring: { releaseUuid?: string } }>(
+      path,
+      { schema: { params: uuidParams, querystring: { type: 'object', properties: { releaseUuid: { type: 'string', maxLength: 255 } } } } },
+      async (request, reply) => {
+        const body = await fleetTargetState(db, request.actor, request.params.uuid, request.query.releaseUuid);
+        return reply.header('cache-control', 'no-cache').send(body);
+      },
+    );
   }
 
   app.patch('/device/v3/state', { schema: { body: stateReportSchema } }, async (request, reply) => {

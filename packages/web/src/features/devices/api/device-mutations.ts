@@ -21,8 +21,8 @@ export interface ActionTarget {
 
 /**
  * `POST /supervisor/v1/{action}` with `{deviceId, appId, data}` (dialect §2). The server
- * answers 400 'device must be online' without a cloud link and 423 when the device's update
- * lock refused; `force` overrides the lock.
+ * answers balena's 404 'No online device(s) found' without a cloud link and 423 when the
+ * device's update lock refused; `force` overrides the lock.
  */
 export async function runDeviceAction(target: ActionTarget, action: DeviceAction, force = false): Promise<void> {
   const data: Record<string, unknown> = { appId: target.appId };
