@@ -239,7 +239,8 @@ export const ROLES = {
    * fields and the mail outbox included; manage organizations and organization memberships.
    * Everything else is read-only to them (teams, team memberships, fleets, releases…): to
    * act inside a customer's fleet they log in as that user (PATCH /login_), which the
-   * server logs.
+   * server logs. The server gives them the `default-user` permissions too, so in their own
+   * organizations they act as any member does.
    */
   'platform-administrator': [
     ...Object.keys(model).flatMap((r) => [`resin.${r}.read`, `resin.${r}.read-private`]),

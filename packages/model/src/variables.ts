@@ -110,3 +110,38 @@ export function variableNameProblem(kind: VariableKind, name: string | null | un
   if (!isWhitelistedConfigName(name) && !inReservedNamespace(name)) return VARIABLE_MESSAGES.configOutsideNamespace;
   return undefined;
 }
+
+/** One configuration variable of a device type's schema (spec 2 §3 config variable schema property). */
+export interface ConfigVarProperty {
+  description: string;
+  type: 'string' | 'integer' | 'boolean';
+  enum?: string[];
+  default?: string;
+  will_reboot?: boolean;
+}
+
+/**
+ * The body of `GET /config/vars` as balena clients read it (balena-sdk
+ * `models.config.getConfigVarSchema`, balena-cli `env set`): the name rules above and the
+ * JSON schema of the configuration variables the device type accepts (none without a type).
+ */
+export function configVarsDocument(properties: Record<string, ConfigVarProperty>): {
+  reservedNames: string[];
+  reservedNamespaces: string[];
+  invalidRegex: string;
+  whiteListedNames: string[];
+  whiteListedNamespaces: string[];
+  blackListedNames: string[];
+  configVarSchema: { $schema: string; type: 'object'; properties: Record<string, ConfigVarProperty> };
+} {
+  return {
+    reservedNames: [...RESERVED_NAMES],
+    reservedNamespaces: [...RESERVED_NAMESPACES],
+    // What makes a name invalid (the complement of ENVIRONMENT_NAME_PATTERN), as balena sends it.
+    invalidRegex: String(/^[^A-Za-z]|[^A-Za-z0-9_]/),
+    whiteListedNames: [...WHITELISTED_CONFIG_NAMES],
+    whiteListedNamespaces: [...WHITELISTED_CONFIG_NAMESPACES],
+    blackListedNames: [],
+    configVarSchema: { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object', properties },
+  };
+}

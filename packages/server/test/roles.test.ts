@@ -98,6 +98,24 @@ describe('platform administrator', () => {
     expect((await req(token, 'GET', '/v7/user?$select=password')).statusCode).toBe(400);
   });
 
+  it('acts as an ordinary user in their own organization: creates and changes fleets there, and still none elsewhere', async () => {
+    // The administrator `npm start` creates has a personal organization like every user; the
+    // platform role adds read access everywhere, it does not take their own rights away.
+    await createUser(t.db, { email: 'owner-staff@example.com', password: 'staff-password', platformRole: 'administrator', isVerified: true });
+    const token = (await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'owner-staff@example.com', password: 'staff-password' } })).body;
+    const own = (await t.db.query<{ id: number }>(
+      `SELECT m.is_member_of__organization AS id FROM organization_membership m JOIN "user" u ON u.id = m."user" WHERE u.email = 'owner-staff@example.com'`,
+    )).rows[0]!.id;
+    const dt = (await req(token, 'GET', `/v7/device_type?$select=id&$filter=slug eq 'beaglebone-black'`)).json().d[0].id;
+    const created = await req(token, 'POST', '/v7/application', { app_name: 'StaffOwnFleet', organization: own, is_for__device_type: dt });
+    expect(created.statusCode).toBe(201);
+    expect((await req(token, 'PATCH', `/v7/application(${created.json().id})`, { should_track_latest_release: false })).statusCode).toBe(200);
+    expect((await t.db.query('SELECT should_track_latest_release FROM application WHERE id = $1', [created.json().id])).rows).toEqual([{ should_track_latest_release: false }]);
+    const elsewhere = await req(token, 'POST', '/v7/application', { app_name: 'StaffForeignFleet', organization: admin.orgId, is_for__device_type: dt });
+    expect(elsewhere.statusCode).toBe(401);
+    expect((await t.db.query(`SELECT 1 FROM application WHERE app_name = 'StaffForeignFleet'`)).rows).toHaveLength(0);
+  });
+
   it('a public fleet becomes readable by anyone, signed in or not', async () => {
     const anon = await t.app.inject({ method: 'GET', url: `/v7/application(${fleetId})?$select=app_name` });
     expect(anon.json()).toEqual({ d: [{ app_name: 'AdminFleet2' }] });

@@ -502,7 +502,7 @@ export async function buildWorld(app: FastifyInstance, db: PoolDb): Promise<Worl
     asCaller('fleet developer', developer!),
     asCaller('fleet administrator', fleetAdmin!),
     asCaller('fleet developer via team', teamDeveloper!),
-    await staff(app, db, 'platform administrator', 'administrator', ROLES['platform-administrator']),
+    await staff(app, db, 'platform administrator', 'administrator', [...USER, ...ROLES['platform-administrator']]),
     await staff(app, db, 'support agent', 'support_agent', [...USER, ...ROLES.support_agent]),
   ];
   const w: World = { db, orgId, fleetId, teamId, deviceTypeId, orgRoles, fleetRoles, orgAdmin, member: member!, fleetUsers, callers, sample: {} };

@@ -9,7 +9,8 @@ import { looksLikeJwt, verifyJwt } from './jwt.js';
 
 const USER_PERMISSIONS = ROLES['default-user'];
 const SUPPORT_PERMISSIONS = [...ROLES['default-user'], ...ROLES.support_agent];
-const ADMIN_PERMISSIONS = ROLES['platform-administrator'];
+// A platform administrator is also an ordinary user in their own organizations.
+const ADMIN_PERMISSIONS = [...ROLES['default-user'], ...ROLES['platform-administrator']];
 const DEVICE_PERMISSIONS = ROLES.device;
 const PROVISIONING_PERMISSIONS = ROLES['provisioning-api-key'];
 
