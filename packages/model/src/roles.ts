@@ -48,6 +48,11 @@ const PROVISIONING_KEY_OF_OPERATED_FLEET = through('', 'is_of__actor', 'ak', (ak
   through(ak, 'is_of__application', 'ka', (ka) => fleetRoleAtLeast('operator', ka)),
 );
 
+/** An api_key whose actor is a device of a fleet on which the caller is observer or higher. */
+const DEVICE_KEY_OF_READABLE_DEVICE = through('', 'is_of__actor', 'ak', (ak) =>
+  through(ak, 'is_of__device', 'kd', (kd) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), kd)),
+);
+
 /** The fleet at `at` owns the calling device. */
 const OWNS_ME = (at: string) => through(at, 'owns__device', 'od', (od) => `${od}${ME}`);
 
@@ -93,6 +98,10 @@ export const ROLES = {
     `resin.api_key.read?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
     `resin.api_key.update?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
     `resin.api_key.delete?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
+    // Device keys (balena-sdk `apiKey.getDeviceApiKeysByDevice`): whoever reads a device reads
+    // its keys' names, descriptions and dates, as balena allows; the key itself stays secret.
+    // Only the device (its own actor) and the device-key endpoint write them.
+    `resin.api_key.read?${DEVICE_KEY_OF_READABLE_DEVICE}`,
 
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).

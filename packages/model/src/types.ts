@@ -26,6 +26,12 @@ export interface FieldDef {
   default?: string;
   /** Target resource of a ForeignKey. */
   references?: string;
+  /**
+   * ForeignKey only: the row of `references` that a POST leaving the field out refers to,
+   * named by an alternate key of that resource (balena's defaults, e.g. `{ name: 'developer' }`
+   * for a fleet membership's role). The data layer fills it in after the `before` hooks.
+   */
+  defaultReference?: Readonly<Record<string, string>>;
   /** What the database does when the referenced row is deleted. Default: restrict. */
   onDelete?: 'cascade' | 'set null' | 'restrict';
   /**

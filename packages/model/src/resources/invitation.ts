@@ -30,7 +30,8 @@ export const invitee__is_invited_to__organization: ResourceDef = {
   fields: [
     ...common,
     { name: 'is_invited_to__organization', type: 'ForeignKey', references: 'organization', required: true, writable: 'create', onDelete: 'cascade' },
-    { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true, writable: 'create' },
+    // balena: an organization invitation without a role invites a member.
+    { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true, writable: 'create', defaultReference: { name: 'member' } },
   ],
   unique: [['token_hash']],
   indexes: [['is_invited_to__organization']],
@@ -41,7 +42,8 @@ export const invitee__is_invited_to__application: ResourceDef = {
   fields: [
     ...common,
     { name: 'is_invited_to__application', type: 'ForeignKey', references: 'application', required: true, writable: 'create', onDelete: 'cascade' },
-    { name: 'application_membership_role', type: 'ForeignKey', references: 'application_membership_role', required: true, writable: 'create' },
+    // balena: a fleet invitation without a role invites a developer.
+    { name: 'application_membership_role', type: 'ForeignKey', references: 'application_membership_role', required: true, writable: 'create', defaultReference: { name: 'developer' } },
   ],
   unique: [['token_hash']],
   indexes: [['is_invited_to__application']],

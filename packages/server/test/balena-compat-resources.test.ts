@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganizationMember, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+
+// Issue 12 (balena compatibility), resources and defaults: the published balena-sdk, as a
+// balena user drives it, against a real server and PostgreSQL.
+let t: TestApp;
+let apiUrl: string;
+let owner: SignedUpUser;
+let sdk: ReturnType<typeof sdkClient>;
+let appId: number;
+let uuid: string;
+let deviceId: number;
+
+const hex = (n = 4) => randomBytes(n).toString('hex');
+
+interface SdkFailure {
+  code?: string;
+  statusCode?: number;
+  message: string;
+}
+async function failure(p: Promise<unknown>): Promise<SdkFailure> {
+  try {
+    await p;
+  } catch (err) {
+    return err as SdkFailure;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function clientFor(user: SignedUpUser): Promise<ReturnType<typeof sdkClient>> {
+  const c = sdkClient(apiUrl);
+  await c.auth.loginWithToken(user.token);
+  return c;
+}
+
+async function roleName(table: string, id: number): Promise<string> {
+  return (await t.db.query<{ name: string }>(`SELECT name FROM ${table} WHERE id = $1`, [id])).rows[0]!.name;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  owner = await signUp(t.app);
+  sdk = await clientFor(owner);
+  const app = await sdk.models.application.create({ name: `Compat${hex()}`, organization: owner.username, deviceType: 'raspberrypi3' });
+  appId = app.id;
+  const dt = await sdk.models.deviceType.get('raspberrypi3', { $select: 'id' });
+  uuid = hex(16);
+  deviceId = ((await sdk.pine.post({ resource: 'device', body: { uuid, belongs_to__application: appId, is_of__device_type: dt.id } })) as { id: number }).id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('defaults balena fills in (item 4)', () => {
+  it('a fleet invitation without a role invites a developer', async () => {
+    const invite = (await sdk.models.application.invite.create(appId, { invitee: `fleet${hex()}@example.com` })) as unknown as {
+      application_membership_role: { __id: number };
+    };
+    expect(await roleName('application_membership_role', invite.application_membership_role.__id)).toBe('developer');
+  });
+
+  it('an organization invitation without a role invites a member', async () => {
+    const invite = (await sdk.models.organization.invite.create(owner.orgId, { invitee: `org${hex()}@example.com` })) as unknown as {
+      organization_membership_role: { __id: number };
+    };
+    expect(await roleName('organization_membership_role', invite.organization_membership_role.__id)).toBe('member');
+  });
+
+  it('a fleet membership without a role makes a developer', async () => {
+    const colleague = await signUp(t.app);
+    await addOrganizationMember(t.db, colleague.userId, owner.orgId);
+    const membership = (await sdk.models.application.membership.create({ application: appId, username: colleague.username })) as unknown as {
+      application_membership_role: { __id: number };
+    };
+    expect(await roleName('application_membership_role', membership.application_membership_role.__id)).toBe('developer');
+    // A role that is named still wins.
+    const other = await signUp(t.app);
+    await addOrganizationMember(t.db, other.userId, owner.orgId);
+    const observer = (await sdk.models.application.membership.create({ application: appId, username: other.username, roleName: 'observer' })) as unknown as {
+      application_membership_role: { __id: number };
+    };
+    expect(await roleName('application_membership_role', observer.application_membership_role.__id)).toBe('observer');
+  });
+});
+
+describe('writes naming a parent the caller cannot see (item 5)', () => {
+  it('tags and variables of a missing or foreign parent raise balena-sdk not-found errors', async () => {
+    const stranger = await signUp(t.app);
+    const theirs = await clientFor(stranger);
+    const cases: [string, () => Promise<unknown>, string][] = [
+      ['BalenaApplicationNotFound', () => sdk.models.application.tags.set(999999, 'k', 'v'), 'Application not found: 999999'],
+      ['BalenaApplicationNotFound', () => theirs.models.application.tags.set(appId, 'k', 'v'), `Application not found: ${appId}`],
+      ['BalenaDeviceNotFound', () => sdk.models.device.tags.set(999999, 'k', 'v'), 'Device not found: 999999'],
+      ['BalenaDeviceNotFound', () => theirs.models.device.tags.set(deviceId, 'k', 'v'), `Device not found: ${deviceId}`],
+      ['BalenaReleaseNotFound', () => sdk.models.release.tags.set(999999, 'k', 'v'), 'Release not found: 999999'],
+      ['BalenaApplicationNotFound', () => sdk.models.application.envVar.set(999999, 'K', 'v'), 'Application not found: 999999'],
+      ['BalenaApplicationNotFound', () => sdk.models.application.configVar.set(999999, 'BALENA_K', 'v'), 'Application not found: 999999'],
+      ['BalenaApplicationNotFound', () => sdk.models.application.buildVar.set(999999, 'K', 'v'), 'Application not found: 999999'],
+      ['BalenaDeviceNotFound', () => sdk.models.device.envVar.set(999999, 'K', 'v'), 'Device not found: 999999'],
+      ['BalenaDeviceNotFound', () => theirs.models.device.envVar.set(deviceId, 'K', 'v'), `Device not found: ${deviceId}`],
+      ['BalenaDeviceNotFound', () => sdk.models.device.configVar.set(999999, 'BALENA_K', 'v'), 'Device not found: 999999'],
+      ['BalenaServiceNotFound', () => sdk.models.service.var.set(999999, 'K', 'v'), 'Service not found: 999999'],
+      // The SDK looks the service install up by (device, service) itself and names the service.
+      ['BalenaServiceNotFound', () => sdk.models.device.serviceVar.set(999999, 5, 'K', 'v'), 'Service not found: 5'],
+    ];
+    for (const [code, call, message] of cases) {
+      const err = await failure(call());
+      expect({ code: err.code, message: err.message }).toEqual({ code, message });
+    }
+  });
+});
+
+describe("a device's API keys (item 8)", () => {
+  it('users who may read the device list its keys without the key; another organization sees none', async () => {
+    await sdk.models.device.generateDeviceKey(uuid, 'field-key', 'for the installer');
+    const keys = await sdk.models.apiKey.getDeviceApiKeysByDevice(uuid);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ name: 'field-key', description: 'for the installer', expiry_date: null });
+    expect(keys[0]!.created_at).toEqual(expect.any(String));
+    expect(keys[0]).not.toHaveProperty('key');
+    expect(await failure(sdk.models.apiKey.getDeviceApiKeysByDevice(uuid, { $select: ['key'] } as never))).toMatchObject({ statusCode: 400 });
+
+    // An observer of the fleet reads them too.
+    const observer = await signUp(t.app);
+    await addOrganizationMember(t.db, observer.userId, owner.orgId);
+    await sdk.models.application.membership.create({ application: appId, username: observer.username, roleName: 'observer' });
+    expect((await (await clientFor(observer)).models.apiKey.getDeviceApiKeysByDevice(uuid)).map((k) => k.name)).toEqual(['field-key']);
+
+    // A user of another organization cannot read the device, nor its keys by actor.
+    const stranger = await signUp(t.app);
+    const theirs = await clientFor(stranger);
+    expect((await failure(theirs.models.apiKey.getDeviceApiKeysByDevice(uuid))).code).toBe('BalenaDeviceNotFound');
+    const actor = (await t.db.query<{ actor: number }>('SELECT actor FROM device WHERE id = $1', [deviceId])).rows[0]!.actor;
+    expect(await theirs.pine.get({ resource: 'api_key', options: { $filter: { is_of__actor: actor } } })).toEqual([]);
+  });
+});
