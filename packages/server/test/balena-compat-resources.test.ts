@@ -136,3 +136,32 @@ describe("a device's API keys (item 8)", () => {
     expect(await theirs.pine.get({ resource: 'api_key', options: { $filter: { is_of__actor: actor } } })).toEqual([]);
   });
 });
+
+describe('error texts balena-sdk users match on (item 11)', () => {
+  it('a too-short fleet name is refused in balena’s words', async () => {
+    const err = await failure(sdk.models.application.create({ name: 'Foo', organization: owner.username, deviceType: 'raspberrypi3' }));
+    expect({ code: err.code, statusCode: err.statusCode, message: err.message }).toEqual({
+      code: 'BalenaRequestError',
+      statusCode: 400,
+      message:
+        'Request error: It is necessary that each application has an app name that has a Length (Type) that is greater than or equal to 4 and is less than or equal to 100.',
+    });
+    const renamed = await failure(sdk.models.application.rename(appId, 'ab'));
+    expect(renamed.message).toBe(
+      'Request error: It is necessary that each application has an app name that has a Length (Type) that is greater than or equal to 4 and is less than or equal to 100.',
+    );
+  });
+
+  it('removing the last administrator is refused in balena’s words', async () => {
+    const [mine] = await sdk.models.organization.membership.getAllByOrganization(owner.orgId, { $select: 'id' });
+    const err = await failure(sdk.models.organization.membership.remove(mine!.id));
+    expect({ code: err.code, statusCode: err.statusCode, message: err.message }).toEqual({
+      code: 'BalenaRequestError',
+      statusCode: 400,
+      message:
+        'Request error: It is necessary that each organization that is active, includes at least one organization membership that has an organization membership role that has a name (Auth) that is equal to "administrator".',
+    });
+    const demoted = await failure(sdk.models.organization.membership.changeRole(mine!.id, 'member'));
+    expect(demoted.message).toBe(err.message);
+  });
+});

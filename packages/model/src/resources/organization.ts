@@ -3,6 +3,13 @@ import type { ResourceDef } from '../types.js';
 export const ORGANIZATION_ROLES = ['administrator', 'member'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
+/**
+ * The refusal of a change that would leave an organization without an administrator, in
+ * balena's words (balena-sdk users match on them); the dashboard shows the spec's text for it.
+ */
+export const LAST_ADMINISTRATOR_RULE =
+  'It is necessary that each organization that is active, includes at least one organization membership that has an organization membership role that has a name (Auth) that is equal to "administrator".';
+
 export const organization: ResourceDef = {
   name: 'organization',
   fields: [
