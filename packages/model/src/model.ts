@@ -1,6 +1,6 @@
 import type { Model, ResourceDef } from './types.js';
 import { actor, api_key, user } from './resources/identity.js';
-import { organization, organization_membership, organization_membership_role } from './resources/organization.js';
+import { organization, organization_membership, organization_membership_role, organization_membership_tag } from './resources/organization.js';
 import { cpu_architecture, device_type, device_type_alias } from './resources/device-type.js';
 import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
@@ -28,6 +28,7 @@ const all: ResourceDef[] = [
   organization,
   organization_membership_role,
   organization_membership,
+  organization_membership_tag,
   cpu_architecture,
   device_type,
   device_type_alias,

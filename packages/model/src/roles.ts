@@ -32,6 +32,10 @@ const fleetRoleOf = (fk: string, level: Parameters<typeof fleetRoleAtLeast>[0]) 
 /** Of a team row (or a row whose `fk` is a team): a condition on the team's organization. */
 const teamOrg = (fk: string, cond: (at: string) => string) => through('', fk, 't', (t) => inOrganization('belongs_to__organization', cond, t));
 
+/** Of a row whose `organization_membership` is a membership: a condition on its organization. */
+const membershipOrg = (cond: (at: string) => string) =>
+  through('', 'organization_membership', 'mb', (m) => inOrganization('is_member_of__organization', cond, m));
+
 /**
  * read / create / update / delete of `resource`, where `on(level)` is the condition that the
  * caller's role reaches `level`: `read` for reading, `write` for the three writes.
@@ -117,6 +121,10 @@ export const ROLES = {
     // A user may always delete their own membership (leave); the last-administrator rule
     // is a hook.
     `resin.organization_membership.delete?${userIsMe()}`,
+    // Member tags (balena-sdk organization.membership.tags): read like the memberships,
+    // written by the organization's administrators.
+    `resin.organization_membership_tag.read?${membershipOrg(isOrgMember)}`,
+    ...(['create', 'update', 'delete'] as const).map((verb) => `resin.organization_membership_tag.${verb}?${membershipOrg(isOrgAdmin)}`),
 
     // Fleets (spec 2 §6 table rights). The effective fleet role is the highest of the
     // organization role, a direct fleet membership and team access (roles/filters.ts).

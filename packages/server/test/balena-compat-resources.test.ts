@@ -165,3 +165,51 @@ describe('error texts balena-sdk users match on (item 11)', () => {
     expect(demoted.message).toBe(err.message);
   });
 });
+
+describe('organization membership tags (item 3)', () => {
+  it('administrators set, list, read and remove tags on members through balena-sdk; members read; strangers see nothing', async () => {
+    const tags = sdk.models.organization.membership.tags;
+    const member = await signUp(t.app);
+    const memberMembership = await addOrganizationMember(t.db, member.userId, owner.orgId);
+    const [mine] = await sdk.models.organization.membership.getAllByOrganization(owner.orgId, { $select: 'id', $filter: { user: owner.userId } });
+
+    await tags.set(memberMembership, 'EDITOR', 'vim');
+    await tags.set(memberMembership, 'EDITOR', 'emacs'); // an upsert: the duplicate POST becomes a PATCH
+    await tags.set(memberMembership, 'DESK', '4B');
+    await tags.set(mine!.id, 'EDITOR', 'nano');
+    const pairs = (list: { tag_key: string; value: string }[]) => list.map((x) => [x.tag_key, x.value]);
+    expect(pairs(await tags.getAllByOrganizationMembership(memberMembership))).toEqual([
+      ['DESK', '4B'],
+      ['EDITOR', 'emacs'],
+    ]);
+    expect(pairs(await tags.getAllByOrganization(owner.username))).toEqual(
+      expect.arrayContaining([
+        ['DESK', '4B'],
+        ['EDITOR', 'emacs'],
+        ['EDITOR', 'nano'],
+      ]),
+    );
+    const [one] = await tags.getAllByOrganizationMembership(memberMembership, { $select: ['organization_membership', 'tag_key'], $filter: { tag_key: 'DESK' } });
+    expect(one).toEqual({ organization_membership: { __id: memberMembership }, tag_key: 'DESK' });
+    await tags.remove(memberMembership, 'DESK');
+    expect(pairs(await tags.getAllByOrganizationMembership(memberMembership))).toEqual([['EDITOR', 'emacs']]);
+
+    // The tag key rules of every tag table apply.
+    expect((await failure(tags.set(memberMembership, 'io.balena.x', 'v'))).message).toBe('Request error: Tag keys beginning with io.balena. are reserved.');
+
+    // A member reads the organization's member tags but may not write them.
+    const asMember = await clientFor(member);
+    expect(pairs(await asMember.models.organization.membership.tags.getAllByOrganization(owner.orgId))).toHaveLength(2);
+    expect((await failure(asMember.models.organization.membership.tags.set(memberMembership, 'EDITOR', 'ed'))).statusCode).toBe(401);
+
+    // Someone of another organization neither reads nor writes them.
+    const stranger = await signUp(t.app);
+    const theirs = await clientFor(stranger);
+    expect(await theirs.pine.get({ resource: 'organization_membership_tag' })).toEqual([]);
+    expect((await failure(theirs.pine.post({ resource: 'organization_membership_tag', body: { organization_membership: memberMembership, tag_key: 'X', value: 'y' } }))).statusCode).toBe(401);
+
+    // Tags go with their membership.
+    await sdk.models.organization.membership.remove(memberMembership);
+    expect(await tags.getAllByOrganization(owner.orgId)).toEqual([expect.objectContaining({ tag_key: 'EDITOR', value: 'nano' })]);
+  });
+});

@@ -53,6 +53,24 @@ export const organization_membership: ResourceDef = {
     { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true },
     { name: 'effective_seat_role', type: 'Short Text', writable: 'never' },
   ],
+  reverse: [{ name: 'organization_membership_tag', resource: 'organization_membership_tag', via: 'organization_membership' }],
   unique: [['user', 'is_member_of__organization']],
   indexes: [['is_member_of__organization']],
+};
+
+/**
+ * Tags on a member of an organization (balena's `organization_membership_tag`, balena-sdk
+ * `organization.membership.tags`): one value per (membership, tag_key), the tag key rules
+ * of every tag table.
+ */
+export const organization_membership_tag: ResourceDef = {
+  name: 'organization_membership_tag',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'organization_membership', type: 'ForeignKey', references: 'organization_membership', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'tag_key', type: 'Short Text', required: true, writable: 'create', maxLength: 100 },
+    { name: 'value', type: 'Text', required: true, maxLength: 10000 },
+  ],
+  unique: [['organization_membership', 'tag_key']],
 };

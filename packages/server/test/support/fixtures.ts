@@ -67,6 +67,10 @@ export interface Fixture {
 
 const uid = () => randomBytes(5).toString('hex');
 
+/** The world member's membership of the world organization (the parent of member tags). */
+const worldMembership = (w: World) =>
+  idOf(w.db, 'SELECT id FROM organization_membership WHERE "user" = $1 AND is_member_of__organization = $2', [w.member.userId, w.orgId]);
+
 /** Inserts a user (and its actor) directly; optionally a member of the world organization. */
 export async function insertUser(db: Db, orgId?: number, roleId?: number): Promise<{ userId: number; actorId: number }> {
   const actorId = (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
@@ -226,6 +230,14 @@ export const FIXTURES: Record<string, Fixture> = {
       organization_membership_role: w.orgRoles.member,
     }),
     update: { field: 'organization_membership_role', value: (w) => w.orgRoles.administrator },
+  },
+  organization_membership_tag: {
+    sample: async (w) =>
+      insert(w.db, 'organization_membership_tag', { organization_membership: await worldMembership(w), tag_key: `sample_${uid()}`, value: 'sample' }),
+    fresh: async (w) =>
+      insert(w.db, 'organization_membership_tag', { organization_membership: await worldMembership(w), tag_key: `fresh_${uid()}`, value: 'fresh' }),
+    body: async (w) => ({ organization_membership: await worldMembership(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
   },
   cpu_architecture: {
     sample: async (w) => idOf(w.db, `SELECT id FROM cpu_architecture WHERE slug = 'armv7hf'`),
