@@ -53,6 +53,11 @@ export interface FieldDef {
    *  - 'never': server-maintained (hooks, custom endpoints)
    */
   writable?: 'always' | 'create' | 'never';
+  /**
+   * Left out of a read unless `$select` names it (balena does this for large text fields: an
+   * image's build log). Filters and ordering may still use it.
+   */
+  onlyWhenSelected?: true;
   /** Maximum length for text fields. */
   maxLength?: number;
   /** Allowed values. */

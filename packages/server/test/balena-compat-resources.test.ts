@@ -213,3 +213,31 @@ describe('organization membership tags (item 3)', () => {
     expect(await tags.getAllByOrganization(owner.orgId)).toEqual([expect.objectContaining({ tag_key: 'EDITOR', value: 'nano' })]);
   });
 });
+
+describe('image build logs (item 3)', () => {
+  it('an image read leaves build_log out unless $select names it, as balena does', async () => {
+    const serviceId = ((await sdk.pine.post({ resource: 'service', body: { application: appId, service_name: `svc${hex()}` } })) as { id: number }).id;
+    const image = (await sdk.pine.post({
+      resource: 'image',
+      body: { is_a_build_of__service: serviceId, status: 'success', build_log: 'Step 1/2 : FROM alpine\nStep 2/2 : RUN true\n' },
+    })) as { id: number };
+    const releaseId = ((await sdk.pine.post({ resource: 'release', body: { belongs_to__application: appId, commit: hex(16), status: 'success', composition: {} } })) as { id: number }).id;
+    await sdk.pine.post({ resource: 'release_image', body: { image: image.id, is_part_of__release: releaseId } });
+
+    const read = await sdk.models.image.get(image.id);
+    expect(read).toMatchObject({ id: image.id, status: 'success', is_a_build_of__service: { __id: serviceId } });
+    expect(read).not.toHaveProperty('build_log');
+    expect(image).not.toHaveProperty('build_log'); // the POST's answer reads as a GET does
+
+    expect(await sdk.models.image.getLogs(image.id)).toBe('Step 1/2 : FROM alpine\nStep 2/2 : RUN true\n');
+    expect(await sdk.models.image.get(image.id, { $select: ['id', 'build_log'] })).toEqual({ id: image.id, build_log: expect.stringContaining('FROM alpine') });
+
+    // Expanded images too.
+    const release = await sdk.models.release.get(releaseId, { $select: 'id', $expand: { release_image: { $select: 'id', $expand: { image: {} } } } });
+    const expanded = (release as unknown as { release_image: { image: Record<string, unknown>[] }[] }).release_image[0]!.image[0]!;
+    expect(expanded).toMatchObject({ id: image.id, status: 'success' });
+    expect(expanded).not.toHaveProperty('build_log');
+    // A filter may still name it.
+    expect(await sdk.pine.get({ resource: 'image', options: { $select: 'id', $filter: { id: image.id, build_log: { $contains: 'alpine' } } } })).toEqual([{ id: image.id }]);
+  });
+});
