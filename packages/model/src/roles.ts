@@ -214,6 +214,8 @@ export const ROLES = {
     `resin.invitee__is_invited_to__application.read?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.create?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.delete?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
+    // The invitee (its e-mail) of an invite the caller reads; the invite hooks write them.
+    `resin.invitee.read?${through('', 'invitee__is_invited_to__organization', 'io', (i) => inOrganization('is_invited_to__organization', isOrgAdmin, i))} or ${through('', 'invitee__is_invited_to__application', 'ia', (i) => onFleet('is_invited_to__application', (a) => fleetRoleAtLeast('administrator', a), i))}`,
   ],
 
   /**

@@ -241,3 +241,37 @@ describe('image build logs (item 3)', () => {
     expect(await sdk.pine.get({ resource: 'image', options: { $select: 'id', $filter: { id: image.id, build_log: { $contains: 'alpine' } } } })).toEqual([{ id: image.id }]);
   });
 });
+
+describe('invitees (item 3)', () => {
+  it('invites navigate to an invitee holding the e-mail, as balena-sdk expands it', async () => {
+    const email = `Invitee${hex()}@Example.com`;
+    const orgInvite = (await sdk.models.organization.invite.create(owner.orgId, { invitee: email, roleName: 'member' })) as unknown as {
+      id: number;
+      invitee: { __id: number };
+    };
+    expect(orgInvite.invitee).toEqual({ __id: expect.any(Number) });
+    const fleetInvite = (await sdk.models.application.invite.create(appId, { invitee: email.toLowerCase(), roleName: 'observer' })) as unknown as {
+      invitee: { __id: number };
+    };
+    // One invitee per address, compared case-insensitively.
+    expect(fleetInvite.invitee).toEqual(orgInvite.invitee);
+
+    const listed = await sdk.models.organization.invite.getAllByOrganization(owner.orgId, {
+      $select: ['id', 'invitee'],
+      $expand: { invitee: { $select: ['email'] } },
+    });
+    expect(listed).toContainEqual({ id: orgInvite.id, invitee: [{ email }] });
+    const all = await sdk.models.application.invite.getAll({ $expand: { invitee: { $select: 'email' } }, $filter: { is_invited_to__application: appId } });
+    expect(all.map((i) => (i.invitee as unknown as { email: string }[])[0]!.email)).toContain(email);
+    expect(
+      await sdk.pine.get({ resource: 'invitee', options: { $select: 'email', $filter: { invitee__is_invited_to__organization: { $any: { $alias: 'i', $expr: { i: { id: orgInvite.id } } } } } } }),
+    ).toEqual([{ email }]);
+
+    // Someone of another organization reads neither the invites nor their invitees.
+    const theirs = await clientFor(await signUp(t.app));
+    expect(await theirs.pine.get({ resource: 'invitee', options: { $select: 'email' } })).toEqual([]);
+    // A client cannot point an invite at an invitee row by id: the invitee is an address.
+    const byId = await failure(sdk.pine.post({ resource: 'invitee__is_invited_to__organization', body: { invitee: orgInvite.invitee.__id, is_invited_to__organization: owner.orgId } }));
+    expect(byId.message).toBe('Request error: invalid_email');
+  });
+});

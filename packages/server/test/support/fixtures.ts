@@ -103,7 +103,7 @@ const spareMember = async (w: World) => (await insertUser(w.db, w.orgId, w.orgRo
 
 async function insertInvite(w: World, kind: 'organization' | 'application'): Promise<number> {
   const common = {
-    invitee: `invitee_${uid()}@example.com`,
+    invitee: await insert(w.db, 'invitee', { email: `invitee_${uid()}@example.com` }),
     is_created_by__user: w.orgAdmin.userId,
     token_hash: randomBytes(32).toString('hex'),
     expiry: new Date(Date.now() + 7 * 86_400_000),
@@ -360,6 +360,13 @@ export const FIXTURES: Record<string, Fixture> = {
       is_invited_to__organization: w.orgId,
       organization_membership_role: w.orgRoles.member,
     }),
+  },
+  invitee: {
+    // The invitee of an organization invite of the world organization.
+    sample: async (w) => idOf(w.db, 'SELECT invitee AS id FROM invitee__is_invited_to__organization WHERE id = $1', [await insertInvite(w, 'organization')]),
+    fresh: async (w) => idOf(w.db, 'SELECT invitee AS id FROM invitee__is_invited_to__organization WHERE id = $1', [await insertInvite(w, 'organization')]),
+    body: async () => ({ email: `invitee_${uid()}@example.com` }),
+    createRejectedWith: SERVER_MAINTAINED('invitee'),
   },
   invitee__is_invited_to__application: {
     sample: async (w) => insertInvite(w, 'application'),
