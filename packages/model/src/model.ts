@@ -1,10 +1,10 @@
 import type { Model, ResourceDef } from './types.js';
 import { actor, api_key, user } from './resources/identity.js';
-import { organization, organization_membership, organization_membership_role } from './resources/organization.js';
+import { organization, organization_membership, organization_membership_role, organization_membership_tag } from './resources/organization.js';
 import { cpu_architecture, device_type, device_type_alias } from './resources/device-type.js';
 import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
-import { invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
+import { invitee, invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
 import { application_tag, image, image__is_part_of__release, release, release_tag, service } from './resources/release.js';
 import { device, device_tag } from './resources/device.js';
 import { image_install, service_install } from './resources/device-state.js';
@@ -28,6 +28,7 @@ const all: ResourceDef[] = [
   organization,
   organization_membership_role,
   organization_membership,
+  organization_membership_tag,
   cpu_architecture,
   device_type,
   device_type_alias,
@@ -39,6 +40,7 @@ const all: ResourceDef[] = [
   team_membership,
   team_application_access,
   email_outbox,
+  invitee,
   invitee__is_invited_to__organization,
   invitee__is_invited_to__application,
   release,

@@ -32,6 +32,10 @@ const fleetRoleOf = (fk: string, level: Parameters<typeof fleetRoleAtLeast>[0]) 
 /** Of a team row (or a row whose `fk` is a team): a condition on the team's organization. */
 const teamOrg = (fk: string, cond: (at: string) => string) => through('', fk, 't', (t) => inOrganization('belongs_to__organization', cond, t));
 
+/** Of a row whose `organization_membership` is a membership: a condition on its organization. */
+const membershipOrg = (cond: (at: string) => string) =>
+  through('', 'organization_membership', 'mb', (m) => inOrganization('is_member_of__organization', cond, m));
+
 /**
  * read / create / update / delete of `resource`, where `on(level)` is the condition that the
  * caller's role reaches `level`: `read` for reading, `write` for the three writes.
@@ -46,6 +50,11 @@ function crud(resource: string, on: (level: FleetRole) => string, levels: { read
 /** An api_key whose actor is a fleet on which the caller is operator or higher. */
 const PROVISIONING_KEY_OF_OPERATED_FLEET = through('', 'is_of__actor', 'ak', (ak) =>
   through(ak, 'is_of__application', 'ka', (ka) => fleetRoleAtLeast('operator', ka)),
+);
+
+/** An api_key whose actor is a device of a fleet on which the caller is observer or higher. */
+const DEVICE_KEY_OF_READABLE_DEVICE = through('', 'is_of__actor', 'ak', (ak) =>
+  through(ak, 'is_of__device', 'kd', (kd) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('observer', a), kd)),
 );
 
 /** The fleet at `at` owns the calling device. */
@@ -93,6 +102,10 @@ export const ROLES = {
     `resin.api_key.read?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
     `resin.api_key.update?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
     `resin.api_key.delete?${PROVISIONING_KEY_OF_OPERATED_FLEET}`,
+    // Device keys (balena-sdk `apiKey.getDeviceApiKeysByDevice`): whoever reads a device reads
+    // its keys' names, descriptions and dates, as balena allows; the key itself stays secret.
+    // Only the device (its own actor) and the device-key endpoint write them.
+    `resin.api_key.read?${DEVICE_KEY_OF_READABLE_DEVICE}`,
 
     // Organizations: members read; administrators change. Any user may create one (and
     // becomes its administrator).
@@ -108,6 +121,10 @@ export const ROLES = {
     // A user may always delete their own membership (leave); the last-administrator rule
     // is a hook.
     `resin.organization_membership.delete?${userIsMe()}`,
+    // Member tags (balena-sdk organization.membership.tags): read like the memberships,
+    // written by the organization's administrators.
+    `resin.organization_membership_tag.read?${membershipOrg(isOrgMember)}`,
+    ...(['create', 'update', 'delete'] as const).map((verb) => `resin.organization_membership_tag.${verb}?${membershipOrg(isOrgAdmin)}`),
 
     // Fleets (spec 2 §6 table rights). The effective fleet role is the highest of the
     // organization role, a direct fleet membership and team access (roles/filters.ts).
@@ -197,6 +214,8 @@ export const ROLES = {
     `resin.invitee__is_invited_to__application.read?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.create?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
     `resin.invitee__is_invited_to__application.delete?${fleetRoleOf('is_invited_to__application', 'administrator')}`,
+    // The invitee (its e-mail) of an invite the caller reads; the invite hooks write them.
+    `resin.invitee.read?${through('', 'invitee__is_invited_to__organization', 'io', (i) => inOrganization('is_invited_to__organization', isOrgAdmin, i))} or ${through('', 'invitee__is_invited_to__application', 'ia', (i) => onFleet('is_invited_to__application', (a) => fleetRoleAtLeast('administrator', a), i))}`,
   ],
 
   /**

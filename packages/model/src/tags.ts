@@ -1,9 +1,9 @@
 /**
- * Tag key rules (dialect §3 "Key/value tables"), shared by the server (which decides) and
+ * Tag key rules (dialect §3 "Key/value tables"; organization membership tags too), shared by the server (which decides) and
  * the dashboard's tag manager (which mirrors): keys in the io.resin. and io.balena.
  * namespaces are reserved, and a key holds no whitespace.
  */
-export const TAG_RESOURCES = ['device_tag', 'application_tag', 'release_tag'] as const;
+export const TAG_RESOURCES = ['device_tag', 'application_tag', 'release_tag', 'organization_membership_tag'] as const;
 export type TagResource = (typeof TAG_RESOURCES)[number];
 
 export const RESERVED_TAG_PREFIXES = ['io.resin.', 'io.balena.'] as const;

@@ -26,6 +26,12 @@ export interface FieldDef {
   default?: string;
   /** Target resource of a ForeignKey. */
   references?: string;
+  /**
+   * ForeignKey only: the row of `references` that a POST leaving the field out refers to,
+   * named by an alternate key of that resource (balena's defaults, e.g. `{ name: 'developer' }`
+   * for a fleet membership's role). The data layer fills it in after the `before` hooks.
+   */
+  defaultReference?: Readonly<Record<string, string>>;
   /** What the database does when the referenced row is deleted. Default: restrict. */
   onDelete?: 'cascade' | 'set null' | 'restrict';
   /**
@@ -47,6 +53,11 @@ export interface FieldDef {
    *  - 'never': server-maintained (hooks, custom endpoints)
    */
   writable?: 'always' | 'create' | 'never';
+  /**
+   * Left out of a read unless `$select` names it (balena does this for large text fields: an
+   * image's build log). Filters and ordering may still use it.
+   */
+  onlyWhenSelected?: true;
   /** Maximum length for text fields. */
   maxLength?: number;
   /** Allowed values. */

@@ -22,6 +22,19 @@ export function fleetNameProblem(name: string): string | undefined {
 }
 
 /**
+ * balena's wording of the fleet name length rule (open-balena-api's model), which balena-sdk
+ * users match on: the API answers it for a name outside 4–100 characters. The dashboard,
+ * which checks names before it sends them, keeps the plainer texts of `fleetNameProblem`.
+ */
+export const FLEET_NAME_LENGTH_RULE = `It is necessary that each application has an app name that has a Length (Type) that is greater than or equal to ${FLEET_NAME_MIN_LENGTH} and is less than or equal to ${FLEET_NAME_MAX_LENGTH}.`;
+
+/** The API's refusal of a fleet name: balena's text for the length rule, ours for the characters. */
+export function fleetNameApiProblem(name: string): string | undefined {
+  if (name.length < FLEET_NAME_MIN_LENGTH || name.length > FLEET_NAME_MAX_LENGTH) return FLEET_NAME_LENGTH_RULE;
+  return fleetNameProblem(name);
+}
+
+/**
  * Spec 2 §5: an application name is unique, case-insensitively, across the user's
  * applications; the message names the class of the one it clashes with.
  */

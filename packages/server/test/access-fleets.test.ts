@@ -1,3 +1,4 @@
+import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
@@ -275,12 +276,12 @@ describe('last organization administrator', () => {
     const mine = (await req(owner.token, 'GET', `/v7/organization_membership?$select=id&$filter=is_member_of__organization eq ${owner.orgId}`)).json().d[0].id;
     const del = await req(owner.token, 'DELETE', `/v7/organization_membership(${mine})`);
     expect(del.statusCode).toBe(400);
-    expect(del.json()).toBe('cannot_delete_last_organization_admin');
+    expect(del.json()).toBe(LAST_ADMINISTRATOR_RULE);
     const byFilter = await req(owner.token, 'DELETE', `/v7/organization_membership?$filter=is_member_of__organization eq ${owner.orgId}`);
     expect(byFilter.statusCode).toBe(400);
     const demote = await req(owner.token, 'PATCH', `/v7/organization_membership(${mine})`, { organization_membership_role: orgRoleIds.member });
     expect(demote.statusCode).toBe(400);
-    expect(demote.json()).toBe('cannot_delete_last_organization_admin');
+    expect(demote.json()).toBe(LAST_ADMINISTRATOR_RULE);
     expect((await t.db.query('SELECT 1 FROM organization_membership WHERE id = $1', [mine])).rowCount).toBe(1);
     // With a second administrator, one of them may be demoted (a membership cannot vouch
     // for its own change, so the other administrator does it)…
@@ -294,7 +295,7 @@ describe('last organization administrator', () => {
     expect((await req(second.token, 'PATCH', `/v7/organization_membership(${mine})`, { organization_membership_role: orgRoleIds.member })).statusCode).toBe(200);
     const last = await req(second.token, 'DELETE', `/v7/organization_membership(${secondId})`);
     expect(last.statusCode).toBe(400);
-    expect(last.json()).toBe('cannot_delete_last_organization_admin');
+    expect(last.json()).toBe(LAST_ADMINISTRATOR_RULE);
     expect((await req(second.token, 'PATCH', `/v7/organization_membership(${secondId})`, { organization_membership_role: orgRoleIds.member })).statusCode).toBe(400);
     // A plain member leaves freely.
     expect((await req(owner.token, 'DELETE', `/v7/organization_membership(${mine})`)).statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { FLEET_NAME_LENGTH_RULE } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/infra/auth/api-keys.js';
 import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
@@ -71,7 +72,7 @@ describe('rename', () => {
     expect(await fleetRow(id)).toMatchObject({ app_name: 'Renamed_Fleet', slug: `${owner.username}/renamed_fleet` });
     const res = await req(developer.token, 'PATCH', `/v7/application(${id})`, { app_name: 'ab' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toBe('The name must be at least 4 characters long');
+    expect(res.json()).toBe(FLEET_NAME_LENGTH_RULE);
     expect((await fleetRow(id))!.app_name).toBe('Renamed_Fleet');
   });
 

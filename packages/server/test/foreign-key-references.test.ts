@@ -51,7 +51,8 @@ async function world(user: SignedUpUser): Promise<World> {
   const device = (await insertDevice(t.db, application)).id;
   const team = await post(user, '/v7/team', { name: `Team${fresh()}`, belongs_to__organization: user.orgId });
   const service_install = await sql('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) RETURNING id', [device, service]);
-  return { organization: user.orgId, user: user.userId, application, release, service, image, device, team, service_install };
+  const organization_membership = await sql('SELECT id FROM organization_membership WHERE is_member_of__organization = $1', [user.orgId]);
+  return { organization: user.orgId, user: user.userId, application, release, service, image, device, team, service_install, organization_membership };
 }
 
 /** Fields each POST needs besides its foreign keys (the required foreign keys come from the world). */
@@ -70,6 +71,7 @@ const EXTRA: Record<string, () => Record<string, unknown>> = {
   image__is_part_of__release: () => ({}),
   release_tag: () => ({ tag_key: fresh(), value: 'v' }),
   application_tag: () => ({ tag_key: fresh(), value: 'v' }),
+  organization_membership_tag: () => ({ tag_key: fresh(), value: 'v' }),
   device: () => ({ uuid: randomBytes(16).toString('hex'), device_name: fresh() }),
   device_tag: () => ({ tag_key: fresh(), value: 'v' }),
   application_environment_variable: () => ({ name: `V${fresh()}`, value: 'v' }),
@@ -91,7 +93,7 @@ function body(resource: string, field: string, value: number): Record<string, un
   const def = model[resource]!;
   const out: Record<string, unknown> = { ...EXTRA[resource]!() };
   for (const f of def.fields) {
-    if (f.type === 'ForeignKey' && f.required && writableOf(f) !== 'never') out[f.name] = own[f.references!];
+    if (f.type === 'ForeignKey' && f.required && writableOf(f) !== 'never' && !(f.name in out)) out[f.name] = own[f.references!];
   }
   out[field] = value;
   return out;
@@ -113,7 +115,8 @@ beforeAll(async () => {
   const privateType = await sql(
     `INSERT INTO device_type (slug, name, is_of__cpu_architecture, is_private) SELECT 'private-board', 'Private board', is_of__cpu_architecture, true FROM device_type WHERE slug = 'raspberrypi3' RETURNING id`,
   );
-  own = { ...(await world(b)), ...roles, device_type: await deviceTypeId(t.db, 'raspberrypi3') };
+  // An invite names its invitee by e-mail (EXTRA), never by id: no invitee row to point at.
+  own = { ...(await world(b)), ...roles, device_type: await deviceTypeId(t.db, 'raspberrypi3'), invitee: undefined };
   foreign = { ...(await world(a)), device_type: privateType };
   patchable.application = own.application!;
   patchable.device = own.device!;

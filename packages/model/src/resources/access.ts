@@ -27,7 +27,8 @@ export const user_application_membership: ResourceDef = {
     { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
     { name: 'user', type: 'ForeignKey', references: 'user', required: true, writable: 'create', onDelete: 'cascade' },
     { name: 'is_member_of__application', type: 'ForeignKey', references: 'application', required: true, writable: 'create', onDelete: 'cascade' },
-    { name: 'application_membership_role', type: 'ForeignKey', references: 'application_membership_role', required: true },
+    // balena: a fleet membership created without a role is a developer's.
+    { name: 'application_membership_role', type: 'ForeignKey', references: 'application_membership_role', required: true, defaultReference: { name: 'developer' } },
   ],
   unique: [['user', 'is_member_of__application']],
   indexes: [['is_member_of__application']],

@@ -3,6 +3,13 @@ import type { ResourceDef } from '../types.js';
 export const ORGANIZATION_ROLES = ['administrator', 'member'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
+/**
+ * The refusal of a change that would leave an organization without an administrator, in
+ * balena's words (balena-sdk users match on them); the dashboard shows the spec's text for it.
+ */
+export const LAST_ADMINISTRATOR_RULE =
+  'It is necessary that each organization that is active, includes at least one organization membership that has an organization membership role that has a name (Auth) that is equal to "administrator".';
+
 export const organization: ResourceDef = {
   name: 'organization',
   fields: [
@@ -46,6 +53,24 @@ export const organization_membership: ResourceDef = {
     { name: 'organization_membership_role', type: 'ForeignKey', references: 'organization_membership_role', required: true },
     { name: 'effective_seat_role', type: 'Short Text', writable: 'never' },
   ],
+  reverse: [{ name: 'organization_membership_tag', resource: 'organization_membership_tag', via: 'organization_membership' }],
   unique: [['user', 'is_member_of__organization']],
   indexes: [['is_member_of__organization']],
+};
+
+/**
+ * Tags on a member of an organization (balena's `organization_membership_tag`, balena-sdk
+ * `organization.membership.tags`): one value per (membership, tag_key), the tag key rules
+ * of every tag table.
+ */
+export const organization_membership_tag: ResourceDef = {
+  name: 'organization_membership_tag',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'organization_membership', type: 'ForeignKey', references: 'organization_membership', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'tag_key', type: 'Short Text', required: true, writable: 'create', maxLength: 100 },
+    { name: 'value', type: 'Text', required: true, maxLength: 10000 },
+  ],
+  unique: [['organization_membership', 'tag_key']],
 };

@@ -89,7 +89,8 @@ export const image: ResourceDef = {
     { name: 'image_size', type: 'Big Integer' },
     { name: 'project_type', type: 'Short Text', maxLength: 255 },
     { name: 'error_message', type: 'Text', maxLength: 100000 },
-    { name: 'build_log', type: 'Text' },
+    // As balena: only read when `$select`ed (balena-sdk `image.getLogs` asks for it).
+    { name: 'build_log', type: 'Text', onlyWhenSelected: true },
     { name: 'dockerfile', type: 'Text' },
     // Registry location, `registry/repository@sha256:…`; the server names it on create.
     { name: 'is_stored_at__image_location', type: 'Short Text', required: true, writable: 'never', maxLength: 255 },

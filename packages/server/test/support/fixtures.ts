@@ -67,6 +67,10 @@ export interface Fixture {
 
 const uid = () => randomBytes(5).toString('hex');
 
+/** The world member's membership of the world organization (the parent of member tags). */
+const worldMembership = (w: World) =>
+  idOf(w.db, 'SELECT id FROM organization_membership WHERE "user" = $1 AND is_member_of__organization = $2', [w.member.userId, w.orgId]);
+
 /** Inserts a user (and its actor) directly; optionally a member of the world organization. */
 export async function insertUser(db: Db, orgId?: number, roleId?: number): Promise<{ userId: number; actorId: number }> {
   const actorId = (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
@@ -99,7 +103,7 @@ const spareMember = async (w: World) => (await insertUser(w.db, w.orgId, w.orgRo
 
 async function insertInvite(w: World, kind: 'organization' | 'application'): Promise<number> {
   const common = {
-    invitee: `invitee_${uid()}@example.com`,
+    invitee: await insert(w.db, 'invitee', { email: `invitee_${uid()}@example.com` }),
     is_created_by__user: w.orgAdmin.userId,
     token_hash: randomBytes(32).toString('hex'),
     expiry: new Date(Date.now() + 7 * 86_400_000),
@@ -227,6 +231,14 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
     update: { field: 'organization_membership_role', value: (w) => w.orgRoles.administrator },
   },
+  organization_membership_tag: {
+    sample: async (w) =>
+      insert(w.db, 'organization_membership_tag', { organization_membership: await worldMembership(w), tag_key: `sample_${uid()}`, value: 'sample' }),
+    fresh: async (w) =>
+      insert(w.db, 'organization_membership_tag', { organization_membership: await worldMembership(w), tag_key: `fresh_${uid()}`, value: 'fresh' }),
+    body: async (w) => ({ organization_membership: await worldMembership(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
+    update: { field: 'value', value: () => `value-${uid()}` },
+  },
   cpu_architecture: {
     sample: async (w) => idOf(w.db, `SELECT id FROM cpu_architecture WHERE slug = 'armv7hf'`),
     fresh: async (w) => insert(w.db, 'cpu_architecture', { slug: `arch_${uid()}` }),
@@ -348,6 +360,13 @@ export const FIXTURES: Record<string, Fixture> = {
       is_invited_to__organization: w.orgId,
       organization_membership_role: w.orgRoles.member,
     }),
+  },
+  invitee: {
+    // The invitee of an organization invite of the world organization.
+    sample: async (w) => idOf(w.db, 'SELECT invitee AS id FROM invitee__is_invited_to__organization WHERE id = $1', [await insertInvite(w, 'organization')]),
+    fresh: async (w) => idOf(w.db, 'SELECT invitee AS id FROM invitee__is_invited_to__organization WHERE id = $1', [await insertInvite(w, 'organization')]),
+    body: async () => ({ email: `invitee_${uid()}@example.com` }),
+    createRejectedWith: SERVER_MAINTAINED('invitee'),
   },
   invitee__is_invited_to__application: {
     sample: async (w) => insertInvite(w, 'application'),

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
 import { errorMessage, isSessionError, sessionEndReason, tidyErrorText } from './errors';
 
@@ -32,6 +33,11 @@ describe('errorMessage', () => {
     for (const key of ['invalid_email', 'invitee_already_exist', 'invitee_already_invited']) {
       expect(errorMessage(sdkError({ code: 'BalenaRequestError', statusCode: 400, body: key }), t)).toBe(`t:errors.${key}`);
     }
+  });
+
+  it("shows the spec's message for a rule the server words as balena does", () => {
+    const err = sdkError({ code: 'BalenaRequestError', statusCode: 400, body: LAST_ADMINISTRATOR_RULE });
+    expect(errorMessage(err, t)).toBe('t:errors.cannot_delete_last_organization_admin');
   });
 
   it('falls back to a generic message when there is no text', () => {

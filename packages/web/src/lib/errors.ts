@@ -1,3 +1,4 @@
+import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import type { TFunction } from 'i18next';
 
 /** The shape balena-sdk errors share (balena-errors sets `code` on the prototype). */
@@ -74,6 +75,11 @@ const SERVER_ERROR_KEYS = {
   password_not_set: 'errors.password_not_set',
 } as const;
 
+/** Rule texts the server answers in balena's words, shown as the spec's message for them. */
+const SERVER_RULE_TEXTS: Readonly<Record<string, keyof typeof SERVER_ERROR_KEYS>> = {
+  [LAST_ADMINISTRATOR_RULE]: 'cannot_delete_last_organization_admin',
+};
+
 function isServerErrorKey(text: string): text is keyof typeof SERVER_ERROR_KEYS {
   return Object.hasOwn(SERVER_ERROR_KEYS, text);
 }
@@ -97,5 +103,6 @@ export function errorMessage(err: unknown, t: TFunction): string {
   const text = bodyText(e.body) ?? (typeof e.message === 'string' && e.message.length > 0 ? e.message : undefined);
   const key = text?.trim();
   if (key !== undefined && isServerErrorKey(key)) return t(SERVER_ERROR_KEYS[key]);
+  if (key !== undefined && Object.hasOwn(SERVER_RULE_TEXTS, key)) return t(SERVER_ERROR_KEYS[SERVER_RULE_TEXTS[key]!]);
   return text ? tidyErrorText(text) : t('errors.unknown_error');
 }

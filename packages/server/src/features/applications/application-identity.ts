@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { fleetNameProblem } from '@flotilla/model';
+import { fleetNameApiProblem } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 
@@ -10,7 +10,7 @@ import { BadRequestError } from '../../infra/errors.js';
  */
 export async function prepareApplication(db: Db, body: Record<string, unknown>): Promise<void> {
   if (typeof body.app_name !== 'string') throw new BadRequestError('missing required attributes');
-  const problem = fleetNameProblem(body.app_name);
+  const problem = fleetNameApiProblem(body.app_name);
   if (problem) throw new BadRequestError(problem);
   if (body.uuid === undefined || body.uuid === null) {
     body.uuid = randomBytes(16).toString('hex');
@@ -34,7 +34,7 @@ export async function prepareApplication(db: Db, body: Record<string, unknown>):
 export async function checkApplicationRename(body: Record<string, unknown>): Promise<void> {
   if (!('app_name' in body)) return;
   if (typeof body.app_name !== 'string') throw new BadRequestError('app_name must be a string');
-  const problem = fleetNameProblem(body.app_name);
+  const problem = fleetNameApiProblem(body.app_name);
   if (problem) throw new BadRequestError(problem);
 }
 

@@ -21,7 +21,7 @@ export async function acceptInvitation(db: Db, kind: InvitationKind, userId: num
   return db.tx(async (tx) => {
     const { rows } = await tx.query<{ id: number; target: number; role: number; mine: boolean; expired: boolean }>(
       `SELECT i.id, i.${kind.target} AS target, i.${kind.role} AS role, i.expiry <= now() AS expired,
-              EXISTS (SELECT 1 FROM "user" u WHERE u.id = $2 AND lower(u.email) = lower(i.invitee)) AS mine
+              EXISTS (SELECT 1 FROM "user" u JOIN invitee e ON e.id = i.invitee WHERE u.id = $2 AND lower(u.email) = lower(e.email)) AS mine
          FROM ${kind.resource} i WHERE i.token_hash = $1
          FOR UPDATE`,
       [hashInvitationToken(token), userId],

@@ -16,16 +16,18 @@ export async function sendInvitationMail(db: Db, kind: InvitationKind, inviteId:
   if (!mailer || token === undefined) return;
   const { rows } = await db.query<{ invitee: string; message: string | null; target: string; role: string; inviter: string }>(
     kind.kind === 'organization'
-      ? `SELECT i.invitee, i.message, o.name AS target, r.name AS role,
+      ? `SELECT e.email AS invitee, i.message, o.name AS target, r.name AS role,
                 coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
            FROM invitee__is_invited_to__organization i
+           JOIN invitee e ON e.id = i.invitee
            JOIN organization o ON o.id = i.is_invited_to__organization
            JOIN organization_membership_role r ON r.id = i.organization_membership_role
            JOIN "user" u ON u.id = i.is_created_by__user
           WHERE i.id = $1`
-      : `SELECT i.invitee, i.message, a.app_name AS target, r.name AS role,
+      : `SELECT e.email AS invitee, i.message, a.app_name AS target, r.name AS role,
                 coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
            FROM invitee__is_invited_to__application i
+           JOIN invitee e ON e.id = i.invitee
            JOIN application a ON a.id = i.is_invited_to__application
            JOIN application_membership_role r ON r.id = i.application_membership_role
            JOIN "user" u ON u.id = i.is_created_by__user

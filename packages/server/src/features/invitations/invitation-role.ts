@@ -3,9 +3,10 @@ import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
 
 /**
- * Rule (spec 1 §3, §5): an invite needs a role. balena-sdk 23 sends the role's id
+ * Rule (spec 1 §3, §5): an invite carries a role. balena-sdk 23 sends the role's id
  * (`organization_membership_role` / `application_membership_role`, looked up from its
- * `roleName`); the dashboard may send `roleName` itself, which is translated here.
+ * `roleName`); the dashboard may send `roleName` itself, which is translated here. With
+ * neither, the model's default role applies (balena's: member / developer).
  */
 export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: Record<string, unknown>): Promise<void> {
   if ('roleName' in body) {
@@ -22,5 +23,4 @@ export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: 
       body[kind.role] = id;
     }
   }
-  if (body[kind.role] === undefined || body[kind.role] === null) throw new BadRequestError('A role is required');
 }

@@ -3,18 +3,20 @@ import { FLEET_INVITE, ORGANIZATION_INVITE } from './invitation-kinds.js';
 import { sendInvitationMail } from './invitation-mail.js';
 import { resolveInvitationRole } from './invitation-role.js';
 import { prepareInvitation } from './invitation-token.js';
-import { checkInviteeEmail } from './invitee-email.js';
+import { checkInviteeEmail, inviteeFor } from './invitee-email.js';
 import { checkInviteeNotInvited } from './invitee-not-invited.js';
 import { checkInviteeNotMember } from './invitee-not-member.js';
 
 export function registerInvitationRules(): void {
   for (const kind of [ORGANIZATION_INVITE, FLEET_INVITE]) {
     registerHook(kind.resource, 'POST', {
-      acceptFields: ['roleName'],
+      // `invitee` is POSTed as the e-mail address and becomes the invitee row's id here.
+      acceptFields: ['roleName', 'invitee'],
       before: async ({ db, actor, body }) => {
-        checkInviteeEmail(body);
+        const email = checkInviteeEmail(body);
         await resolveInvitationRole(db, kind, body);
         await prepareInvitation(db, actor.actorId, body);
+        body.invitee = await inviteeFor(db, email);
       },
       // After the insert and its create-rule check: only those who may invite learn whether
       // an address is already a member or invited.

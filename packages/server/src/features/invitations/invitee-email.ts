@@ -1,4 +1,5 @@
-import { isValidEmail } from '@flotilla/model';
+import { INVITEE_MAX_LENGTH, isValidEmail } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 
 /**
@@ -6,8 +7,21 @@ import { BadRequestError } from '../../infra/errors.js';
  * Characters that would break an address header (`<>",;`) are refused too, since the mail
  * could not be sent. Stored trimmed; compared case-insensitively everywhere.
  */
-export function checkInviteeEmail(body: Record<string, unknown>): void {
+export function checkInviteeEmail(body: Record<string, unknown>): string {
   const invitee = body.invitee;
-  if (typeof invitee !== 'string' || !isValidEmail(invitee.trim()) || /[<>",;]/.test(invitee)) throw new BadRequestError('invalid_email');
-  body.invitee = invitee.trim();
+  if (typeof invitee !== 'string') throw new BadRequestError('invalid_email');
+  const email = invitee.trim();
+  if (email.length > INVITEE_MAX_LENGTH || !isValidEmail(email) || /[<>",;]/.test(email)) throw new BadRequestError('invalid_email');
+  return email;
+}
+
+/**
+ * Rule (balena's model): an invite's `invitee` is a row of `invitee` holding the e-mail, one
+ * per address (case-insensitively); the POSTed address becomes that row's id, the row made
+ * on first use. A concurrent first use of the same address waits for the other insert.
+ */
+export async function inviteeFor(db: Db, email: string): Promise<number> {
+  await db.query('INSERT INTO invitee (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]);
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM invitee WHERE lower(email) = lower($1)', [email]);
+  return rows[0]!.id;
 }

@@ -11,10 +11,11 @@ import type { InvitationKind } from './invitation-kinds.js';
  */
 export async function checkInviteeNotInvited(db: Db, kind: InvitationKind, body: Record<string, unknown>, newId: number): Promise<void> {
   const target = body[kind.target];
-  if (typeof body.invitee !== 'string' || typeof target !== 'number') return;
-  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${kind.resource}:${target}:${body.invitee.toLowerCase()}`]);
+  // One invitee row per address (case-insensitively), so the same address is the same id.
+  if (typeof body.invitee !== 'number' || typeof target !== 'number') return;
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${kind.resource}:${target}:${body.invitee}`]);
   const { rows } = await db.query<{ id: number; pending: boolean }>(
-    `SELECT id, expiry > now() AS pending FROM ${kind.resource} WHERE ${kind.target} = $1 AND lower(invitee) = lower($2) AND id <> $3`,
+    `SELECT id, expiry > now() AS pending FROM ${kind.resource} WHERE ${kind.target} = $1 AND invitee = $2 AND id <> $3`,
     [target, body.invitee, newId],
   );
   if (rows.some((r) => r.pending)) throw new BadRequestError('invitee_already_invited');

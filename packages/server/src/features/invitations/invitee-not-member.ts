@@ -10,13 +10,13 @@ import type { InvitationKind } from './invitation-kinds.js';
  */
 export async function checkInviteeNotMember(db: Db, kind: InvitationKind, body: Record<string, unknown>): Promise<void> {
   const target = body[kind.target];
-  if (typeof body.invitee !== 'string' || typeof target !== 'number') return; // required-field checks answer
+  if (typeof body.invitee !== 'number' || typeof target !== 'number') return; // required-field checks answer
   const sql =
     kind.kind === 'organization'
-      ? `SELECT 1 FROM organization_membership m JOIN "user" u ON u.id = m."user"
-          WHERE m.is_member_of__organization = $1 AND lower(u.email) = lower($2)`
-      : `SELECT 1 FROM "user" u, application a
-          WHERE a.id = $1 AND lower(u.email) = lower($2)
+      ? `SELECT 1 FROM organization_membership m JOIN "user" u ON u.id = m."user", invitee e
+          WHERE m.is_member_of__organization = $1 AND e.id = $2 AND lower(u.email) = lower(e.email)`
+      : `SELECT 1 FROM "user" u, application a, invitee e
+          WHERE a.id = $1 AND e.id = $2 AND lower(u.email) = lower(e.email)
             AND (EXISTS (SELECT 1 FROM user_application_membership fm
                           WHERE fm."user" = u.id AND fm.is_member_of__application = a.id)
                  OR EXISTS (SELECT 1 FROM organization_membership m

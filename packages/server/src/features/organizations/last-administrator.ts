@@ -1,10 +1,12 @@
+import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 
 /**
  * Rule (spec 1 §6, §8): an organization keeps at least one administrator. Deleting, or
  * demoting through PATCH, the memberships `ids` must leave every organization that had an
- * administrator among them with another one; else 400 `cannot_delete_last_organization_admin`.
+ * administrator among them with another one; else 400 with balena's text of the rule
+ * (`LAST_ADMINISTRATOR_RULE`; the dashboard shows the spec's `cannot_delete_last_organization_admin`).
  * (Deleting the organization itself removes its memberships without this check.)
  */
 export async function protectLastAdministrator(db: Db, ids: readonly number[], newRoleId?: unknown): Promise<void> {
@@ -30,5 +32,5 @@ export async function protectLastAdministrator(db: Db, ids: readonly number[], n
         AND NOT EXISTS (SELECT 1 FROM admin b WHERE b.org = a.org AND NOT (b.id = ANY($1)))`,
     [ids],
   );
-  if (rowCount > 0) throw new BadRequestError('cannot_delete_last_organization_admin');
+  if (rowCount > 0) throw new BadRequestError(LAST_ADMINISTRATOR_RULE);
 }

@@ -217,9 +217,13 @@ function limits(options: ODataOptions, env: CompileEnv, paged = true): string {
   return sql;
 }
 
-/** `$select`ed fields (deduplicated; clients send `id,id,…`), or every visible field. */
+/**
+ * `$select`ed fields (deduplicated; clients send `id,id,…`); without `$select`, every visible
+ * field but those read only when selected (`onlyWhenSelected`); `*`, every visible field.
+ */
 function selectedFields(info: ResourceInfo, select: SelectOption | undefined, expanded: Set<string>): FieldDef[] {
-  if (select === undefined || select === '*') return [...info.fields.values()];
+  if (select === undefined) return [...info.fields.values()].filter((f) => !f.onlyWhenSelected);
+  if (select === '*') return [...info.fields.values()];
   const seen = new Set<string>();
   const fields: FieldDef[] = [];
   for (const p of select.properties) {

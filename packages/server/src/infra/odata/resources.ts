@@ -64,6 +64,14 @@ function build(def: ResourceDef): ResourceInfo {
   for (const f of def.fields) {
     // Keys and navigations use these columns as they are: they cannot read as null.
     if (f.private && (f.type === 'ForeignKey' || f.type === 'Serial')) throw new Error(`${def.name}.${f.name}: a ${f.type} cannot be private`);
+    if (f.defaultReference) {
+      // A default reference names one row: by an alternate key of a reference-data target.
+      const target = f.type === 'ForeignKey' && f.references !== undefined ? model[f.references] : undefined;
+      const named = Object.keys(f.defaultReference).sort().join(',');
+      if (!target?.alternateKeys?.some((k) => [...k].sort().join(',') === named)) {
+        throw new Error(`${def.name}.${f.name}: defaultReference must name an alternate key of the referenced resource`);
+      }
+    }
   }
   const fields = new Map(def.fields.filter((f) => !f.secret).map((f) => [f.name, f] as const));
   const navigations = new Map<string, Navigation>();

@@ -13,8 +13,8 @@ import { toColumns, validateInput, type Body } from './validate.js';
 
 /**
  * POST, PATCH/PUT and DELETE on the data API. Each runs in one transaction (joining the
- * caller's when `db` already is one): validate → hooks `before` → write → permission
- * check (POST) → hooks `after`.
+ * caller's when `db` already is one): validate → hooks `before` → default references (POST)
+ * → write → permission check (POST) → hooks `after`.
  */
 
 export interface PostResult {
@@ -149,6 +149,23 @@ async function assertMayCreate(db: Db, ctx: DataContext, info: ResourceInfo, nam
   if (!rowCount) throw new UnauthorizedError();
 }
 
+/**
+ * Fields a POST left out that the model gives a `defaultReference` (balena's default roles)
+ * get the id of the row that alternate key names, after the `before` hooks (which may set
+ * the field from something else the client sent, e.g. `roleName`).
+ */
+async function fillDefaultReferences(db: Db, info: ResourceInfo, body: Body): Promise<void> {
+  for (const f of info.def.fields) {
+    if (f.defaultReference === undefined || f.references === undefined) continue;
+    if (body[f.name] !== undefined && body[f.name] !== null) continue;
+    const key = Object.entries(f.defaultReference);
+    const where = key.map(([column], i) => `${ident(column)} = $${i + 1}`).join(' AND ');
+    const { rows } = await db.query<{ id: number }>(`SELECT "id" FROM ${ident(f.references)} WHERE ${where}`, key.map(([, value]) => value));
+    if (rows.length !== 1) throw new Error(`${info.name}.${f.name}: no single default ${f.references} row ${JSON.stringify(f.defaultReference)}`);
+    body[f.name] = rows[0]!.id;
+  }
+}
+
 async function readEntity(db: Db, resource: string, id: number): Promise<Record<string, unknown>> {
   let stmt = entityById.get(resource);
   if (stmt === undefined) {
@@ -172,6 +189,7 @@ export async function odataPost(db: Db, ctx: DataContext, url: string, body: unk
     await assertReferencesReadable(tx, ctx, info, input);
     const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
     await runHooks(hooks, 'before', args);
+    await fillDefaultReferences(tx, info, args.body);
     const { names, values } = toColumns(info, args.body, 'POST');
     await assertMayCreate(tx, ctx, info, names, values);
     const sql =

@@ -11,10 +11,11 @@ export interface FleetInvite {
 
 export const fleetInvitesQueryKey = (fleetId: number) => [...fleetKey(fleetId), 'invites'] as const;
 
-/** The fields our server returns; the SDK's generated types predate `invitee` as text and `created_at`. */
+/** The fields our server returns; the SDK's generated types predate `created_at`. */
 interface RawInvite {
   id: number;
-  invitee: string | { __id: number } | null;
+  /** Expanded: the invitee row holding the e-mail (balena's model). */
+  invitee: Array<{ email: string }> | { __id: number };
   created_at?: string | null;
   application_membership_role: Array<{ name: string }> | { __id: number };
 }
@@ -22,12 +23,12 @@ interface RawInvite {
 /** Pending invites of the fleet (fleet administrators only; others get an empty list), newest first. */
 export async function getFleetInvites(fleetId: number): Promise<FleetInvite[]> {
   const invites = (await sdk.models.application.invite.getAllByApplication(fleetId, {
-    $expand: { application_membership_role: { $select: ['name'] } },
+    $expand: { application_membership_role: { $select: ['name'] }, invitee: { $select: ['email'] } },
     $orderby: { id: 'desc' },
   })) as unknown as RawInvite[];
   return invites.map((i) => ({
     id: i.id,
-    invitee: typeof i.invitee === 'string' ? i.invitee : '',
+    invitee: Array.isArray(i.invitee) ? (i.invitee[0]?.email ?? '') : '',
     role: Array.isArray(i.application_membership_role) ? (i.application_membership_role[0]?.name ?? null) : null,
     createdAt: i.created_at ?? null,
   }));

@@ -12,10 +12,11 @@ export interface OrganizationInvite {
   expiry: string | null;
 }
 
-/** The fields our server returns; the SDK's generated types predate `invitee` as text, `created_at` and `expiry`. */
+/** The fields our server returns; the SDK's generated types predate `created_at` and `expiry`. */
 interface RawInvite {
   id: number;
-  invitee: string | { __id: number } | null;
+  /** Expanded: the invitee row holding the e-mail (balena's model). */
+  invitee: Array<{ email: string }> | { __id: number };
   created_at?: string | null;
   expiry?: string | null;
   organization_membership_role: Array<{ name: string }> | { __id: number };
@@ -24,12 +25,12 @@ interface RawInvite {
 /** Pending invites of the organization (administrators only; others get an empty list), newest first. */
 export async function getOrganizationInvites(organizationId: number): Promise<OrganizationInvite[]> {
   const invites = (await sdk.models.organization.invite.getAllByOrganization(organizationId, {
-    $expand: { organization_membership_role: { $select: ['name'] } },
+    $expand: { organization_membership_role: { $select: ['name'] }, invitee: { $select: ['email'] } },
     $orderby: { id: 'desc' },
   })) as unknown as RawInvite[];
   return invites.map((i) => ({
     id: i.id,
-    invitee: typeof i.invitee === 'string' ? i.invitee : '',
+    invitee: Array.isArray(i.invitee) ? (i.invitee[0]?.email ?? '') : '',
     role: Array.isArray(i.organization_membership_role) ? (i.organization_membership_role[0]?.name ?? null) : null,
     createdAt: i.created_at ?? null,
     expiry: i.expiry ?? null,
