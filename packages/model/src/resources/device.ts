@@ -81,6 +81,15 @@ export const device: ResourceDef = {
     { name: 'overall_progress', type: 'Integer', writable: 'never' },
     { name: 'should_be_managed_by__release', type: 'ForeignKey', references: 'release', onDelete: 'set null' },
     { name: 'should_be_operated_by__release', type: 'ForeignKey', references: 'release', onDelete: 'set null' },
+    // Computed (dialect §3): the release the device should run, its pin or else its fleet's
+    // target. Read by balena-sdk's device.getTargetReleaseHash and isTrackingApplicationRelease.
+    {
+      name: 'should_be_running__release',
+      type: 'ForeignKey',
+      references: 'release',
+      writable: 'never',
+      computed: `coalesce({row}."is_pinned_on__release", (SELECT "__app"."should_be_running__release" FROM "application" AS "__app" WHERE "__app"."id" = {row}."belongs_to__application"))`,
+    },
   ],
   reverse: [
     { name: 'image_install', resource: 'image_install', via: 'device' },
