@@ -73,7 +73,7 @@ export async function seedDevicesSql(
        )
        INSERT INTO device (
          actor, uuid, device_name, belongs_to__application, is_of__device_type,
-         is_online, api_heartbeat_state, last_connectivity_event, api_heartbeat_at, update_status,
+         is_online, api_heartbeat_state, last_connectivity_event, api_heartbeat_at, update_status, status, download_progress,
          os_version, os_variant, supervisor_version, ip_address, mac_address, cpu_usage, memory_usage, memory_total
        )
        SELECT actor,
@@ -85,6 +85,8 @@ export async function seedDevicesSql(
               CASE WHEN n % 100 >= 97 THEN NULL ELSE now() - (n * interval '7 seconds') END,
               CASE WHEN n % 100 < 75 THEN now() ELSE NULL END,
               CASE WHEN n % 100 < 5 THEN 'downloading' ELSE 'done' END,
+              CASE WHEN n % 100 < 5 THEN 'Downloading' ELSE 'Idle' END,
+              CASE WHEN n % 100 < 5 THEN n % 100 * 20 ELSE NULL END,
               'balenaOS 6.0.10', CASE WHEN n % 5 = 0 THEN 'dev' ELSE 'prod' END, '16.7.1',
               '10.' || (n >> 16) || '.' || ((n >> 8) & 255) || '.' || (n & 255), NULL,
               (n * 7) % 100, 200 + n % 500, 1848

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPES } from './device-types.js';
-import { DEFAULT_POLL_INTERVAL_MS, heartbeatState } from './devices.js';
+import { DEFAULT_POLL_INTERVAL_MS, heartbeatState, osVariantOf } from './devices.js';
 
 describe('heartbeatState', () => {
   const now = new Date('2026-01-01T00:00:00Z');
@@ -37,5 +37,15 @@ describe('heartbeatState', () => {
     for (const dt of DEVICE_TYPES) expect(dt.configVars.BALENA_SUPERVISOR_POLL_INTERVAL?.default, dt.slug).toBe('600000');
     expect(heartbeatState(now.getTime() - 790_000, undefined, now.getTime())).toBe('online');
     expect(heartbeatState(now.getTime() - 800_000, undefined, now.getTime())).toBe('timeout');
+  });
+});
+
+describe('osVariantOf', () => {
+  it("reads the variant from a version's trailing parentheses, as balena does", () => {
+    expect(osVariantOf('balenaOS 2.88.4 (dev)')).toBe('dev');
+    expect(osVariantOf('Resin OS 2.3.0+rev1 (prod)')).toBe('prod');
+    expect(osVariantOf('balenaOS 2.88.4')).toBeNull();
+    expect(osVariantOf('')).toBeNull();
+    expect(osVariantOf('balenaOS (dev) 2.88.4')).toBeNull();
   });
 });

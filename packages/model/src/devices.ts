@@ -55,3 +55,11 @@ export const DEVICE_RULE_MESSAGES = {
   local_mode_unsupported: 'Local mode needs a development OS variant and supervisor 4 or newer',
   no_blink_support: 'Device does not support blinking',
 } as const;
+
+/**
+ * The OS variant a version string names in its trailing parentheses, as balena reads it when
+ * a write sets `os_version` without `os_variant`: 'balenaOS 2.88.4 (dev)' → 'dev'; none → null.
+ */
+export function osVariantOf(osVersion: string): string | null {
+  return /^.*\((.+)\)$/.exec(osVersion)?.[1] ?? null;
+}

@@ -47,10 +47,12 @@ export interface FieldDef {
    */
   private?: true;
   /**
-   * Who may write the field through the data API:
-   *  - 'always' (default): POST and PATCH
+   * Who may write the field through the data API (within the resource's write permissions):
+   *  - 'always' (default): POST and PATCH. Fields the device reports (dialect §4.3) are
+   *    'always' too, as in balena: a user with write rights on the device may set them, and
+   *    the device's next report overwrites them.
    *  - 'create': POST only
-   *  - 'never': server-maintained (hooks, custom endpoints)
+   *  - 'never': server-maintained (hooks, custom endpoints, generated and computed columns)
    */
   writable?: 'always' | 'create' | 'never';
   /**
@@ -58,6 +60,13 @@ export interface FieldDef {
    * image's build log). Filters and ordering may still use it.
    */
   onlyWhenSelected?: true;
+  /**
+   * A computed field (dialect §3 "computed"): no column; its value is this SQL expression over
+   * the row, `{row}` standing for the row's alias (`coalesce({row}."a", {row}."b")`). Readable
+   * like any field ($select, $filter, $orderby, and `$expand` when it is a ForeignKey), never
+   * writable. The expression is trusted code and reads what it names without permission checks.
+   */
+  computed?: string;
   /** Maximum length for text fields. */
   maxLength?: number;
   /** Allowed values. */

@@ -348,7 +348,10 @@ describe('the state report', () => {
         ...extra,
       },
     });
-    const first = await report(d.api_key, body('Downloading'));
+    // A device that has connected (balena's overall_progress shows the provisioning progress
+    // of one that never did), reporting its download as balena's supervisor does.
+    await t.db.query(`UPDATE device SET is_online = true, api_heartbeat_state = 'online', last_connectivity_event = now() WHERE id = $1`, [d.id]);
+    const first = await report(d.api_key, body('Downloading', { status: 'Downloading' }));
     expect(first.statusCode, first.body).toBe(200);
     let dev = await row<Record<string, unknown>>(t.db, 'SELECT os_version, supervisor_version, ip_address, mac_address, is_running__release, overall_status, overall_progress FROM device WHERE id = $1', [d.id]);
     expect(dev).toMatchObject({ os_version: 'balenaOS 6.0.0', supervisor_version: '17.0.0', ip_address: '10.0.0.2 192.168.1.4', mac_address: '00:11:22:33:44:55', is_running__release: null, overall_progress: 40 });
@@ -443,23 +446,25 @@ describe('whoami with device and provisioning keys', () => {
 });
 
 describe('the overall status', () => {
-  it('reads reduced functionality when the heartbeat is online but the cloud link is down, or the heartbeat timed out', async () => {
+  // Balena's definition (issue 12; the full table is balena-compat-overall-status.test.ts).
+  it('reads reduced functionality when the heartbeat is online but the cloud link is down, or the link is up and the heartbeat is not online', async () => {
     const d = await newDevice();
-    const statusWith = async (fields: { is_online: boolean; api_heartbeat_state: string; update_status?: string | null }) => {
+    const statusWith = async (fields: { is_online: boolean; api_heartbeat_state: string; downloading?: boolean }) => {
       await t.db.query(
-        `UPDATE device SET is_online = $2, api_heartbeat_state = $3, update_status = $4, last_connectivity_event = now() WHERE id = $1`,
-        [d.id, fields.is_online, fields.api_heartbeat_state, fields.update_status ?? null],
+        `UPDATE device SET is_online = $2, api_heartbeat_state = $3, status = $4, download_progress = $5, last_connectivity_event = now() WHERE id = $1`,
+        [d.id, fields.is_online, fields.api_heartbeat_state, fields.downloading ? 'Downloading' : 'Idle', fields.downloading ? 30 : null],
       );
       return (await row<{ overall_status: string }>(t.db, 'SELECT overall_status FROM device WHERE id = $1', [d.id]))!.overall_status;
     };
     expect(await statusWith({ is_online: false, api_heartbeat_state: 'online' })).toBe('reduced-functionality');
     expect(await statusWith({ is_online: true, api_heartbeat_state: 'timeout' })).toBe('reduced-functionality');
-    expect(await statusWith({ is_online: false, api_heartbeat_state: 'timeout' })).toBe('reduced-functionality');
-    // The other cases are unchanged.
+    expect(await statusWith({ is_online: true, api_heartbeat_state: 'offline' })).toBe('reduced-functionality');
+    // balena: the link down with a timed-out heartbeat is not reduced functionality.
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'timeout' })).toBe('operational');
     expect(await statusWith({ is_online: true, api_heartbeat_state: 'online' })).toBe('operational');
-    expect(await statusWith({ is_online: true, api_heartbeat_state: 'offline' })).toBe('operational');
     expect(await statusWith({ is_online: false, api_heartbeat_state: 'offline' })).toBe('disconnected');
-    expect(await statusWith({ is_online: false, api_heartbeat_state: 'online', update_status: 'downloading' })).toBe('updating');
+    expect(await statusWith({ is_online: true, api_heartbeat_state: 'online', downloading: true })).toBe('updating');
+    expect(await statusWith({ is_online: false, api_heartbeat_state: 'online', downloading: true })).toBe('reduced-functionality');
   });
 });
 

@@ -165,10 +165,17 @@ describe('custom device location', () => {
     expect(await coords(id)).toEqual({ custom_latitude: null, custom_longitude: null });
   });
 
-  it('keeps the device-reported latitude and longitude read-only through the data API', async () => {
+  // Issue 12: balena lets a user with write rights set the device-reported fields (the
+  // device's next report overwrites them); the custom location stays its own pair.
+  it('lets a user with write rights set the device-reported latitude and longitude, as balena does', async () => {
     const id = await insertDevice(db, fleetId, typeId, { latitude: '1', longitude: '2' });
     const res = await patch(owner.token, id, { latitude: '3', longitude: '4' });
-    expect(res.statusCode).toBe(400);
-    expect(await row(db, 'SELECT latitude, longitude FROM device WHERE id = $1', [id])).toEqual({ latitude: '1', longitude: '2' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await row(db, 'SELECT latitude, longitude, custom_latitude, custom_longitude FROM device WHERE id = $1', [id])).toEqual({
+      latitude: '3',
+      longitude: '4',
+      custom_latitude: null,
+      custom_longitude: null,
+    });
   });
 });

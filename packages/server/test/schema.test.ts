@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { model } from '@flotilla/model';
-import { SQL_TYPES } from '../src/infra/db/schema.js';
+import { SQL_TYPES, stored } from '../src/infra/db/schema.js';
 import { createTestDb } from './harness.js';
 
 // The migrations and the model must agree: this fails when someone changes one without the other.
@@ -22,7 +22,7 @@ describe('database schema', () => {
     const actual = rows.map((r) => `${r.table_name}.${r.column_name} ${r.data_type}${r.is_nullable === 'NO' ? ' not null' : ''}`).sort();
     const expected = Object.values(model)
       .flatMap((r) =>
-        r.fields.map((f) => `${r.name}.${f.name} ${SQL_TYPES[f.type]}${f.required || f.type === 'Serial' ? ' not null' : ''}`),
+        stored(r).map((f) => `${r.name}.${f.name} ${SQL_TYPES[f.type]}${f.required || f.type === 'Serial' ? ' not null' : ''}`),
       )
       .sort();
     expect(actual).toEqual(expected);
@@ -38,7 +38,7 @@ describe('database schema', () => {
     );
     const actual = rows.filter((r) => r.tbl in model).map((r) => `${r.tbl}.${r.col} -> ${r.ref}`).sort();
     const expected = Object.values(model)
-      .flatMap((r) => r.fields.filter((f) => f.type === 'ForeignKey').map((f) => `${r.name}.${f.name} -> ${f.references}`))
+      .flatMap((r) => stored(r).filter((f) => f.type === 'ForeignKey').map((f) => `${r.name}.${f.name} -> ${f.references}`))
       .sort();
     expect(actual).toEqual(expected);
   });

@@ -65,7 +65,7 @@ export const service: ResourceDef = {
     { name: 'id', type: 'Serial' },
     { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
     { name: 'application', type: 'ForeignKey', references: 'application', required: true, writable: 'create', onDelete: 'cascade' },
-    { name: 'service_name', type: 'Short Text', required: true, writable: 'create', maxLength: 63 },
+    { name: 'service_name', type: 'Short Text', required: true, maxLength: 63 },
   ],
   reverse: [
     { name: 'is_built_by__image', resource: 'image', via: 'is_a_build_of__service' },

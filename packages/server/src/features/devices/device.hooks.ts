@@ -7,6 +7,7 @@ import { checkCustomLocation } from './device-location.js';
 import { checkDeviceName, prepareDevice } from './device-identity.js';
 import { checkOsReleases } from './device-os-releases.js';
 import { checkDevicePin, dropPinsOfOldFleet } from './device-pin.js';
+import { checkRunningRelease, deriveReportedFields } from './device-reported.js';
 
 /**
  * Device core rules (spec 2 §3, §5 Devices). Checks that look at other rows (fleet, device
@@ -19,18 +20,21 @@ export function registerDeviceRules(): void {
   registerHook('device', 'POST', {
     before: async ({ db, body }) => {
       await prepareDevice(db, body);
+      deriveReportedFields(body);
       checkSupportAccessExpiry(body);
       checkCustomLocation(body);
     },
     after: async ({ db, body, ids }) => {
       await checkDeviceArchitecture(db, 'POST', body, ids);
       await checkDevicePin(db, body, ids);
+      await checkRunningRelease(db, body, ids);
       await checkOsReleases(db, body, ids);
     },
   });
   registerHook('device', 'PATCH', {
     before: async ({ db, body, ids }) => {
       checkDeviceName(body);
+      deriveReportedFields(body);
       checkSupportAccessExpiry(body);
       checkCustomLocation(body);
       await checkDeactivation(db, body, ids);
@@ -39,6 +43,7 @@ export function registerDeviceRules(): void {
       await checkDeviceArchitecture(db, 'PATCH', body, ids);
       await dropPinsOfOldFleet(db, body, ids);
       await checkDevicePin(db, body, ids);
+      await checkRunningRelease(db, body, ids);
       await checkOsReleases(db, body, ids);
     },
   });

@@ -16,6 +16,9 @@ export const SQL_TYPES: Record<FieldDef['type'], string> = {
 
 const q = (id: string) => `"${id}"`;
 
+/** The fields that are columns (computed fields are expressions over them, not stored). */
+export const stored = (r: ResourceDef): FieldDef[] => r.fields.filter((f) => f.computed === undefined);
+
 function columnSql(f: FieldDef): string {
   if (f.type === 'Serial') return `${q(f.name)} serial PRIMARY KEY`;
   const type = f.type === 'Short Text' ? 'varchar(255)' : SQL_TYPES[f.type];
@@ -27,7 +30,7 @@ function columnSql(f: FieldDef): string {
 }
 
 function tableSql(r: ResourceDef): string[] {
-  const out = [`CREATE TABLE ${q(r.name)} (\n  ${r.fields.map(columnSql).join(',\n  ')}\n);`];
+  const out = [`CREATE TABLE ${q(r.name)} (\n  ${stored(r).map(columnSql).join(',\n  ')}\n);`];
   for (const cols of [...(r.unique ?? [])]) {
     out.push(`ALTER TABLE ${q(r.name)} ADD CONSTRAINT ${q(`${r.name}_${cols.join('_')}_key`)} UNIQUE (${cols.map(q).join(', ')});`);
   }
@@ -44,7 +47,7 @@ function tableSql(r: ResourceDef): string[] {
 }
 
 function foreignKeySql(r: ResourceDef): string[] {
-  return r.fields
+  return stored(r)
     .filter((f) => f.type === 'ForeignKey')
     .map((f) => {
       const onDelete = f.onDelete ? ` ON DELETE ${f.onDelete.toUpperCase()}` : '';

@@ -242,12 +242,17 @@ const NULL_CAST: Record<FieldDef['type'], string> = {
  * be neither read nor probed. Permission texts (trusted) see the column.
  */
 export function fieldColumn(resource: ResourceInfo, field: FieldDef, alias: string, env: CompileEnv): string {
-  const c = col(alias, field.name);
+  const c = fieldValue(field, alias);
   if (!field.private || env.trusted) return c;
   const condition = env.privateCondition(resource.name, alias);
   if (condition === '') return c;
   if (condition === 'FALSE') return `NULL::${NULL_CAST[field.type]}`;
   return `CASE WHEN ${condition} THEN ${c} END`;
+}
+
+/** The value of `field` at `alias`: its column, or a computed field's expression over the row. */
+export function fieldValue(field: FieldDef, alias: string): string {
+  return field.computed === undefined ? col(alias, field.name) : `(${field.computed.replaceAll('{row}', alias)})`;
 }
 
 /**
@@ -260,7 +265,7 @@ export function navigationJoin(nav: Navigation, outer: string, t: string, env: C
     nav.kind === 'caller'
       ? `${col(t, 'actor')} = ${ACTOR_MARK} AND ${callerNavigationCondition(nav.from, nav.name, nav.condition, outer)}`
       : nav.kind === 'one'
-        ? `${col(t, 'id')} = ${col(outer, nav.column)}`
+        ? `${col(t, 'id')} = ${nav.computed === undefined ? col(outer, nav.column) : `(${nav.computed.replaceAll('{row}', outer)})`}`
         : `${col(t, nav.column)} = ${col(outer, 'id')}`;
   const condition = env.trusted ? '' : env.navigationCondition(nav.target, t);
   const exclusion = env.newRowOf === nav.target ? ` AND ${col(t, 'id')} <> ${NEW_ROW_MARK}` : '';

@@ -35,6 +35,24 @@ describe('$select', () => {
   });
 });
 
+describe('computed fields', () => {
+  const target = `coalesce(t0."is_pinned_on__release", (SELECT "__app"."should_be_running__release" FROM "application" AS "__app" WHERE "__app"."id" = t0."belongs_to__application"))`;
+
+  it('reads a computed field as its expression over the row, in $select, $filter and $orderby', () => {
+    const s = sql('/device?$select=should_be_running__release&$filter=should_be_running__release eq 5&$orderby=should_be_running__release asc');
+    expect(s).toContain(`CASE WHEN (${target}) IS NULL THEN NULL ELSE json_build_object('__id', (${target})) END AS "should_be_running__release"`);
+    expect(s).toContain(`(${target}) = `);
+    expect(s).toContain(`ORDER BY (${target}) ASC`);
+    expect(s).not.toContain('t0."should_be_running__release"');
+  });
+
+  it('expands a computed to-one navigation laterally, joined on the expression', () => {
+    const s = sql('/device?$select=id&$expand=should_be_running__release($select=commit)');
+    expect(s).not.toContain('WITH page');
+    expect(s).toContain(`."id" = (${target})`);
+  });
+});
+
 describe('$expand', () => {
   it('expands a top-level to-one navigation once per distinct key, as a one-element array', () => {
     expect(sql('/application?$select=id&$expand=organization($select=handle)')).toBe(

@@ -144,7 +144,11 @@ function collection(info: ResourceInfo, alias: string, options: ODataOptions, wh
   }
   page += limits(options, env);
   if (expands.length === 0) return `SELECT ${columns.join(', ')} ${page}`;
-  const isToOne = (e: ExpandPropertyPath) => !e.count && e.property === undefined && info.navigations.get(e.name)?.kind === 'one';
+  // Computed to-one navigations have no column in the page to group on: they join laterally.
+  const isToOne = (e: ExpandPropertyPath) => {
+    const nav = info.navigations.get(e.name);
+    return !e.count && e.property === undefined && nav?.kind === 'one' && nav.computed === undefined;
+  };
   if (top && expands.some(isToOne)) return dedupedCollection(info, alias, page, order.length > 0, columns, expands, isToOne, env, depth);
   const joins = expands.map((e) => {
     const j = env.aliases.next();

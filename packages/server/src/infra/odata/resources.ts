@@ -34,6 +34,8 @@ export type Navigation =
       target: string;
       /** to-one: the foreign key column on this resource; to-many: the `via` column on the target. */
       column: string;
+      /** to-one over a computed ForeignKey: its expression (`FieldDef.computed`), not a column. */
+      computed?: string;
     }
   | {
       name: string;
@@ -72,12 +74,13 @@ function build(def: ResourceDef): ResourceInfo {
         throw new Error(`${def.name}.${f.name}: defaultReference must name an alternate key of the referenced resource`);
       }
     }
+    if (f.computed !== undefined && (f.writable ?? 'always') !== 'never') throw new Error(`${def.name}.${f.name}: a computed field is never writable`);
   }
   const fields = new Map(def.fields.filter((f) => !f.secret).map((f) => [f.name, f] as const));
   const navigations = new Map<string, Navigation>();
   for (const f of fields.values()) {
     if (f.type === 'ForeignKey' && f.references) {
-      navigations.set(f.name, { name: f.name, kind: 'one', target: f.references, column: f.name });
+      navigations.set(f.name, { name: f.name, kind: 'one', target: f.references, column: f.name, ...(f.computed !== undefined && { computed: f.computed }) });
     }
   }
   for (const r of def.reverse ?? []) navigations.set(r.name, { name: r.name, kind: 'many', target: r.resource, column: r.via });

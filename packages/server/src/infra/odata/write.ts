@@ -127,7 +127,7 @@ function createPrecheck(ctx: DataContext, info: ResourceInfo, names: readonly st
       const binder = new ParamBinder();
       const given = new Map<string, string>();
       for (const n of names) given.set(n, binder.value(null, SQL_TYPES[info.columns.get(n)!.type]));
-      const cols = info.def.fields.map((f) => {
+      const cols = info.def.fields.filter((f) => f.computed === undefined).map((f) => {
         const type = SQL_TYPES[f.type];
         const value = given.get(f.name) ?? (f.default !== undefined && f.type !== 'Serial' ? `(${f.default})::${type}` : `NULL::${type}`);
         return `${value} AS ${ident(f.name)}`;
