@@ -7,6 +7,7 @@ import { navigationCondition, privateFieldCondition, ROOT_PERMISSIONS, rootCondi
 import { fieldOf, navigationOf, navigationTarget, resourceInfo, unknownField, VALUE_TYPE, type ResourceInfo } from './resources.js';
 import { Aliases, col, finalize, ident, isoTimestamp, ParamBinder, type Statement } from './sql.js';
 import type { ParsedUrl } from './url.js';
+import { webResourceSql } from './web-resource.js';
 import { DEFAULT_PAGE_SIZE, MAX_EXPAND_DEPTH, MAX_PAGE_SIZE, MAX_RESPONSE_BYTES } from './limits.js';
 
 /**
@@ -241,6 +242,7 @@ function selectedFields(info: ResourceInfo, select: SelectOption | undefined, ex
 function fieldSql(f: FieldDef, c: string): string {
   if (f.type === 'ForeignKey') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('__id', ${c}) END`;
   if (f.type === 'Date Time') return isoTimestamp(c);
+  if (f.type === 'WebResource') return webResourceSql(c);
   return c;
 }
 
