@@ -42,7 +42,7 @@ export async function odataGet(db: Db, ctx: DataContext, url: string, links?: We
   if (row !== undefined && row.d === null && row.n !== undefined) throw new ResponseTooLargeError(row.n);
   // Stored files (WebResource fields) get their links here; without a linker, href is null.
   const d = row?.d ?? (stmt.kind === 'count' ? 0 : '[]');
-  return `{"d":${typeof d === 'string' ? linkWebResources(d, links) : d}}`;
+  return `{"d":${stmt.webResources && typeof d === 'string' ? linkWebResources(d, links) : d}}`;
 }
 
 const MB = 1024 * 1024;
