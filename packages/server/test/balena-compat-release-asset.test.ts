@@ -179,6 +179,12 @@ describe('balena-sdk release assets', () => {
     await expect(
       strangerSdk.pine.post({ resource: 'release_asset', id: asset.id, action: 'beginUpload', body: { asset: { filename: 'x', size: 6 * MiB, chunk_size: 5 * MiB } } }),
     ).rejects.toMatchObject({ statusCode: 404 });
+    // Without a credential a file is refused before it is stored.
+    const form = new FormData();
+    form.append('release', String(releaseId));
+    form.append('asset_key', 'anon');
+    form.append('asset', new File([Buffer.from('anon')], 'anon.txt'));
+    expect((await fetch(`${apiUrl}/v7/release_asset`, { method: 'POST', body: form })).status).toBe(401);
     // The files their refused writes sent are not kept.
     expect(await storedFiles()).toEqual(files);
     const still = await sdk.models.release.asset.get(asset.id);

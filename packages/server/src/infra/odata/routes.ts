@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROLES } from '@flotilla/model';
 import { scopedDb, type Db } from '../db/db.js';
-import { HttpError, NotFoundError } from '../errors.js';
+import { HttpError, NotFoundError, UnauthorizedError } from '../errors.js';
 import '../http/actor.js';
 import type { DataContext } from './permissions.js';
 import { odataGet } from './read.js';
@@ -44,6 +44,11 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
     // A write whose body holds a file (balena-sdk sends a File as multipart/form-data): the
     // file is streamed to the store, bounded by the largest file a field may hold.
     app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+      // Nobody may write without a credential: refuse before storing anything.
+      if (!request.actor) {
+        payload.resume();
+        return done(new UnauthorizedError());
+      }
       parseMultipartBody(request.headers, payload, files.store, files.opts.maxBytes).then(
         ({ body, stored }) => {
           request.storedFiles = { keys: stored, keep: false };
