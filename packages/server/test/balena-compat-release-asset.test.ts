@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { DirectoryFileStore } from '../src/infra/files/file-store.js';
+import { fileGarbageJob } from '../src/infra/files/garbage.js';
 import { createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 
 // Issue 12: release assets through the published balena-sdk (models.release.asset), as a
@@ -18,6 +19,7 @@ const MAX_BYTES = 7 * MiB;
 let app: FastifyInstance;
 let db: Awaited<ReturnType<typeof createTestDb>>;
 let filesDir: string;
+let store: DirectoryFileStore;
 let apiUrl: string;
 let owner: SignedUpUser;
 let stranger: SignedUpUser;
@@ -47,7 +49,7 @@ async function newRelease(name: string): Promise<{ appId: number; releaseId: num
 beforeAll(async () => {
   db = await createTestDb();
   filesDir = await mkdtemp(join(tmpdir(), 'flotilla-asset-test-'));
-  app = await buildApp({ db: db.db, jwtSecret: TEST_JWT_SECRET, files: { store: new DirectoryFileStore(filesDir), maxBytes: MAX_BYTES } });
+  app = await buildApp({ db: db.db, jwtSecret: TEST_JWT_SECRET, files: { store: (store = new DirectoryFileStore(filesDir)), maxBytes: MAX_BYTES } });
   apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   owner = await signUp(app);
   stranger = await signUp(app);
@@ -202,6 +204,19 @@ describe('balena-sdk release assets', () => {
     expect(await storedFiles()).toHaveLength(before.length + 2);
     await sdk.pine.delete({ resource: 'release', id: releaseId });
     expect(await sdk.pine.get({ resource: 'release_asset', options: { $filter: { release: releaseId } } })).toEqual([]);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('removes the files of rows deleted outside the data API (raw SQL, account deletion) in the periodic job', async () => {
+    const { appId } = await newRelease('AssetRawDelete');
+    const { releaseId } = await newRelease('AssetRawDelete2');
+    const before = await storedFiles();
+    await sdk.models.release.asset.upload({ asset: new File([Buffer.from('raw')], 'raw.txt'), asset_key: 'raw', release: releaseId });
+    expect(await storedFiles()).toHaveLength(before.length + 1);
+    await db.db.query('DELETE FROM application WHERE id = ANY($1::integer[])', [[appId, (await sdk.models.release.get(releaseId, { $select: 'belongs_to__application' })).belongs_to__application.__id]]);
+    // Queued by the trigger when the rows went; removed by the job.
+    expect(await storedFiles()).toHaveLength(before.length + 1);
+    await fileGarbageJob(db.db, store).run({});
     expect(await storedFiles()).toEqual(before);
   });
 });
