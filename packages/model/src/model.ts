@@ -5,7 +5,7 @@ import { cpu_architecture, device_type, device_type_alias } from './resources/de
 import { application, application_type } from './resources/application.js';
 import { email_outbox } from './resources/mail.js';
 import { invitee, invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
-import { application_tag, image, image__is_part_of__release, release, release_tag, service } from './resources/release.js';
+import { application_tag, image, image__is_part_of__release, release, release_asset, release_tag, service } from './resources/release.js';
 import { device, device_tag } from './resources/device.js';
 import { image_install, service_install } from './resources/device-state.js';
 import {
@@ -48,6 +48,7 @@ const all: ResourceDef[] = [
   image,
   image__is_part_of__release,
   release_tag,
+  release_asset,
   application_tag,
   device,
   device_tag,

@@ -179,6 +179,10 @@ export const ROLES = {
     ...crud('image', (level) => through('', 'is_a_build_of__service', 'sv', (sv) => onFleet('application', (a) => fleetRoleAtLeast(level, a), sv)), { read: 'observer', write: 'developer' }),
     ...crud('image__is_part_of__release', (level) => through('', 'is_part_of__release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),
     ...crud('release_tag', (level) => through('', 'release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),
+    // Release assets (balena's release_asset): read by whoever reads the release, written by
+    // whoever may write the fleet's releases.
+    ...crud('release_asset', (level) => through('', 'release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),
+    `resin.release_asset.read?${through('', 'release', 'rl', (rl) => onFleet('belongs_to__application', isPublicOsFleet, rl))}`,
     // Fleet tags: developers edit them like the fleet's name (spec 2 §6).
     ...crud('application_tag', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     // Devices: observers read; operators and up create, change and delete (spec 2 §6).

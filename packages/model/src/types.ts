@@ -14,6 +14,9 @@ export type FieldType =
   | 'Text'
   | 'Date Time' // timestamptz
   | 'JSON'
+  // A stored file (balena's WebResource): the API shows `{filename, content_type, size, href}`,
+  // `href` a signed link the server makes when the row is read; written only as an upload.
+  | 'WebResource'
   | 'ForeignKey'; // integer referencing another resource's id
 
 export interface FieldDef {

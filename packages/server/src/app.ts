@@ -13,6 +13,15 @@ import { UnauthorizedError } from './infra/errors.js';
 import { SecretBox } from './infra/crypto/secret-box.js';
 import './infra/http/actor.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RELEASE_ASSET_MAX_BYTES } from '@flotilla/model';
+import { DirectoryFileStore, type FileStore } from './infra/files/file-store.js';
+import { fileGarbageJob } from './infra/files/garbage.js';
+import { fileRoutes } from './infra/files/routes.js';
+import { LinkSigner } from './infra/files/signed-links.js';
+import { WebResources } from './infra/files/web-resources.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { twoFactorRoutes } from './features/two-factor/two-factor.routes.js';
 import { sessionRoutes } from './features/auth/session.routes.js';
@@ -104,6 +113,12 @@ export interface AppOptions {
    * a hop count or a list of addresses/CIDRs. Default: none (the socket's peer is the client).
    */
   trustProxy?: number | string[] | undefined;
+  /**
+   * Uploaded files (release assets). main.ts: a store in `<FLOTILLA_DATA_DIR>/files` and
+   * FLOTILLA_RELEASE_ASSET_MAX_BYTES. Default: a fresh temporary directory, removed on close
+   * (tests), and RELEASE_ASSET_MAX_BYTES.
+   */
+  files?: { store?: FileStore; maxBytes?: number };
 }
 
 /** Fastify's trustProxy for a hop count (the nearest `hops` proxies) or a list of addresses/CIDRs. */
@@ -241,7 +256,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     db: opts.db,
     import: { keysUrl: opts.sshKeys?.keysUrl ?? 'https://github.com', timeoutMs: opts.sshKeys?.timeoutMs ?? SSH_KEY_FETCH_TIMEOUT_MS },
   });
-  await app.register(dataApiRoutes, { db: opts.db });
+  let store = opts.files?.store;
+  if (!store) {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-files-'));
+    app.addHook('onClose', async () => rm(dir, { recursive: true, force: true }));
+    store = new DirectoryFileStore(dir);
+  }
+  const signer = new LinkSigner(opts.jwtSecret);
+  const files = new WebResources({
+    db: opts.db,
+    store,
+    signer,
+    maxBytes: opts.files?.maxBytes ?? RELEASE_ASSET_MAX_BYTES,
+    onError: (err) => app.log.error({ err }, 'stored files'),
+  });
+  await app.register(fileRoutes, { files, signer });
+  await app.register(dataApiRoutes, { db: opts.db, files });
   await app.register(docsRoutes, { dir: DOCS_GUIDE_DIR });
   await app.register(dashboardConfigRoutes, {
     map: opts.map,
@@ -260,6 +290,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     jobs = new JobRunner({ db: opts.db, pollingIntervalSeconds: jobOpts.pollingIntervalSeconds, onError: (err) => app.log.error({ err }, 'job runner') });
     jobs.register(heartbeatSweepJob(opts.db, jobOpts.clock));
     useMailJobs(jobs, mailer);
+    jobs.register(fileGarbageJob(opts.db, store));
     await jobs.start();
     app.addHook('onClose', async () => jobs?.stop());
   }

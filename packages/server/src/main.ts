@@ -11,6 +11,7 @@ import { sealPlaintextTwoFactorSecrets } from './features/two-factor/two-factor.
 import { seedReferenceData } from './features/reference-data/seed.js';
 import { ensurePlatformAdmin } from './features/users/platform-admin.js';
 import { buildApp } from './app.js';
+import { DirectoryFileStore } from './infra/files/file-store.js';
 import { createMailer, describeSmtpUrl } from './infra/mail/mailer.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { RedisBus } from './infra/bus/redis.js';
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
     mailer,
     bus,
     jobs: true,
+    files: { store: new DirectoryFileStore(resolve(config.FLOTILLA_DATA_DIR, 'files')), maxBytes: config.FLOTILLA_RELEASE_ASSET_MAX_BYTES },
     webDistDir: WEB_DIST_DIR,
     registryHost: config.FLOTILLA_REGISTRY_HOST,
     map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },

@@ -70,6 +70,7 @@ const EXTRA: Record<string, () => Record<string, unknown>> = {
   image: () => ({ status: 'running', start_timestamp: new Date().toISOString(), project_type: 'Dockerfile' }),
   image__is_part_of__release: () => ({}),
   release_tag: () => ({ tag_key: fresh(), value: 'v' }),
+  release_asset: () => ({ asset_key: fresh() }),
   application_tag: () => ({ tag_key: fresh(), value: 'v' }),
   organization_membership_tag: () => ({ tag_key: fresh(), value: 'v' }),
   device: () => ({ uuid: randomBytes(16).toString('hex'), device_name: fresh() }),

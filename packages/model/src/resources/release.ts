@@ -52,6 +52,7 @@ export const release: ResourceDef = {
   ],
   reverse: [
     { name: 'release_tag', resource: 'release_tag', via: 'release' },
+    { name: 'release_asset', resource: 'release_asset', via: 'release' },
     { name: 'release_image', resource: 'image__is_part_of__release', via: 'is_part_of__release' },
     { name: 'should_be_running_on__application', resource: 'application', via: 'should_be_running__release' },
   ],
@@ -135,4 +136,24 @@ export const application_tag: ResourceDef = {
     { name: 'value', type: 'Text', required: true, maxLength: 10000 },
   ],
   unique: [['application', 'tag_key']],
+};
+
+/** Largest file a release asset may hold unless FLOTILLA_RELEASE_ASSET_MAX_BYTES says otherwise (1 GiB). */
+export const RELEASE_ASSET_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * A file attached to a release under a key (balena's release_asset; balena-sdk
+ * `models.release.asset`): uploaded as multipart/form-data, or in parts through the
+ * `beginUpload` / `commitUpload` actions for large files. One asset per (release, key).
+ */
+export const release_asset: ResourceDef = {
+  name: 'release_asset',
+  fields: [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: 'release', type: 'ForeignKey', references: 'release', required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'asset_key', type: 'Short Text', required: true, writable: 'create', maxLength: 255 },
+    { name: 'asset', type: 'WebResource' },
+  ],
+  unique: [['release', 'asset_key']],
 };

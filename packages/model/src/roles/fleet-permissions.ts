@@ -33,6 +33,7 @@ export const FLEET_ROLE_ADDS: Record<FleetRole, readonly string[]> = {
     'resin.application_tag.all',
     'resin.device_log.delete',
     'resin.release.all',
+    'resin.release_asset.all',
     'resin.release_tag.all',
     'resin.service_environment_variable.all',
   ],

@@ -412,6 +412,13 @@ export const FIXTURES: Record<string, Fixture> = {
     body: async (w) => ({ release: await insertRelease(w), tag_key: `matrix_${uid()}`, value: 'matrix' }),
     update: { field: 'value', value: () => `value-${uid()}` },
   },
+  // Its one field writable after creation is the file, written only by uploading
+  // (balena-compat-release-asset.test.ts): the PATCH case checks the permission answer.
+  release_asset: {
+    sample: async (w) => insert(w.db, 'release_asset', { release: await insertRelease(w), asset_key: `sample_${uid()}` }),
+    fresh: async (w) => insert(w.db, 'release_asset', { release: await insertRelease(w), asset_key: `fresh_${uid()}` }),
+    body: async (w) => ({ release: await insertRelease(w), asset_key: `matrix_${uid()}` }),
+  },
   // Written only by the device API from state reports: nobody may create or change them here.
   image_install: {
     sample: async (w) => insert(w.db, 'image_install', { device: await insertDevice(w), installs__image: await insertImage(w), status: 'Running' }),

@@ -113,6 +113,8 @@ const schema = z
         }
         return parsed;
       }),
+    // Largest file one release asset may hold, in bytes (default 1 GiB); files are kept in FLOTILLA_DATA_DIR/files.
+    FLOTILLA_RELEASE_ASSET_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({

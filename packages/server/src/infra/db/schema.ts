@@ -11,6 +11,7 @@ export const SQL_TYPES: Record<FieldDef['type'], string> = {
   Text: 'text',
   'Date Time': 'timestamp with time zone',
   JSON: 'jsonb',
+  WebResource: 'jsonb',
   ForeignKey: 'integer',
 };
 

@@ -13,6 +13,10 @@ const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 export function unsafeInput(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return UNSAFE.test(value) ? 'text may not contain NUL characters or unpaired surrogates' : undefined;
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  // Only what JSON parsing makes is walked: a raw body handed on as a stream (upload parts)
+  // or a file the server stored for a multipart write is the route's own input.
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return undefined;
   if (depth >= MAX_INPUT_DEPTH) return `input is nested deeper than ${MAX_INPUT_DEPTH} levels`;
   if (Array.isArray(value)) {
     for (const v of value) {

@@ -232,6 +232,7 @@ const NULL_CAST: Record<FieldDef['type'], string> = {
   Text: 'text',
   'Date Time': 'timestamptz',
   JSON: 'jsonb',
+  WebResource: 'jsonb',
   ForeignKey: 'integer',
 };
 

@@ -7,6 +7,7 @@ import { navigationCondition, privateFieldCondition, ROOT_PERMISSIONS, rootCondi
 import { fieldOf, navigationOf, navigationTarget, resourceInfo, unknownField, VALUE_TYPE, type ResourceInfo } from './resources.js';
 import { Aliases, col, finalize, ident, isoTimestamp, ParamBinder, type Statement } from './sql.js';
 import type { ParsedUrl } from './url.js';
+import { WEB_RESOURCE_MARK, webResourceSql } from './web-resource.js';
 import { DEFAULT_PAGE_SIZE, MAX_EXPAND_DEPTH, MAX_PAGE_SIZE, MAX_RESPONSE_BYTES } from './limits.js';
 
 /**
@@ -22,6 +23,8 @@ export interface CompiledGet extends Statement {
    * over MAX_RESPONSE_BYTES); `count`: one row `{d: <integer>}`.
    */
   kind: 'collection' | 'count';
+  /** The JSON holds stored-file placeholders (WebResource fields) for the read path to link. */
+  webResources?: boolean;
 }
 
 function environment(url: ParsedUrl, access: Access): CompileEnv {
@@ -90,7 +93,7 @@ export function compileGet(url: ParsedUrl, access: Access): CompiledGet {
   // (which cannot hold a string over 512 MB) nor the process's memory.
   const json = `SELECT coalesce(json_agg(q.*), '[]'::json)::text AS d FROM (${rows}) AS q`;
   const sql = `SELECT CASE WHEN octet_length(r.d) <= ${MAX_RESPONSE_BYTES} THEN r.d END AS d, octet_length(r.d) AS n FROM (${json}) AS r`;
-  return { ...finalize(sql, binder), kind: 'collection' };
+  return { ...finalize(sql, binder), kind: 'collection', webResources: sql.includes(WEB_RESOURCE_MARK) };
 }
 
 /** The ids a PATCH or DELETE touches: key path, $filter and the caller's `action` rule. */
@@ -249,6 +252,7 @@ function selectedFields(info: ResourceInfo, select: SelectOption | undefined, ex
 function fieldSql(f: FieldDef, c: string): string {
   if (f.type === 'ForeignKey') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('__id', ${c}) END`;
   if (f.type === 'Date Time') return isoTimestamp(c);
+  if (f.type === 'WebResource') return webResourceSql(c);
   return c;
 }
 

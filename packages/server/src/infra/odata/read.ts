@@ -7,6 +7,7 @@ import { permissionsKey, type Access, type DataContext } from './permissions.js'
 import { compileGet, type CompiledGet } from './query.js';
 import { paramsFor, runStatement } from './sql.js';
 import { parseUrl } from './url.js';
+import { linkWebResources, type WebResourceLinker } from './web-resource.js';
 
 /**
  * GET on the data API. The compiled statement for a URL is cached per permission set
@@ -34,12 +35,14 @@ function compiledGet(url: string, access: Access): CompiledGet {
  * Runs a GET (`url` relative to the API root, e.g. `/application?$top=5`) and returns the
  * response body text: `{"d":[…]}`, or `{"d":N}` for `/$count`.
  */
-export async function odataGet(db: Db, ctx: DataContext, url: string): Promise<string> {
+export async function odataGet(db: Db, ctx: DataContext, url: string, links?: WebResourceLinker): Promise<string> {
   const stmt = compiledGet(url, ctx.permissions);
   const { rows } = await withDbErrors(() => runStatement<{ d: string | number | null; n?: number }>(db, stmt, paramsFor(stmt, ctx.actorId)));
   const row = rows[0];
   if (row !== undefined && row.d === null && row.n !== undefined) throw new ResponseTooLargeError(row.n);
-  return `{"d":${row?.d ?? (stmt.kind === 'count' ? 0 : '[]')}}`;
+  // Stored files (WebResource fields) get their links here; without a linker, href is null.
+  const d = row?.d ?? (stmt.kind === 'count' ? 0 : '[]');
+  return `{"d":${stmt.webResources && typeof d === 'string' ? linkWebResources(d, links) : d}}`;
 }
 
 const MB = 1024 * 1024;

@@ -19,6 +19,7 @@ export const VALUE_TYPE: Record<FieldType, ValueType> = {
   Text: 'text',
   'Date Time': 'datetime',
   JSON: 'json',
+  WebResource: 'json',
   ForeignKey: 'number',
 };
 

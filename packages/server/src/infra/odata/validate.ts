@@ -1,6 +1,7 @@
 import type { FieldDef } from '@flotilla/model';
 import { BadRequestError } from '../errors.js';
 import { unknownField, type ResourceInfo } from './resources.js';
+import { StoredWebResource } from './web-resource.js';
 
 /**
  * Write bodies checked against the model before any SQL runs: known, non-secret fields
@@ -66,6 +67,11 @@ export function coerceValue(info: ResourceInfo, f: FieldDef, value: unknown): un
     }
     case 'JSON':
       return value;
+    case 'WebResource':
+      // Only a file the server stored for this request (multipart upload): never a value a
+      // client wrote, which could name another file's key.
+      if (!(value instanceof StoredWebResource)) throw invalid(info, f, 'a file uploaded as multipart/form-data');
+      return value.value;
   }
 }
 
@@ -115,10 +121,11 @@ export function toColumns(info: ResourceInfo, body: Body, method: 'POST' | 'PATC
     if (value === undefined) continue;
     const f = info.columns.get(name);
     if (!f || f.type === 'Serial') throw unknownField(info, name);
-    const v = coerceValue(info, f, value);
+    // validateInput already turned an upload into the column's value.
+    const v = f.type === 'WebResource' && value !== null && !(value instanceof StoredWebResource) ? value : coerceValue(info, f, value);
     names.push(name);
     // pg would send a JS array as a PostgreSQL array; JSON columns take JSON text.
-    values.push(f.type === 'JSON' && v !== null ? JSON.stringify(v) : v);
+    values.push((f.type === 'JSON' || f.type === 'WebResource') && v !== null ? JSON.stringify(v) : v);
   }
   if (method === 'POST') {
     for (const f of info.def.fields) {

@@ -229,6 +229,10 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
   return db.tx(async (tx) => {
     await assertReferencesReadable(tx, ctx, info, input);
     const ids = await affectedIds(tx, ctx, url, parsed, 'update');
+    // A stored file belongs to one row: removing that row (or its file) removes the file.
+    if (ids.length > 1 && Object.keys(input).some((n) => info.fields.get(n)?.type === 'WebResource' && input[n] !== null)) {
+      throw new BadRequestError('A file can be written to one row at a time');
+    }
     const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
     await runHooks(hooks, 'before', args);
     const { names, values } = toColumns(info, args.body, 'PATCH');
