@@ -240,3 +240,64 @@ export const APPLICATION_TYPES = [
   // A legacy type (spec 2 §2: legacy fleets get a warning and an upgrade-type action).
   { slug: 'starter', name: 'Starter', description: 'Legacy: single container, web URL', is_legacy: true, supports_multicontainer: false, requires_payment: false },
 ] as const;
+
+/** One question of the image-configuration dialog (balena's device-type.json `options`). */
+export interface DeviceTypeOption {
+  name: string;
+  message: string;
+  type?: 'list' | 'text' | 'password' | 'number';
+  choices?: string[];
+  default?: string | number;
+  min?: number;
+  when?: Record<string, string>;
+  isGroup?: boolean;
+  isCollapsible?: boolean;
+  collapsed?: boolean;
+  options?: DeviceTypeOption[];
+}
+
+/**
+ * What a downloaded OS image asks for, as balena's device-type.json lists it: the network
+ * (ethernet or wifi, with its name and passphrase) and how often the device checks for
+ * updates. The same for every type in the catalogue.
+ */
+export const DEVICE_TYPE_IMAGE_OPTIONS: readonly DeviceTypeOption[] = [
+  {
+    isGroup: true,
+    name: 'network',
+    message: 'Network',
+    options: [
+      { name: 'network', message: 'Network Connection', type: 'list', choices: ['ethernet', 'wifi'] },
+      { name: 'wifiSsid', message: 'Wifi SSID', type: 'text', when: { network: 'wifi' } },
+      { name: 'wifiKey', message: 'Wifi Passphrase', type: 'password', when: { network: 'wifi' } },
+    ],
+  },
+  {
+    isGroup: true,
+    name: 'advanced',
+    message: 'Advanced',
+    isCollapsible: true,
+    collapsed: true,
+    options: [{ name: 'appUpdatePollInterval', message: 'Check for updates every X minutes', type: 'number', min: 10, default: 10 }],
+  },
+];
+
+/**
+ * A device type as the legacy `GET /device-types/v1` lists it (balena's device-type.json
+ * manifest; balena-sdk `config.getDeviceTypes`, `getDeviceTypeManifestBySlug`,
+ * `getDeviceOptions`), from the contract the seed stores.
+ */
+export function deviceTypeManifest(row: { slug: string; name: string; arch: string; aliases: string[]; contract: unknown }): Record<string, unknown> {
+  const data = contractData(row.contract);
+  const partials = (row.contract as { partials?: { instructions?: unknown } } | null)?.partials;
+  return {
+    slug: row.slug,
+    name: row.name,
+    arch: row.arch,
+    aliases: row.aliases,
+    // balena's device-type.json spells states in capitals.
+    state: (data.state ?? 'released').toUpperCase(),
+    ...(Array.isArray(partials?.instructions) ? { instructions: partials.instructions } : {}),
+    options: DEVICE_TYPE_IMAGE_OPTIONS,
+  };
+}

@@ -53,6 +53,7 @@ import { accountRecoveryRoutes } from './features/account-recovery/account-recov
 import { emailVerificationGuard } from './features/account-recovery/email-verification.guard.js';
 import type { AccountOptions } from './features/account-recovery/options.js';
 import { sshKeyRoutes } from './features/ssh-keys/ssh-key.routes.js';
+import { deviceTypesV1Routes } from './features/reference-data/device-types-v1.routes.js';
 import { configVarsRoutes } from './features/variables/config-vars.routes.js';
 import { preferencesConfigRoutes } from './features/user-preferences/preferences-config.routes.js';
 import { SSH_KEY_FETCH_TIMEOUT_MS, type SshKeyImportOptions } from './features/ssh-keys/ssh-key-import.service.js';
@@ -251,6 +252,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(cloudLinkRoutes, { db: opts.db, publicUrl: mailer.publicUrl, pingIntervalMs: opts.cloudLinkPingIntervalMs });
   await app.register(actionRoutes, { db: opts.db, timeoutMs: opts.actionTimeoutMs });
   await app.register(configVarsRoutes, { db: opts.db });
+  await app.register(deviceTypesV1Routes, { db: opts.db });
   await app.register(preferencesConfigRoutes, { staging: opts.staging === true });
   await app.register(sshKeyRoutes, {
     db: opts.db,

@@ -5,6 +5,7 @@ import { RedisBus } from '../src/infra/bus/redis.js';
 import type { PoolDb } from '../src/infra/db/db.js';
 import { sweepHeartbeats, HEARTBEAT_SWEEP_JOB } from '../src/infra/jobs/heartbeat-sweep.js';
 import { MAIL_RETRY_JOB } from '../src/infra/jobs/mail-delivery.js';
+import { FILE_GARBAGE_JOB } from '../src/infra/files/garbage.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 import { createFleet } from './support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from './support/cloud-link.js';
@@ -155,6 +156,7 @@ describe('the heartbeat sweep', () => {
     expect(await state(device.id)).toBe('offline');
     const schedules = await db.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(schedules.rows).toEqual([
+      { name: FILE_GARBAGE_JOB, cron: '* * * * *' },
       { name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' },
       { name: MAIL_RETRY_JOB, cron: '* * * * *' },
     ]);

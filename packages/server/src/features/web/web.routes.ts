@@ -65,7 +65,7 @@ const TYPES: Record<string, string> = {
 // Paths that belong to the API: a non-browser GET of an unknown one gets a JSON 404, while a
 // browser navigation (Accept: text/html) still gets the dashboard, whose routes include
 // /user/verify-email/… and /auth/{provider}/callback.
-const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config'];
+const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config', '/device-types/'];
 
 /**
  * One file of the build in the coding the client prefers (its pre-compressed brotli or gzip
