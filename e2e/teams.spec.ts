@@ -11,6 +11,8 @@ import { newEmail, signIn, submitLogin } from './support/users';
  */
 
 test('an administrator shares a fleet through a team; the member sees it until leaving', async ({ page, browser, request }) => {
+  // A long journey (two browsers, ~25 s on an idle 2-core machine): the journeys' budget.
+  test.setTimeout(120_000);
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
   const orgName = `Teams E2E ${stamp}`;
