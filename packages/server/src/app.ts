@@ -182,7 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? new Mailer({ db: opts.db });
   mailer.useLogger(app.log);
   app.decorate('mailer', mailer);
-  installSecurityHeaders(app, { https: mailer.publicUrl.startsWith('https://') });
+  await installSecurityHeaders(app, { https: mailer.publicUrl.startsWith('https://') });
   const bus = opts.bus ?? new InProcessBus();
   app.decorate('bus', bus);
   const unuseApiKeyBus = await useApiKeyBus(authenticator.apiKeys, bus);

@@ -106,7 +106,7 @@ describe('tokens', () => {
     const [h, p] = u.token.split('.');
     const forged = `${h}.${p}.${createHmac('sha256', 'another-secret').update(`${h}.${p}`).digest('base64url')}`;
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${p}.`;
-    const expired = signJwt({ id: u.userId, authTime: 0, permissions: [] }, TEST_JWT_SECRET, -10);
+    const expired = await signJwt({ id: u.userId, authTime: 0, permissions: [] }, TEST_JWT_SECRET, -10);
     for (const token of [forged, none, expired, 'not-a-known-api-key']) {
       const res = await t.app.inject({ method: 'GET', url: '/actor/v1/whoami', headers: bearer(token) });
       expect(res.statusCode, token).toBe(401);

@@ -89,7 +89,7 @@ describe('two-factor setup', () => {
 
   it('needs a recent authentication (authTime within 20 minutes) to start', async () => {
     const user = await signUp(app, undefined, PASSWORD);
-    const old = signJwt(
+    const old = await signJwt(
       { id: user.userId, authTime: Date.now() - 21 * 60_000, actualUser: user.userId, permissions: [] },
       TEST_JWT_SECRET,
       3600,
@@ -275,7 +275,7 @@ describe('recovery codes', () => {
     expect(off.statusCode).toBe(400);
     expect(off.json()).toBe('Two-factor authentication is not enabled');
     const { user } = await enabledUser();
-    const old = signJwt(
+    const old = await signJwt(
       { id: user.userId, authTime: Date.now() - 21 * 60_000, actualUser: user.userId, twoFactorRequired: false, permissions: [] },
       TEST_JWT_SECRET,
       3600,

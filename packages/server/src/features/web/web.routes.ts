@@ -100,7 +100,7 @@ export async function webRoutes(
   const indexHtml = assets.get('/index.html');
 
   app.addHook('onSend', async (_request, reply, payload) => {
-    // nosniff, framing and referrer headers come from infra/http/security-headers.ts (every response).
+    // nosniff, framing and referrer headers come from infra/http/security-headers.ts (helmet, every response).
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', policy);
     return payload;
   });

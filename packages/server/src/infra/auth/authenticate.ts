@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../errors.js';
 import type { Actor } from '../http/actor.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { hashApiKey } from './api-keys.js';
-import { looksLikeJwt, verifyJwt } from './jwt.js';
+import { JwtVerifier, looksLikeJwt } from './jwt.js';
 
 const USER_PERMISSIONS = ROLES['default-user'];
 const SUPPORT_PERMISSIONS = [...ROLES['default-user'], ...ROLES.support_agent];
@@ -73,11 +73,15 @@ export class Authenticator {
   private static readonly USER_TTL_MS = 5_000;
   /** API key (hash) → actor; see ApiKeyCache for what drops entries. */
   readonly apiKeys = new ApiKeyCache();
+  /** Session tokens whose signature was checked (the times are checked at every request). */
+  private readonly jwt: JwtVerifier;
 
   constructor(
     private readonly db: Db,
-    private readonly jwtSecret: string,
-  ) {}
+    jwtSecret: string,
+  ) {
+    this.jwt = new JwtVerifier(jwtSecret);
+  }
 
   forgetUser(userId: number): void {
     this.users.delete(userId);
@@ -122,7 +126,7 @@ export class Authenticator {
   }
 
   async fromJwt(token: string): Promise<Actor> {
-    const claims = verifyJwt(token, this.jwtSecret);
+    const claims = await this.jwt.verify(token);
     const user = await this.loadUser(claims.id);
     if (!user) throw new UnauthorizedError('Your session has expired');
     if (user.tokens_valid_after && claims.iat * 1000 < user.tokens_valid_after.getTime()) {
