@@ -1,32 +1,21 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { REQUEST_BODY_LIMIT_BYTES, RELEASE_ASSET_MAX_BYTES } from '@flotilla/model';
-import { systemClock, type AppConfig, type AppContext, type Clock, type Feature } from './infra/app/context.js';
-import { ApiKeyChanges } from './infra/auth/api-key-cache.js';
-import { Authenticator } from './infra/auth/authenticate.js';
-import { InProcessBus, type Bus } from './infra/bus/bus.js';
-import { SecretBox } from './infra/crypto/secret-box.js';
-import { PoolDb, type Db } from './infra/db/db.js';
-import { UnauthorizedError } from './infra/errors.js';
-import { DirectoryFileStore, type FileStore } from './infra/files/file-store.js';
-import { fileGarbageJob } from './infra/files/garbage.js';
-import { fileRoutes } from './infra/files/routes.js';
-import { LinkSigner } from './infra/files/signed-links.js';
-import { WebResources } from './infra/files/web-resources.js';
-import './infra/http/actor.js';
+import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
+import type { AppConfig, Feature } from './infra/app/context.js';
+import { createAppContext, type ContextOptions } from './infra/app/create-context.js';
+import type { Authenticator } from './infra/auth/authenticate.js';
+import { installAuthentication } from './infra/auth/request-actor.js';
+import type { Bus } from './infra/bus/bus.js';
+import { PoolDb } from './infra/db/db.js';
+import { installFiles, type FilesOptions } from './infra/files/setup.js';
 import { installCompression } from './infra/http/compression.js';
 import { installDbScope } from './infra/http/db-scope.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './infra/http/errors.js';
 import { installInputGuard } from './infra/http/input-guard.js';
 import { routeSchemaProblems, type RouteEntry } from './infra/http/route-schemas.js';
 import { installSecurityHeaders } from './infra/http/security-headers.js';
-import { heartbeatSweepJob } from './infra/jobs/heartbeat-sweep.js';
-import { JobRunner } from './infra/jobs/job-runner.js';
-import { useMailJobs } from './infra/jobs/mail-delivery.js';
-import { Mailer } from './infra/mail/mailer.js';
-import { RuleRegistry } from './infra/odata/hooks.js';
+import type { JobRunner } from './infra/jobs/job-runner.js';
+import { startJobs } from './infra/jobs/setup.js';
+import type { Mailer } from './infra/mail/mailer.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import * as accountRecovery from './features/account-recovery/index.js';
 import * as organizations from './features/organizations/index.js';
@@ -89,29 +78,12 @@ const FEATURES: readonly Feature[] = [
 /** Features after the data API (the dashboard answers what no API route does). */
 const LAST_FEATURES: readonly Feature[] = [docs, web];
 
-/** What buildApp needs: the configured values (AppConfig, see infra/app/context.ts) and the objects the app runs with. */
-export interface AppOptions extends AppConfig {
-  db: Db;
-  /**
-   * Seals stored secrets (TOTP). main.ts passes the box of FLOTILLA_SECRETS_KEY or the data
-   * directory's key file; without one, a box keyed from the JWT secret (tests, embedding).
-   */
-  secrets?: SecretBox;
+/**
+ * What buildApp needs: the configured values (AppConfig) and the objects the app runs with
+ * (ContextOptions: db, secrets, mailer, bus, clock; see infra/app), and the HTTP settings.
+ */
+export interface AppOptions extends ContextOptions {
   logLevel?: string;
-  /**
-   * Outgoing mail (main.ts builds it from SMTP_URL / FLOTILLA_MAIL_FROM / FLOTILLA_PUBLIC_URL).
-   * Default: outbox only, default sender and public URL. A mailer passed in is not closed
-   * with the app.
-   */
-  mailer?: Mailer;
-  /** The pub/sub bus (main.ts: Redis with REDIS_URL). Default: in-process. Not closed with the app when passed in. */
-  bus?: Bus;
-  /**
-   * The app's one clock (ms since epoch): TOTP steps, the 20-minute re-verification window,
-   * OAuth codes, verification and reset tokens and their rate limits, the heartbeat sweep.
-   * Tests move it instead of waiting. Default: Date.now.
-   */
-  clock?: Clock;
   /** Each statement of a request is cancelled after this long (default 10 s; tests shorten it). */
   statementTimeoutMs?: number;
   /** Run durable jobs (pg-boss; main.ts: on). Off by default so API tests do not start workers. */
@@ -126,7 +98,7 @@ export interface AppOptions extends AppConfig {
    * FLOTILLA_RELEASE_ASSET_MAX_BYTES. Default: a fresh temporary directory, removed on close
    * (tests), and RELEASE_ASSET_MAX_BYTES.
    */
-  files?: { store?: FileStore; maxBytes?: number };
+  files?: FilesOptions;
 }
 
 /** Fastify's trustProxy for a hop count (the nearest `hops` proxies) or a list of addresses/CIDRs. */
@@ -187,7 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installDbScope(app, opts.statementTimeoutMs);
 
   if (opts.db instanceof PoolDb) opts.db.onAfterCommitError = (err) => app.log.error({ err }, 'after-commit callback failed');
-  const context = await createContext(app, opts);
+  const context = await createAppContext(app, opts, configOf(opts));
   app.decorate('context', context);
   app.decorate('authenticator', context.authenticator);
   app.decorate('mailer', context.mailer);
@@ -202,105 +174,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/config', async () => ({ deviceUrlsBase: 'localhost', mixpanelToken: null }));
 
   for (const feature of FEATURES) await feature.setup(app, context.rules);
-
-  const { files, store } = await fileStorage(app, opts);
-  await app.register(fileRoutes, { files, signer: files.opts.signer });
+  const files = await installFiles(app, opts.files);
   await app.register(dataApiRoutes, { db: opts.db, files });
-
   for (const feature of LAST_FEATURES) await feature.setup(app, context.rules);
 
-  app.decorate('jobs', await startJobs(app, opts, store));
+  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs) : null);
   return app;
 }
 
-/** The app context: this app's bus, mailer, clock, rule registry… (closed with the app when made here). */
-async function createContext(app: FastifyInstance, opts: AppOptions): Promise<AppContext> {
-  const { db, secrets, logLevel: _logLevel, mailer: givenMailer, bus: givenBus, clock, statementTimeoutMs: _timeout, jobs: _jobs, trustProxy: _trust, files: _files, ...config } = opts;
-  const authenticator = new Authenticator(db, opts.jwtSecret);
-  const mailer = givenMailer ?? new Mailer({ db });
-  mailer.useLogger(app.log);
-  const bus = givenBus ?? new InProcessBus();
-  const apiKeyChanges = await ApiKeyChanges.connect(authenticator.apiKeys, bus);
-  app.addHook('onClose', async () => apiKeyChanges.close());
-  if (!givenBus) app.addHook('onClose', async () => bus.close());
-  if (!givenMailer) app.addHook('onClose', async () => mailer.close());
-  return {
-    db,
-    bus,
-    mailer,
-    clock: clock ?? systemClock,
-    config,
-    rules: new RuleRegistry<AppContext>(),
-    authenticator,
-    apiKeyChanges,
-    secrets: secrets ?? new SecretBox(`flotilla-secrets:${opts.jwtSecret}`),
-    log: app.log,
-  };
-}
-
-/** Resolves each request's caller (callback style: a cached caller, a device's poll, costs no promise). */
-function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
-  app.decorateRequest('actor', null);
-  app.decorateRequest('authError', undefined);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const refused = (err: Error) => {
-      // Routes that declare it answer a refused credential themselves.
-      if (err instanceof UnauthorizedError && request.routeOptions.config?.handlesAuthError === true) {
-        request.authError = err;
-        done();
-      } else done(err);
-    };
-    let actor: ReturnType<Authenticator['authenticate']>;
-    try {
-      actor = authenticator.authenticate(request);
-    } catch (err) {
-      refused(err as Error);
-      return;
-    }
-    if (actor instanceof Promise) {
-      actor.then(
-        (a) => {
-          request.actor = a;
-          done();
-        },
-        refused,
-      );
-    } else {
-      request.actor = actor;
-      done();
-    }
-  });
-}
-
-/** Stored files of WebResource fields (release assets) and their signed links. */
-async function fileStorage(app: FastifyInstance, opts: AppOptions): Promise<{ files: WebResources; store: FileStore }> {
-  let store = opts.files?.store;
-  if (!store) {
-    const dir = await mkdtemp(join(tmpdir(), 'flotilla-files-'));
-    app.addHook('onClose', async () => rm(dir, { recursive: true, force: true }));
-    store = new DirectoryFileStore(dir);
-  }
-  const files = new WebResources({
-    app: app.context,
-    db: opts.db,
-    store,
-    signer: new LinkSigner(opts.jwtSecret),
-    maxBytes: opts.files?.maxBytes ?? RELEASE_ASSET_MAX_BYTES,
-    onError: (err) => app.log.error({ err }, 'stored files'),
-  });
-  return { files, store };
-}
-
-/** Durable jobs (heartbeat sweep on the app's clock, mail delivery, file garbage), when asked for. */
-async function startJobs(app: FastifyInstance, opts: AppOptions, store: FileStore): Promise<JobRunner | null> {
-  if (!opts.jobs) return null;
-  const { db, mailer, clock } = app.context;
-  const jobOpts = opts.jobs === true ? {} : opts.jobs;
-  const jobs = new JobRunner({ db, pollingIntervalSeconds: jobOpts.pollingIntervalSeconds, onError: (err) => app.log.error({ err }, 'job runner') });
-  jobs.register(heartbeatSweepJob(db, () => new Date(clock())));
-  useMailJobs(jobs, mailer);
-  jobs.register(fileGarbageJob(db, store));
-  await jobs.start();
-  app.addHook('onClose', async () => jobs.stop());
-  return jobs;
+/** The configured values of `opts` (what features read as `app.context.config`). */
+function configOf(opts: AppOptions): AppConfig {
+  const { db: _db, secrets: _secrets, mailer: _mailer, bus: _bus, clock: _clock, logLevel: _log, statementTimeoutMs: _timeout, jobs: _jobs, trustProxy: _trust, files: _files, ...config } = opts;
+  return config;
 }
