@@ -197,4 +197,15 @@ describe('two apps in one process', () => {
     expect(a.app.context.rules).not.toBe(b.app.context.rules);
     expect(a.app.context.clock).toBe(clock);
   });
+
+  it("word constraint violations with their own rules' messages", async () => {
+    a.app.context.rules.registerConstraintMessage('application_tag_application_tag_key_key', 'app a says: this fleet has that tag');
+    for (const n of [a, b]) {
+      const tag = { application: n.fleet, tag_key: 'twice', value: 'v' };
+      expect((await req(n, 'POST', '/v7/application_tag', tag)).statusCode).toBe(201);
+      const again = await req(n, 'POST', '/v7/application_tag', tag);
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toBe(n === a ? 'app a says: this fleet has that tag' : 'Unique key constraint violated');
+    }
+  });
 });

@@ -20,7 +20,7 @@ const TARGET_FIELDS = ['status', 'is_final', 'is_invalidated', 'is_passing_tests
  * then image and release marked done) and the fleet's target release.
  */
 export function registerReleaseRules(rules: Rules): void {
-  registerOneSuccessPerCommit();
+  registerOneSuccessPerCommit(rules);
 
   rules.register('release', 'POST', {
     before: async ({ tx, actor, body }) => {

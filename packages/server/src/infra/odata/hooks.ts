@@ -1,4 +1,5 @@
 import type { Db } from '../db/db.js';
+import type { ConstraintMessages } from './db-errors.js';
 import type { DataContext } from './permissions.js';
 import { resourceInfo } from './resources.js';
 
@@ -46,9 +47,22 @@ export interface Hook<App = unknown> {
 
 const NONE: readonly never[] = [];
 
-/** The business rules of one app: hooks by (resource, method), in registration order. */
-export class RuleRegistry<App = unknown> {
+/**
+ * The business rules of one app: hooks by (resource, method), in registration order, and
+ * the rules' own messages for constraint violations.
+ */
+export class RuleRegistry<App = unknown> implements ConstraintMessages {
   private readonly hooks = new Map<string, Hook<App>[]>();
+  private readonly constraintMessages = new Map<string, string>();
+
+  /** A rule's own 409 message for a violation (23505/23503) of `constraint`, in place of the generic one. */
+  registerConstraintMessage(constraint: string, message: string): void {
+    this.constraintMessages.set(constraint, message);
+  }
+
+  constraintMessage(constraint: string): string | undefined {
+    return this.constraintMessages.get(constraint);
+  }
 
   /** Registers a hook; returns a function that unregisters it (for tests). PUT runs PATCH hooks. */
   register(resource: string, method: WriteMethod, hook: Hook<App>): () => void {

@@ -197,7 +197,7 @@ export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: Data
       names.length === 0
         ? `INSERT INTO ${ident(info.name)} DEFAULT VALUES RETURNING "id"`
         : `INSERT INTO ${ident(info.name)} (${names.map(ident).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING "id"`;
-    const { rows } = await withDbErrors(() => tx.query<{ id: number }>(sql, values));
+    const { rows } = await withDbErrors(() => tx.query<{ id: number }>(sql, values), app.rules);
     const id = rows[0]!.id;
     await assertRowsAllowed(tx, ctx, check, [id]);
     await runHooks(hooks, 'after', { ...args, ids: [id] });
@@ -240,7 +240,7 @@ export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: Dat
     if (ids.length > 0 && names.length > 0) {
       const set = names.map((n, i) => `${ident(n)} = $${i + 1}`).join(', ');
       const sql = `UPDATE ${ident(info.name)} SET ${set} WHERE "id" = ANY($${names.length + 1}::integer[])`;
-      await withDbErrors(() => tx.query(sql, [...values, ids]));
+      await withDbErrors(() => tx.query(sql, [...values, ids]), app.rules);
       if (names.some((n) => info.fields.get(n)?.type === 'ForeignKey')) {
         await assertRowsAllowed(tx, ctx, rowCheck(ctx, info.name, 'update'), ids);
       }
@@ -260,7 +260,7 @@ export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: Da
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'DELETE', body: {}, ids };
     await runHooks(hooks, 'before', args);
     if (ids.length > 0) {
-      await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]));
+      await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]), app.rules);
     }
     await runHooks(hooks, 'after', args);
   });
