@@ -14,7 +14,7 @@ beforeAll(async () => {
   const t = await createTestDb();
   db = t.db;
   drop = t.drop;
-  app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, sessionClock: () => Date.now() + offset });
+  app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, clock: () => Date.now() + offset });
 });
 afterAll(async () => {
   await app.close();

@@ -36,7 +36,7 @@ beforeAll(async () => {
     const bus = new RedisBus(redis.url);
     await bus.ready();
     buses.push(bus);
-    return buildApp({ db, jwtSecret: TEST_JWT_SECRET, bus, jobs: jobs ? { clock: () => now, pollingIntervalSeconds: 0.5 } : false });
+    return buildApp({ db, jwtSecret: TEST_JWT_SECRET, bus, ...(jobs ? { clock: () => now.getTime(), jobs: { pollingIntervalSeconds: 0.5 } } : {}) });
   };
   a = await node(false);
   b = await node(true);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setInvitationMailer } from '../src/features/invitations/invitation-mailer.js';
+import { buildApp } from '../src/app.js';
 import { Mailer } from '../src/infra/mail/mailer.js';
 import { HttpError } from '../src/infra/errors.js';
-import { registerHook } from '../src/infra/odata/index.js';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient, TEST_JWT_SECRET } from './harness.js';
 
 // Invitations by e-mail (issue 3): organization and fleet invites through the data API,
 // the invitation mail in the outbox (where the token is read, as the invitee would read
@@ -365,10 +364,16 @@ describe('fleet invitations', () => {
 describe('invitation mail', () => {
   it('a failing mail server does not fail the invite; the failure is in the outbox', async () => {
     const broken = new Mailer({ db: t.db, smtpUrl: 'smtp://127.0.0.1:1', timeouts: { connection: 2000, greeting: 2000, socket: 2000 } });
-    setInvitationMailer(broken);
+    // The same server (database, secret) with that mailer: the invite goes through it.
+    const brokenApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer: broken });
     try {
       const email = freshEmail('smtp-down');
-      const res = await inviteToOrg(admin, email);
+      const res = await brokenApp.inject({
+        method: 'POST',
+        url: '/v7/invitee__is_invited_to__organization',
+        headers: bearer(admin.token),
+        payload: { invitee: email, is_invited_to__organization: admin.orgId, organization_membership_role: orgRoles.member },
+      });
       expect(res.statusCode, res.body).toBe(201);
       const { rows } = await t.db.query<{ sent_via: string; error: string | null; text_body: string }>(
         'SELECT sent_via, error, text_body FROM email_outbox WHERE recipient = $1',
@@ -380,8 +385,8 @@ describe('invitation mail', () => {
       expect(rows[0]!.text_body).toMatch(/\/organization\/invitation\/[A-Za-z0-9_-]{43}/);
       expect((await t.db.query('SELECT 1 FROM invitee__is_invited_to__organization i JOIN invitee e ON e.id = i.invitee WHERE e.email = $1', [email])).rowCount).toBe(1);
     } finally {
+      await brokenApp.close();
       broken.close();
-      setInvitationMailer(t.app.mailer);
     }
   });
 
@@ -394,7 +399,7 @@ describe('invitation mail', () => {
 
   it('no mail leaves for an invite whose transaction rolls back after it was written', async () => {
     // A later rule of the same write refuses it: the invite row and its mail both vanish.
-    const unregister = registerHook('invitee__is_invited_to__organization', 'POST', {
+    const unregister = t.app.context.rules.register('invitee__is_invited_to__organization', 'POST', {
       after: () => {
         throw new HttpError(400, 'refused by a later rule');
       },

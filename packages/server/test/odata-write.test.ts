@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
-import { asRoot, odataDelete, odataPatch, registerHook } from '../src/infra/odata/index.js';
+import { asRoot, odataDelete, odataPatch } from '../src/infra/odata/index.js';
 import { BadRequestError } from '../src/infra/errors.js';
 
 // POST, PATCH/PUT and DELETE on the data API: validation, permission rules inside the
@@ -34,11 +34,11 @@ beforeAll(async () => {
   // Fleet creation needs the server-maintained actor and slug; business rules provide
   // them. This hook fills them only where no rule did, so the tests do not depend on
   // which rules exist yet.
-  registerHook('application', 'POST', {
-    async before({ db, actor, body }) {
+  t.app.context.rules.register('application', 'POST', {
+    async before({ tx, actor, body }) {
       body.actor ??= actor.actorId;
       if (body.slug === undefined) {
-        const { rows } = await db.query<{ handle: string }>('SELECT handle FROM organization WHERE id = $1', [body.organization]);
+        const { rows } = await tx.query<{ handle: string }>('SELECT handle FROM organization WHERE id = $1', [body.organization]);
         body.slug = `${rows[0]?.handle ?? 'x'}/${String(body.app_name)}`.toLowerCase();
       }
     },
@@ -224,7 +224,7 @@ describe('DELETE', () => {
   it('maps a restricting foreign key to 409', async () => {
     await insertFleet(alice, 'pins-device-type');
     const ctx = asRoot({ actorId: alice.actorId, permissions: [] });
-    await expect(odataDelete(t.db, ctx, `/device_type(${rpi3})`)).rejects.toMatchObject({ statusCode: 409, message: 'Foreign key constraint violated' });
+    await expect(odataDelete(t.app.context, t.db, ctx, `/device_type(${rpi3})`)).rejects.toMatchObject({ statusCode: 409, message: 'Foreign key constraint violated' });
     expect((await t.db.query('SELECT 1 FROM device_type WHERE id = $1', [rpi3])).rowCount).toBe(1);
   });
 });
@@ -243,7 +243,7 @@ describe('hooks', () => {
     const mine = await insertFleet(alice, 'hooked-mine');
     const theirs = await insertFleet(bob, 'hooked-theirs', { is_public: true });
     const seen: (readonly number[])[] = [];
-    const off = registerHook('application', 'PATCH', {
+    const off = t.app.context.rules.register('application', 'PATCH', {
       before({ body, ids }) {
         seen.push(ids);
         body.app_name = `${String(body.app_name)}-checked`;
@@ -261,9 +261,9 @@ describe('hooks', () => {
   it('after runs in the same transaction: it sees the write, and its error rolls the write back', async () => {
     const id = await insertFleet(alice, 'rollback-me');
     let seenInside: unknown;
-    const off = registerHook('application', 'PATCH', {
-      async after({ db, ids }) {
-        seenInside = (await db.query('SELECT app_name FROM application WHERE id = $1', [ids[0]])).rows[0];
+    const off = t.app.context.rules.register('application', 'PATCH', {
+      async after({ tx, ids }) {
+        seenInside = (await tx.query('SELECT app_name FROM application WHERE id = $1', [ids[0]])).rows[0];
         throw new BadRequestError('Rule says no');
       },
     });
@@ -284,11 +284,11 @@ describe('hooks', () => {
     const shared = await send('POST', '/v7/organization', { name: `shared-${carol.userId}` }, bob.token);
     await addOrganizationMember(t.db, carol.userId, shared.json().id);
     const created: number[] = [];
-    const off = registerHook('organization_membership', 'POST', {
+    const off = t.app.context.rules.register('organization_membership', 'POST', {
       acceptFields: ['username'],
-      async before({ db, body }) {
+      async before({ tx, body }) {
         if (body.username === undefined) return;
-        const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE username = $1', [body.username]);
+        const { rows } = await tx.query<{ id: number }>('SELECT id FROM "user" WHERE username = $1', [body.username]);
         if (!rows[0]) throw new BadRequestError('No such user');
         body.user = rows[0].id;
         delete body.username;
@@ -326,14 +326,14 @@ describe('hooks', () => {
   it('DELETE hooks see the ids before they are deleted; hooks can write through the data layer', async () => {
     const id = await insertFleet(alice, 'delete-hooked');
     const names: string[] = [];
-    const off = registerHook('application', 'DELETE', {
-      async before({ db, ids }) {
-        const { rows } = await db.query<{ app_name: string }>('SELECT app_name FROM application WHERE id = ANY($1)', [ids]);
+    const off = t.app.context.rules.register('application', 'DELETE', {
+      async before({ tx, ids }) {
+        const { rows } = await tx.query<{ app_name: string }>('SELECT app_name FROM application WHERE id = ANY($1)', [ids]);
         names.push(...rows.map((r) => r.app_name));
       },
-      async after({ db, actor }) {
+      async after({ tx, app, actor }) {
         // A rule writing on the system's behalf, in the same transaction.
-        await odataPatch(db, asRoot(actor), `/user(${alice.userId})`, { company: 'deleted a fleet' });
+        await odataPatch(app, tx, asRoot(actor), `/user(${alice.userId})`, { company: 'deleted a fleet' });
       },
     });
     try {

@@ -27,7 +27,7 @@ let app: FastifyInstance;
 let captchaApp: FastifyInstance;
 let apiUrl: string;
 let nowMs = Date.now();
-const clock = () => new Date(nowMs);
+const clock = () => nowMs;
 const advance = (seconds: number) => {
   nowMs += seconds * 1000;
 };
@@ -69,9 +69,9 @@ beforeAll(async () => {
     db: t.db,
     jwtSecret: TEST_JWT_SECRET,
     mailer,
-    accounts: { clock, captcha: { secret: 's3cret', verifyUrl: 'http://127.0.0.1:9/siteverify', timeoutMs: 2000 } },
+    clock, accounts: { captcha: { secret: 's3cret', verifyUrl: 'http://127.0.0.1:9/siteverify', timeoutMs: 2000 } },
   });
-  app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, accounts: { clock } });
+  app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   apiUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 });

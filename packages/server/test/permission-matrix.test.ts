@@ -133,7 +133,7 @@ async function expectedCreate(caller: Caller, resource: string, body: Record<str
   let result: Expectation | undefined;
   await t.db
     .tx(async (tx) => {
-      const { id } = await odataPost(tx, asRoot({ actorId: caller.actorId, permissions: [] }), `/${resource}`, structuredClone(body));
+      const { id } = await odataPost(t.app.context, tx, asRoot({ actorId: caller.actorId, permissions: [] }), `/${resource}`, structuredClone(body));
       result = await expected(tx, caller, resource, 'create', id);
       throw new Rollback();
     })

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const t = await createTestDb();
   db = t.db;
   drop = t.drop;
-  app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, sessionClock: clock });
+  app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, clock });
 });
 afterAll(async () => {
   await app.close();

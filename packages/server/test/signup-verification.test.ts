@@ -20,7 +20,7 @@ let t: Awaited<ReturnType<typeof createTestDb>>;
 const inbox = new SmtpInbox();
 let mailer: Mailer;
 let nowMs = Date.now();
-const clock = () => new Date(nowMs);
+const clock = () => nowMs;
 const advance = (seconds: number) => {
   nowMs += seconds * 1000;
 };
@@ -74,11 +74,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', () => resolve()));
   const verifyUrl = `http://127.0.0.1:${(verifier.address() as { port: number }).port}/siteverify`;
   const closedUrl = `http://127.0.0.1:${await freePort()}/siteverify`;
-  // Every app shares the mailer and clock (data API hooks use the last app's).
-  captchaApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, accounts: { clock, captcha: { secret: 'captcha-secret', siteKey: 'site-key-1', verifyUrl } } });
-  deadCaptchaApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, accounts: { clock, captcha: { secret: 'captcha-secret', verifyUrl: closedUrl, timeoutMs: 3000 } } });
-  strictApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, accounts: { clock, requireEmailVerification: true } });
-  app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, accounts: { clock } });
+  // Every app shares the mailer and clock.
+  captchaApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, clock, accounts: { captcha: { secret: 'captcha-secret', siteKey: 'site-key-1', verifyUrl } } });
+  deadCaptchaApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, clock, accounts: { captcha: { secret: 'captcha-secret', verifyUrl: closedUrl, timeoutMs: 3000 } } });
+  strictApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, clock, accounts: { requireEmailVerification: true } });
+  app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   apiUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 });

@@ -12,7 +12,7 @@ import { resolveSecretsBox, SECRETS_KEY_FILE, SecretsKeyMismatchError } from '..
 import { TWO_FACTOR_FAILURE_WINDOW_SECONDS, TWO_FACTOR_MAX_FAILURES } from '../src/features/two-factor/two-factor-throttle.js';
 import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
 
-// The server's TOTP clock is this variable (AppOptions.twoFactorClock): tests move it
+// The server's clock is this variable (AppOptions.clock): tests move it
 // instead of sleeping. Each test starts from its own instant, in the middle of a step.
 let clockMs = 0;
 const STEP_MS = TOTP_STEP_SECONDS * 1000;
@@ -29,7 +29,7 @@ const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
   db = await createTestDb();
-  app = await buildApp({ db: db.db, jwtSecret: TEST_JWT_SECRET, twoFactorClock: () => clockMs });
+  app = await buildApp({ db: db.db, jwtSecret: TEST_JWT_SECRET, clock: () => clockMs });
   apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

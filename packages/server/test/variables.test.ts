@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VARIABLE_MESSAGES as M } from '@flotilla/model';
-import { DEVICE_STATE_CHANGED, useStateBus, type DeviceStateChanged } from '../src/features/device-api/state-changes.js';
+import { DEVICE_STATE_CHANGED, type DeviceStateChanged } from '../src/features/device-api/state-changes.js';
 import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Variables on the server (issue 5): the name rules and their messages per table, the
@@ -56,7 +56,6 @@ async function announcements(n: number): Promise<DeviceStateChanged[]> {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  useStateBus(t.app.bus);
   await t.app.bus.subscribe(DEVICE_STATE_CHANGED, (m) => announced.push(m as DeviceStateChanged));
   dt = (await t.db.query<{ id: number }>(`SELECT id FROM device_type WHERE slug = 'raspberrypi3'`)).rows[0]!.id;
   owner = await signUp(t.app);

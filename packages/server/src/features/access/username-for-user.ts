@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import { odataRead, type DataContext, type Hook } from '../../infra/odata/index.js';
+import type { Rule } from '../../infra/app/context.js';
+import { odataRead, type DataContext } from '../../infra/odata/index.js';
 
 /**
  * Rule (dialect §2 "Membership and invites"): membership POSTs accept `username` in place
@@ -25,7 +26,7 @@ export async function usernameToUser(db: Db, actor: DataContext, body: Record<st
   body.user = id;
 }
 
-export const acceptUsername: Hook = {
+export const acceptUsername: Rule = {
   acceptFields: ['username'],
-  before: ({ db, actor, body }) => usernameToUser(db, actor, body),
+  before: ({ tx, actor, body }) => usernameToUser(tx, actor, body),
 };

@@ -6,11 +6,10 @@ import { issueSessionToken } from '../auth/session.service.js';
 import { revokeOtherSessions } from '../auth/session-revocation.js';
 import { checkCaptcha } from './captcha.js';
 import { verifyEmail } from './email-verification.service.js';
-import { systemClock, type AccountOptions } from './options.js';
+import type { AccountOptions } from './options.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
 import { accountState, saveProfile } from './profile.service.js';
 import { RateLimitedError } from './rate-limit.js';
-import { setVerificationMailer } from './verification-resend.hooks.js';
 
 export interface AccountRecoveryRoutesOptions {
   db: Db;
@@ -36,9 +35,9 @@ const text = { type: 'string', maxLength: 1024 } as const;
  */
 export async function accountRecoveryRoutes(app: FastifyInstance, opts: AccountRecoveryRoutesOptions): Promise<void> {
   const { db, jwtSecret } = opts;
-  const now = opts.account?.clock ?? systemClock;
+  // Token expiry and rate limits read the app's clock (tests move it).
+  const now = (): Date => new Date(app.context.clock());
   const mustVerify = opts.account?.requireEmailVerification ?? false;
-  setVerificationMailer(app.mailer, now);
 
   // Dialect §1.3 (balena-sdk auth.verifyEmail, sent without a token): answers a session token.
   app.post<{ Body: { verificationToken?: string; email?: string } }>(

@@ -3,7 +3,7 @@ import { CUSTOM_PLAN_REFUSAL, FREE_PLAN_CODE, isCustomPlanCode, type AccountDele
 export type { AccountDeletionPreflight, SingleAdminOrganization };
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import { forgetApiKeys } from '../../infra/auth/api-key-cache.js';
+import type { AppContext } from '../../infra/app/context.js';
 import { odataDelete, type DataContext } from '../../infra/odata/index.js';
 
 /** The user refuses deletion while an organization they alone administer keeps other members. */
@@ -63,7 +63,7 @@ export async function accountDeletionPreflight(db: Db, userId: number): Promise<
  *    devices and keys with them, by the same rules as a DELETE /v7/organization), then the
  *    user, their memberships and their actor with every API key.
  */
-export async function deleteAccount(db: Db, ctx: DataContext, userId: number): Promise<void> {
+export async function deleteAccount(app: AppContext, db: Db, ctx: DataContext, userId: number): Promise<void> {
   await db.tx(async (tx) => {
     const orgs = await singleAdminOrganizations(tx, userId, true);
     if (orgs.some((o) => isCustomPlanCode(planCodeOf(o.id)))) throw new BadRequestError(CUSTOM_PLAN_REFUSAL);
@@ -71,13 +71,13 @@ export async function deleteAccount(db: Db, ctx: DataContext, userId: number): P
     const ids = orgs.map((o) => o.id);
     if (ids.length > 0) {
       const list = ids.join(',');
-      await odataDelete(tx, ctx, `/application?$filter=organization in (${list})`);
-      await odataDelete(tx, ctx, `/organization?$filter=id in (${list})`);
+      await odataDelete(app, tx, ctx, `/application?$filter=organization in (${list})`);
+      await odataDelete(app, tx, ctx, `/organization?$filter=id in (${list})`);
     }
     const { rows } = await tx.query<{ actor: number }>('DELETE FROM "user" WHERE id = $1 RETURNING actor', [userId]);
     const actor = rows[0]?.actor;
     if (actor !== undefined) {
-      forgetApiKeys(tx, { actorIds: [actor] });
+      app.apiKeyChanges.forget(tx, { actorIds: [actor] });
       await tx.query('DELETE FROM actor WHERE id = $1', [actor]);
     }
   });

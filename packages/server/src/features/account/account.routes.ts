@@ -11,8 +11,6 @@ import { changePassword } from './password-change.js';
 export interface AccountRoutesOptions {
   db: Db;
   jwtSecret: string;
-  /** The clock of the re-verification window (tests); default Date.now. */
-  now?: () => number;
 }
 
 const passwordSchema = {
@@ -44,7 +42,9 @@ const deleteSchema = {
  * (`PATCH /user/password`), change email (`PATCH /user/email`), the account-deletion
  * preflight and the deletion itself. Every change needs a recent authentication (20 min).
  */
-export async function accountRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: AccountRoutesOptions): Promise<void> {
+export async function accountRoutes(app: FastifyInstance, { db, jwtSecret }: AccountRoutesOptions): Promise<void> {
+  // The re-verification window reads the app's clock (tests move it).
+  const now = app.context.clock;
   // Answers a fresh token for this session (text): a new password logs out every other session.
   app.patch<{ Body: { currentPassword?: string; password: string } }>(
     '/user/password',
@@ -75,7 +75,7 @@ export async function accountRoutes(app: FastifyInstance, { db, jwtSecret, now =
   app.delete<{ Body: { password: string } }>('/user/v1/account', { schema: { body: deleteSchema } }, async (request, reply) => {
     const actor = requireRecentAuth(request, now());
     await checkOwnPassword(db, actor.userId, request.body.password, request.ip);
-    await deleteAccount(db, { actorId: actor.actorId, permissions: actor.permissions }, actor.userId);
+    await deleteAccount(app.context, db, { actorId: actor.actorId, permissions: actor.permissions }, actor.userId);
     app.authenticator.forgetSessions(actor.userId);
     return reply.code(200).send();
   });

@@ -1,6 +1,6 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { checkProvisioningKeyUpdate } from './provisioning-key-update.js';
 
-export function registerApiKeyRules(): void {
-  registerHook('api_key', 'PATCH', { before: ({ db, actor, body, ids }) => checkProvisioningKeyUpdate(db, actor, body, ids) });
+export function registerApiKeyRules(rules: Rules): void {
+  rules.register('api_key', 'PATCH', { before: ({ tx, actor, body, ids }) => checkProvisioningKeyUpdate(tx, actor, body, ids) });
 }

@@ -1,4 +1,4 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { actorsOfFleets } from './application-delete.js';
 import { checkApplicationRename, prepareApplication, updateApplicationSlugs } from './application-identity.js';
 import { checkApplicationTransfer } from './application-transfer.js';
@@ -10,39 +10,39 @@ import { checkSupportAccessExpiry } from './support-access.js';
 import { checkTransferConditions } from './transfer-conditions.js';
 import { deleteUnusedActors } from '../devices/device-actor.js';
 
-export function registerApplicationRules(): void {
-  registerHook('application', 'POST', {
-    before: async ({ db, body }) => {
-      await prepareApplication(db, body);
-      await checkNewFleetDeviceType(db, body);
+export function registerApplicationRules(rules: Rules): void {
+  rules.register('application', 'POST', {
+    before: async ({ tx, body }) => {
+      await prepareApplication(tx, body);
+      await checkNewFleetDeviceType(tx, body);
       checkSupportAccessExpiry(body);
     },
   });
-  registerHook('application', 'PATCH', {
-    before: async ({ db, actor, body, ids }) => {
+  rules.register('application', 'PATCH', {
+    before: async ({ tx, actor, body, ids }) => {
       await checkApplicationRename(body);
-      await checkLegacyRename(db, body, ids);
-      await checkApplicationTransfer(db, actor, body, ids);
-      await checkChangeType(db, actor, body, ids);
-      await checkTransferConditions(db, body, ids);
-      await checkLegacyPublic(db, body, ids);
-      await checkDefaultDeviceTypeChange(db, body, ids);
-      await checkDefaultDeviceTypeAvailable(db, body, ids);
+      await checkLegacyRename(tx, body, ids);
+      await checkApplicationTransfer(tx, actor, body, ids);
+      await checkChangeType(tx, actor, body, ids);
+      await checkTransferConditions(tx, body, ids);
+      await checkLegacyPublic(tx, body, ids);
+      await checkDefaultDeviceTypeChange(tx, body, ids);
+      await checkDefaultDeviceTypeAvailable(tx, body, ids);
       checkSupportAccessExpiry(body);
     },
-    after: async ({ db, body, ids }) => {
-      if ('app_name' in body || 'organization' in body) await updateApplicationSlugs(db, ids);
+    after: async ({ tx, body, ids }) => {
+      if ('app_name' in body || 'organization' in body) await updateApplicationSlugs(tx, ids);
     },
   });
   // Deleting a fleet deletes its devices, releases and tags (FK cascade); the actors of the
   // fleet and its devices, and with them their API keys, go afterwards.
   const doomed = new WeakMap<object, number[]>();
-  registerHook('application', 'DELETE', {
+  rules.register('application', 'DELETE', {
     before: async (args) => {
-      doomed.set(args.body, await actorsOfFleets(args.db, args.ids));
+      doomed.set(args.body, await actorsOfFleets(args.tx, args.ids));
     },
     after: async (args) => {
-      await deleteUnusedActors(args.db, doomed.get(args.body) ?? []);
+      await deleteUnusedActors(args.tx, doomed.get(args.body) ?? []);
     },
   });
 }

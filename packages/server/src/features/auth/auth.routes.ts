@@ -10,12 +10,12 @@ import { beginLoginAttempt, loginAccountKey, loginSucceeded } from './login-thro
 import { issueSessionToken } from './session.service.js';
 import { checkCaptcha } from '../account-recovery/captcha.js';
 import { sendVerificationEmail } from '../account-recovery/email-verification.service.js';
-import { systemClock, type AccountOptions } from '../account-recovery/options.js';
+import type { AccountOptions } from '../account-recovery/options.js';
 
 export interface AuthRoutesOptions {
   db: Db;
   jwtSecret: string;
-  /** Sign-up captcha and the clock of verification tokens (features/account-recovery). */
+  /** Sign-up captcha (features/account-recovery); verification tokens are dated by the app's clock. */
   account?: AccountOptions | undefined;
 }
 
@@ -86,7 +86,7 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
       // Spec 1 §5: the captcha first (a dummy passes when none is configured); then the
       // account and its verification mail in one transaction.
       await checkCaptcha(account?.captcha, request.body['g-recaptcha-response'], request.ip);
-      const now = (account?.clock ?? systemClock)();
+      const now = new Date(app.context.clock());
       let user;
       try {
         user = await db.tx(async (tx) => {

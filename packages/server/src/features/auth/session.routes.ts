@@ -10,8 +10,6 @@ import { revokeOtherSessions } from './session-revocation.js';
 export interface SessionRoutesOptions {
   db: Db;
   jwtSecret: string;
-  /** The clock that dates a re-verification (tests move it); default Date.now. */
-  now?: () => number;
 }
 
 const passwordBody = {
@@ -21,7 +19,9 @@ const passwordBody = {
 } as const;
 
 /** Identity re-verification and "log out from other sessions" (spec 1 §2, §4). */
-export async function sessionRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: SessionRoutesOptions): Promise<void> {
+export async function sessionRoutes(app: FastifyInstance, { db, jwtSecret }: SessionRoutesOptions): Promise<void> {
+  // A re-verification is dated by the app's clock (tests move it).
+  const now = app.context.clock;
   // A password re-check: a fresh session token (text) whose authTime is now, so sensitive
   // actions (recent-auth.ts) are allowed for the next 20 minutes. Rate-limited with logins.
   app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: passwordBody }, config: { noStore: true } }, async (request, reply) => {

@@ -1,10 +1,9 @@
 import { model } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
-import { forgetApiKeys } from '../../infra/auth/api-key-cache.js';
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 
-const actors = async (db: Db, sql: string, ids: readonly number[]): Promise<number[]> =>
-  (await db.query<{ a: number }>(sql, [ids])).rows.map((r) => r.a);
+const actors = async (tx: Db, sql: string, ids: readonly number[]): Promise<number[]> =>
+  (await tx.query<{ a: number }>(sql, [ids])).rows.map((r) => r.a);
 
 /**
  * Rule: a write that revokes or changes what an API key authenticates as takes effect at
@@ -14,51 +13,51 @@ const actors = async (db: Db, sql: string, ids: readonly number[]): Promise<numb
  * devices' keys), a user deleted or changed; an organization deleted drops every key.
  * Rows are read in `before`, while they still exist.
  */
-export function registerApiKeyRevocationRules(): void {
-  const keyActors = (db: Db, ids: readonly number[]) => actors(db, 'SELECT DISTINCT is_of__actor AS a FROM api_key WHERE id = ANY($1::int[])', ids);
+export function registerApiKeyRevocationRules(rules: Rules): void {
+  const keyActors = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT DISTINCT is_of__actor AS a FROM api_key WHERE id = ANY($1::int[])', ids);
   for (const method of ['PATCH', 'DELETE'] as const) {
-    registerHook('api_key', method, {
-      before: async ({ db, ids }) => {
-        if (ids.length) forgetApiKeys(db, { actorIds: await keyActors(db, ids) });
+    rules.register('api_key', method, {
+      before: async ({ tx, app, ids }) => {
+        if (ids.length) app.apiKeyChanges.forget(tx, { actorIds: await keyActors(tx, ids) });
       },
     });
   }
 
-  const deviceActors = (db: Db, ids: readonly number[]) => actors(db, 'SELECT actor AS a FROM device WHERE id = ANY($1::int[])', ids);
-  registerHook('device', 'DELETE', {
-    before: async ({ db, ids }) => {
-      if (ids.length) forgetApiKeys(db, { actorIds: await deviceActors(db, ids) });
+  const deviceActors = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT actor AS a FROM device WHERE id = ANY($1::int[])', ids);
+  rules.register('device', 'DELETE', {
+    before: async ({ tx, app, ids }) => {
+      if (ids.length) app.apiKeyChanges.forget(tx, { actorIds: await deviceActors(tx, ids) });
     },
   });
-  registerHook('device', 'PATCH', {
-    before: async ({ db, ids, body }) => {
-      if (ids.length && 'belongs_to__application' in body) forgetApiKeys(db, { actorIds: await deviceActors(db, ids) });
+  rules.register('device', 'PATCH', {
+    before: async ({ tx, app, ids, body }) => {
+      if (ids.length && 'belongs_to__application' in body) app.apiKeyChanges.forget(tx, { actorIds: await deviceActors(tx, ids) });
     },
   });
 
-  registerHook('application', 'DELETE', {
-    before: async ({ db, ids }) => {
+  rules.register('application', 'DELETE', {
+    before: async ({ tx, app, ids }) => {
       if (!ids.length) return;
       const a = await actors(
-        db,
+        tx,
         'SELECT actor AS a FROM application WHERE id = ANY($1::int[]) UNION SELECT actor FROM device WHERE belongs_to__application = ANY($1::int[])',
         ids,
       );
-      forgetApiKeys(db, { actorIds: a });
+      app.apiKeyChanges.forget(tx, { actorIds: a });
     },
   });
 
-  const userActors = (db: Db, ids: readonly number[]) => actors(db, 'SELECT actor AS a FROM "user" WHERE id = ANY($1::int[])', ids);
+  const userActors = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT actor AS a FROM "user" WHERE id = ANY($1::int[])', ids);
   for (const method of 'user' in model ? (['PATCH', 'DELETE'] as const) : []) {
-    registerHook('user', method, {
-      before: async ({ db, ids }) => {
-        if (ids.length) forgetApiKeys(db, { actorIds: await userActors(db, ids) });
+    rules.register('user', method, {
+      before: async ({ tx, app, ids }) => {
+        if (ids.length) app.apiKeyChanges.forget(tx, { actorIds: await userActors(tx, ids) });
       },
     });
   }
-  registerHook('organization', 'DELETE', {
-    before: ({ db, ids }) => {
-      if (ids.length) forgetApiKeys(db, {});
+  rules.register('organization', 'DELETE', {
+    before: ({ tx, app, ids }) => {
+      if (ids.length) app.apiKeyChanges.forget(tx, {});
     },
   });
 }

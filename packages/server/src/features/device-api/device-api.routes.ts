@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Bus } from '../../infra/bus/bus.js';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
@@ -8,7 +7,7 @@ import { parseExpiry } from '../api-keys/api-key.routes.js';
 import { createDeviceKey, registerDevice, type RegisterInput } from './device-register.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 import { etagOf, FleetPartCache, TargetStateCache, type CachedState } from './state-cache.js';
-import { DEVICE_STATE_CHANGED, useStateBus, type DeviceStateChanged } from './state-changes.js';
+import { DEVICE_STATE_CHANGED, type DeviceStateChanged, type StateChanges } from './state-changes.js';
 import { StateReportBatch } from './state-report-batch.js';
 import { buildFleetPart, buildSystemApp, loadTargetParts, v2Body, v3Body, type FleetPart, type SharedParts, type SystemApp } from './target-state.js';
 import { applyV2StateReport, v2StateReportSchema } from './state-report-v2.js';
@@ -47,7 +46,8 @@ function requireDevice(request: FastifyRequest): Actor & { deviceId: number } {
  * `device-state:changed`) whose polls are the API heartbeat, and the v3 (grouped commits)
  * and v2 state reports.
  */
-export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: Db; bus: Bus }): Promise<void> {
+export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }: { db: Db; stateChanges: StateChanges }): Promise<void> {
+  const bus = app.context.bus;
   // One cache per body shape; both dropped together.
   const caches = { v3: new TargetStateCache(), v2: new TargetStateCache() };
   const fleetParts = new FleetPartCache<FleetPart | undefined>();
@@ -66,7 +66,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, bus }: { db: D
     systemApps.drop(change);
   };
   const unsubscribe = await bus.subscribe(DEVICE_STATE_CHANGED, (message) => drop((message ?? {}) as DeviceStateChanged));
-  const unuse = useStateBus(bus, drop);
+  const unuse = stateChanges.onLocal(drop);
   app.addHook('onClose', async () => {
     unuse();
     await unsubscribe();

@@ -9,36 +9,34 @@ export interface DeviceStateChanged {
   applicationIds?: number[];
 }
 
-// The buses of the running apps (one in production; tests may build several apps in one
-// process). Business rules are registered once per process, so they publish to each.
-const buses = new Set<Bus>();
-// Their caches, dropped before the write's answer goes out (the bus is asynchronous).
-const locals = new Set<(change: DeviceStateChanged) => void>();
-
 /**
- * Called by the device API routes for their app's bus and cache-dropping function; returns
- * the unregistration.
+ * One app's announcements that the target state of some devices (or of every device of some
+ * fleets) may have changed. The device API's `setup` makes one per app: its rules publish
+ * through it, and its target-state caches listen to it (before the write's answer goes out;
+ * the bus is asynchronous) and to the bus (the other processes' writes).
  */
-export function useStateBus(bus: Bus, dropLocal?: (change: DeviceStateChanged) => void): () => void {
-  buses.add(bus);
-  if (dropLocal) locals.add(dropLocal);
-  return () => {
-    buses.delete(bus);
-    if (dropLocal) locals.delete(dropLocal);
-  };
-}
+export class StateChanges {
+  private readonly locals = new Set<(change: DeviceStateChanged) => void>();
 
-/**
- * Announces, once the write has committed, that the target state of some devices (or of
- * every device of some fleets) may have changed; every process drops those cache entries.
- */
-export function publishDeviceStateChanged(db: Db, change: DeviceStateChanged): void {
-  const message: DeviceStateChanged = {};
-  if (change.deviceIds?.length) message.deviceIds = [...change.deviceIds];
-  if (change.applicationIds?.length) message.applicationIds = [...change.applicationIds];
-  if (!message.deviceIds && !message.applicationIds) return;
-  db.afterCommit(async () => {
-    for (const drop of locals) drop(message);
-    for (const bus of buses) await bus.publish(DEVICE_STATE_CHANGED, message);
-  });
+  constructor(private readonly bus: Bus) {}
+
+  /** Calls `drop` for every change this app publishes, once its write has committed; returns the unregistration. */
+  onLocal(drop: (change: DeviceStateChanged) => void): () => void {
+    this.locals.add(drop);
+    return () => {
+      this.locals.delete(drop);
+    };
+  }
+
+  /** Announces, once `db`'s write has committed, a change: this app's caches drop it, then every process's. */
+  publish(db: Db, change: DeviceStateChanged): void {
+    const message: DeviceStateChanged = {};
+    if (change.deviceIds?.length) message.deviceIds = [...change.deviceIds];
+    if (change.applicationIds?.length) message.applicationIds = [...change.applicationIds];
+    if (!message.deviceIds && !message.applicationIds) return;
+    db.afterCommit(async () => {
+      for (const drop of this.locals) drop(message);
+      await this.bus.publish(DEVICE_STATE_CHANGED, message);
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { checkSupportAccessExpiry } from '../applications/support-access.js';
 import { actorsOfDevices, deleteUnusedActors } from './device-actor.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
@@ -16,44 +16,44 @@ import { checkRunningRelease, deriveReportedFields } from './device-reported.js'
  * needs operator rights on both fleets), so a refusal never tells a caller anything about a
  * fleet they cannot write.
  */
-export function registerDeviceRules(): void {
-  registerHook('device', 'POST', {
-    before: async ({ db, body }) => {
-      await prepareDevice(db, body);
+export function registerDeviceRules(rules: Rules): void {
+  rules.register('device', 'POST', {
+    before: async ({ tx, body }) => {
+      await prepareDevice(tx, body);
       deriveReportedFields(body);
       checkSupportAccessExpiry(body);
       checkCustomLocation(body);
     },
-    after: async ({ db, body, ids }) => {
-      await checkDeviceArchitecture(db, 'POST', body, ids);
-      await checkDevicePin(db, body, ids);
-      await checkRunningRelease(db, body, ids);
-      await checkOsReleases(db, body, ids);
+    after: async ({ tx, body, ids }) => {
+      await checkDeviceArchitecture(tx, 'POST', body, ids);
+      await checkDevicePin(tx, body, ids);
+      await checkRunningRelease(tx, body, ids);
+      await checkOsReleases(tx, body, ids);
     },
   });
-  registerHook('device', 'PATCH', {
-    before: async ({ db, body, ids }) => {
+  rules.register('device', 'PATCH', {
+    before: async ({ tx, body, ids }) => {
       checkDeviceName(body);
       deriveReportedFields(body);
       checkSupportAccessExpiry(body);
       checkCustomLocation(body);
-      await checkDeactivation(db, body, ids);
+      await checkDeactivation(tx, body, ids);
     },
-    after: async ({ db, body, ids }) => {
-      await checkDeviceArchitecture(db, 'PATCH', body, ids);
-      await dropPinsOfOldFleet(db, body, ids);
-      await checkDevicePin(db, body, ids);
-      await checkRunningRelease(db, body, ids);
-      await checkOsReleases(db, body, ids);
+    after: async ({ tx, body, ids }) => {
+      await checkDeviceArchitecture(tx, 'PATCH', body, ids);
+      await dropPinsOfOldFleet(tx, body, ids);
+      await checkDevicePin(tx, body, ids);
+      await checkRunningRelease(tx, body, ids);
+      await checkOsReleases(tx, body, ids);
     },
   });
   const doomed = new WeakMap<object, number[]>();
-  registerHook('device', 'DELETE', {
-    before: async ({ db, body, ids }) => {
-      doomed.set(body, await actorsOfDevices(db, ids));
+  rules.register('device', 'DELETE', {
+    before: async ({ tx, body, ids }) => {
+      doomed.set(body, await actorsOfDevices(tx, ids));
     },
-    after: async ({ db, body }) => {
-      await deleteUnusedActors(db, doomed.get(body) ?? []);
+    after: async ({ tx, body }) => {
+      await deleteUnusedActors(tx, doomed.get(body) ?? []);
     },
   });
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
-import { fleetInvitation, organizationInvitation } from '../../infra/mail/index.js';
+import { fleetInvitation, organizationInvitation, type Mailer } from '../../infra/mail/index.js';
 import type { InvitationKind } from './invitation-kinds.js';
-import { invitationMailer } from './invitation-mailer.js';
 import { invitationTokenOf } from './invitation-token.js';
 
 /**
@@ -10,10 +9,9 @@ import { invitationTokenOf } from './invitation-token.js';
  * queued in the same transaction; delivery (with retries) follows the commit, and a rendering
  * failure is logged, so mail trouble never fails the invite.
  */
-export async function sendInvitationMail(db: Db, kind: InvitationKind, inviteId: number, body: Record<string, unknown>): Promise<void> {
-  const mailer = invitationMailer();
+export async function sendInvitationMail(db: Db, mailer: Mailer, kind: InvitationKind, inviteId: number, body: Record<string, unknown>): Promise<void> {
   const token = invitationTokenOf(body);
-  if (!mailer || token === undefined) return;
+  if (token === undefined) return;
   const { rows } = await db.query<{ invitee: string; message: string | null; target: string; role: string; inviter: string }>(
     kind.kind === 'organization'
       ? `SELECT e.email AS invitee, i.message, o.name AS target, r.name AS role,

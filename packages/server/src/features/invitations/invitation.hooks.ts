@@ -1,4 +1,4 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { FLEET_INVITE, ORGANIZATION_INVITE } from './invitation-kinds.js';
 import { sendInvitationMail } from './invitation-mail.js';
 import { resolveInvitationRole } from './invitation-role.js';
@@ -7,23 +7,23 @@ import { checkInviteeEmail, inviteeFor } from './invitee-email.js';
 import { checkInviteeNotInvited } from './invitee-not-invited.js';
 import { checkInviteeNotMember } from './invitee-not-member.js';
 
-export function registerInvitationRules(): void {
+export function registerInvitationRules(rules: Rules): void {
   for (const kind of [ORGANIZATION_INVITE, FLEET_INVITE]) {
-    registerHook(kind.resource, 'POST', {
+    rules.register(kind.resource, 'POST', {
       // `invitee` is POSTed as the e-mail address and becomes the invitee row's id here.
       acceptFields: ['roleName', 'invitee'],
-      before: async ({ db, actor, body }) => {
+      before: async ({ tx, actor, body }) => {
         const email = checkInviteeEmail(body);
-        await resolveInvitationRole(db, kind, body);
-        await prepareInvitation(db, actor.actorId, body);
-        body.invitee = await inviteeFor(db, email);
+        await resolveInvitationRole(tx, kind, body);
+        await prepareInvitation(tx, actor.actorId, body);
+        body.invitee = await inviteeFor(tx, email);
       },
       // After the insert and its create-rule check: only those who may invite learn whether
       // an address is already a member or invited.
-      after: async ({ db, ids, body }) => {
-        await checkInviteeNotMember(db, kind, body);
-        await checkInviteeNotInvited(db, kind, body, ids[0]!);
-        await sendInvitationMail(db, kind, ids[0]!, body);
+      after: async ({ tx, app, ids, body }) => {
+        await checkInviteeNotMember(tx, kind, body);
+        await checkInviteeNotInvited(tx, kind, body, ids[0]!);
+        await sendInvitationMail(tx, app.mailer, kind, ids[0]!, body);
       },
     });
   }

@@ -9,7 +9,6 @@ import { authorize, redeemCode } from './oauth-code.js';
 export interface OAuthRoutesOptions {
   db: Db;
   jwtSecret: string;
-  now?: () => number;
 }
 
 const authorizeSchema = {
@@ -41,7 +40,9 @@ const tokenSchema = {
  * have no client secret yet: a code is bound to the client and its redirect_uri, single use
  * and valid for 5 minutes.
  */
-export async function oauthRoutes(app: FastifyInstance, { db, jwtSecret, now = Date.now }: OAuthRoutesOptions): Promise<void> {
+export async function oauthRoutes(app: FastifyInstance, { db, jwtSecret }: OAuthRoutesOptions): Promise<void> {
+  // Codes are dated by the app's clock (tests move it).
+  const now = app.context.clock;
   app.post<{ Body: { client_id: string; response_type: string } }>(
     '/oauth/authorize',
     { schema: { body: authorizeSchema } },

@@ -20,7 +20,7 @@ export async function organizationLogoRoutes(app: FastifyInstance, { db }: { db:
 
   async function setLogo(actorId: number, permissions: readonly string[], id: number, value: string | null): Promise<void> {
     const ctx = { actorId, permissions };
-    const changed = await odataPatch(db, ctx, `/organization(${id})`, { logo_image: value });
+    const changed = await odataPatch(app.context, db, ctx, `/organization(${id})`, { logo_image: value });
     if (changed.length === 0) {
       const visible = await odataRead(db, ctx, `/organization(${id})?$select=id`);
       throw visible.length > 0 ? new UnauthorizedError() : new NotFoundError('Organization not found');

@@ -1,4 +1,4 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { acceptUsername } from '../access/username-for-user.js';
 import { addCreatorAsAdministrator } from './creator-becomes-administrator.js';
 import { protectLastAdministrator } from './last-administrator.js';
@@ -6,30 +6,30 @@ import { leaveTeamsAndFleetsOfOrganization } from './leaving-organization.js';
 import { checkOrganizationRename, prepareOrganization } from './organization-handle.js';
 import { checkLogoField } from './organization-logo.js';
 
-export function registerOrganizationRules(): void {
-  registerHook('organization', 'POST', {
-    before: async ({ db, body }) => {
+export function registerOrganizationRules(rules: Rules): void {
+  rules.register('organization', 'POST', {
+    before: async ({ tx, body }) => {
       checkLogoField(body);
-      await prepareOrganization(db, body);
+      await prepareOrganization(tx, body);
     },
-    after: ({ db, ids, actor }) => addCreatorAsAdministrator(db, ids[0]!, actor.actorId),
+    after: ({ tx, ids, actor }) => addCreatorAsAdministrator(tx, ids[0]!, actor.actorId),
   });
-  registerHook('organization', 'PATCH', {
+  rules.register('organization', 'PATCH', {
     before: ({ body }) => {
       checkOrganizationRename(body);
       checkLogoField(body);
     },
   });
 
-  registerHook('organization_membership', 'POST', acceptUsername);
-  registerHook('organization_membership', 'PATCH', {
-    before: ({ db, body, ids }) =>
-      'organization_membership_role' in body ? protectLastAdministrator(db, ids, body.organization_membership_role) : undefined,
+  rules.register('organization_membership', 'POST', acceptUsername);
+  rules.register('organization_membership', 'PATCH', {
+    before: ({ tx, body, ids }) =>
+      'organization_membership_role' in body ? protectLastAdministrator(tx, ids, body.organization_membership_role) : undefined,
   });
-  registerHook('organization_membership', 'DELETE', {
-    before: async ({ db, ids }) => {
-      await protectLastAdministrator(db, ids);
-      await leaveTeamsAndFleetsOfOrganization(db, ids);
+  rules.register('organization_membership', 'DELETE', {
+    before: async ({ tx, ids }) => {
+      await protectLastAdministrator(tx, ids);
+      await leaveTeamsAndFleetsOfOrganization(tx, ids);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { registerConstraintMessage } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 
 /**
  * Rule (dialect §3): a fleet has at most one successful release per commit. The partial
@@ -7,6 +7,6 @@ import { registerConstraintMessage } from '../../infra/odata/index.js';
  */
 export const ONE_SUCCESS_PER_COMMIT_MESSAGE = 'A successful release with this commit already exists in this fleet';
 
-export function registerOneSuccessPerCommit(): void {
-  registerConstraintMessage('release_one_success_per_commit', ONE_SUCCESS_PER_COMMIT_MESSAGE);
+export function registerOneSuccessPerCommit(rules: Rules): void {
+  rules.registerConstraintMessage('release_one_success_per_commit', ONE_SUCCESS_PER_COMMIT_MESSAGE);
 }

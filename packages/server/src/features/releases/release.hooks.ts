@@ -1,4 +1,4 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { checkFleetTargetRelease } from './fleet-target-release.js';
 import { assignImageLocation } from './image-location.js';
 import { registerOneSuccessPerCommit } from './one-success-per-commit.js';
@@ -19,46 +19,46 @@ const TARGET_FIELDS = ['status', 'is_final', 'is_invalidated', 'is_passing_tests
  * Releases as `balena deploy` creates them (release → service → image → release_image,
  * then image and release marked done) and the fleet's target release.
  */
-export function registerReleaseRules(): void {
-  registerOneSuccessPerCommit();
+export function registerReleaseRules(rules: Rules): void {
+  registerOneSuccessPerCommit(rules);
 
-  registerHook('release', 'POST', {
-    before: async ({ db, actor, body }) => {
-      await setReleaseCreator(db, actor, body);
-      await checkReleaseSemver(db, body, []);
+  rules.register('release', 'POST', {
+    before: async ({ tx, actor, body }) => {
+      await setReleaseCreator(tx, actor, body);
+      await checkReleaseSemver(tx, body, []);
     },
-    after: async ({ db, ids }) => {
-      await assignRawVersions(db, ids);
-      await refreshTrackedTargets(db, await fleetsOfReleases(db, ids));
+    after: async ({ tx, ids }) => {
+      await assignRawVersions(tx, ids);
+      await refreshTrackedTargets(tx, await fleetsOfReleases(tx, ids));
     },
   });
-  registerHook('release', 'PATCH', {
-    before: async ({ db, body, ids }) => {
-      await checkFinalizeOneWay(db, body, ids);
-      await checkReleaseValidation(db, body, ids);
-      await checkReleaseSemver(db, body, ids);
+  rules.register('release', 'PATCH', {
+    before: async ({ tx, body, ids }) => {
+      await checkFinalizeOneWay(tx, body, ids);
+      await checkReleaseValidation(tx, body, ids);
+      await checkReleaseSemver(tx, body, ids);
       touchRelease(body);
     },
-    after: async ({ db, body, ids }) => {
-      if ('semver' in body || 'is_final' in body) await assignRawVersions(db, ids);
-      if (TARGET_FIELDS.some((f) => f in body)) await refreshTrackedTargets(db, await fleetsOfReleases(db, ids));
+    after: async ({ tx, body, ids }) => {
+      if ('semver' in body || 'is_final' in body) await assignRawVersions(tx, ids);
+      if (TARGET_FIELDS.some((f) => f in body)) await refreshTrackedTargets(tx, await fleetsOfReleases(tx, ids));
     },
   });
-  registerHook('release', 'DELETE', {
-    before: async ({ db, ids }) => {
-      await checkDeletePinned(db, ids);
+  rules.register('release', 'DELETE', {
+    before: async ({ tx, ids }) => {
+      await checkDeletePinned(tx, ids);
       // A fleet's target cannot be deleted, so this only repairs a stale tracked target.
-      await refreshTrackedTargets(db, await fleetsOfReleases(db, ids), ids);
+      await refreshTrackedTargets(tx, await fleetsOfReleases(tx, ids), ids);
     },
   });
 
-  registerHook('image', 'POST', { before: ({ body }) => assignImageLocation(body) });
-  registerHook('image__is_part_of__release', 'POST', { after: ({ db, ids }) => checkReleaseImageFleet(db, ids) });
+  rules.register('image', 'POST', { before: ({ app, body }) => assignImageLocation(body, app.config.registryHost) });
+  rules.register('image__is_part_of__release', 'POST', { after: ({ tx, ids }) => checkReleaseImageFleet(tx, ids) });
 
-  registerHook('application', 'PATCH', {
-    before: ({ db, body, ids }) => checkFleetTargetRelease(db, body, ids),
-    after: async ({ db, body, ids }) => {
-      if ('should_track_latest_release' in body || 'should_be_running__release' in body) await refreshTrackedTargets(db, ids);
+  rules.register('application', 'PATCH', {
+    before: ({ tx, body, ids }) => checkFleetTargetRelease(tx, body, ids),
+    after: async ({ tx, body, ids }) => {
+      if ('should_track_latest_release' in body || 'should_be_running__release' in body) await refreshTrackedTargets(tx, ids);
     },
   });
 }

@@ -1,4 +1,5 @@
 import { importedKeyTitles, sshKeyIdentity, validateSshKey } from '@flotilla/model';
+import type { AppContext } from '../../infra/app/context.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../infra/errors.js';
 import { odataPost, odataRead, type DataContext } from '../../infra/odata/index.js';
@@ -65,6 +66,7 @@ export async function fetchCodeHostKeys(opts: SshKeyImportOptions, username: str
  * through the data API (the caller's create rule, one transaction).
  */
 export async function importSshKeys(
+  app: AppContext,
   db: Db,
   ctx: DataContext,
   userId: number,
@@ -97,7 +99,7 @@ export async function importSshKeys(
     );
     const created: Record<string, unknown>[] = [];
     for (const [i, key] of fresh.entries()) {
-      const { entity } = await odataPost(tx, ctx, '/user__has__public_key', { title: titles[i], public_key: key, user: userId });
+      const { entity } = await odataPost(app, tx, ctx, '/user__has__public_key', { title: titles[i], public_key: key, user: userId });
       created.push(entity);
     }
     return created;

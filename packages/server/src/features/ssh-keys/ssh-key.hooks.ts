@@ -1,6 +1,6 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { checkNewSshKey } from './ssh-key-validation.js';
 
-export function registerSshKeyRules(): void {
-  registerHook('user__has__public_key', 'POST', { before: ({ db, actor, body }) => checkNewSshKey(db, actor, body) });
+export function registerSshKeyRules(rules: Rules): void {
+  rules.register('user__has__public_key', 'POST', { before: ({ tx, actor, body }) => checkNewSshKey(tx, actor, body) });
 }

@@ -14,7 +14,7 @@ export async function sshKeyRoutes(app: FastifyInstance, opts: { db: Db; import:
     { schema: { body: { type: 'object', properties: { username: { type: 'string', maxLength: 255 } } } } },
     async (request, reply) => {
       const actor = requireUser(request);
-      const created = await importSshKeys(opts.db, actor, actor.userId, opts.import, request.body?.username);
+      const created = await importSshKeys(app.context, opts.db, actor, actor.userId, opts.import, request.body?.username);
       return reply.code(201).send({ d: created });
     },
   );

@@ -1,30 +1,30 @@
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { acceptUsername } from '../access/username-for-user.js';
 import { checkFleetInTeamOrganization } from './fleet-in-team-organization.js';
 import { raiseSeatRoles, teamsOfAccess } from './seat-role-rise.js';
 import { checkTeamMemberInOrganization } from './team-member-in-organization.js';
 import { checkTeamName } from './team-name.js';
 
-export function registerTeamRules(): void {
-  registerHook('team', 'POST', {
-    before: ({ db, body, ids }) => {
+export function registerTeamRules(rules: Rules): void {
+  rules.register('team', 'POST', {
+    before: ({ tx, body, ids }) => {
       if (!('name' in body)) body.name = undefined; // a missing name gets the rule's message
-      return checkTeamName(db, body, ids);
+      return checkTeamName(tx, body, ids);
     },
   });
-  registerHook('team', 'PATCH', { before: ({ db, body, ids }) => checkTeamName(db, body, ids) });
+  rules.register('team', 'PATCH', { before: ({ tx, body, ids }) => checkTeamName(tx, body, ids) });
 
-  registerHook('team_membership', 'POST', acceptUsername);
-  registerHook('team_membership', 'POST', {
-    before: ({ db, body }) => checkTeamMemberInOrganization(db, body),
-    after: ({ db, ids }) => raiseSeatRoles(db, { teamMembershipIds: ids }),
+  rules.register('team_membership', 'POST', acceptUsername);
+  rules.register('team_membership', 'POST', {
+    before: ({ tx, body }) => checkTeamMemberInOrganization(tx, body),
+    after: ({ tx, ids }) => raiseSeatRoles(tx, { teamMembershipIds: ids }),
   });
 
-  registerHook('team_application_access', 'POST', {
-    before: ({ db, body }) => checkFleetInTeamOrganization(db, body),
-    after: async ({ db, ids }) => raiseSeatRoles(db, { teamIds: await teamsOfAccess(db, ids) }),
+  rules.register('team_application_access', 'POST', {
+    before: ({ tx, body }) => checkFleetInTeamOrganization(tx, body),
+    after: async ({ tx, ids }) => raiseSeatRoles(tx, { teamIds: await teamsOfAccess(tx, ids) }),
   });
-  registerHook('team_application_access', 'PATCH', {
-    after: async ({ db, ids }) => raiseSeatRoles(db, { teamIds: await teamsOfAccess(db, ids) }),
+  rules.register('team_application_access', 'PATCH', {
+    after: async ({ tx, ids }) => raiseSeatRoles(tx, { teamIds: await teamsOfAccess(tx, ids) }),
   });
 }

@@ -23,8 +23,6 @@ export interface TwoFactorRoutesOptions {
   jwtSecret: string;
   /** Seals and opens stored TOTP secrets. */
   secrets: SecretBox;
-  /** The TOTP clock (ms since epoch); tests move it to check drift. Default: Date.now. */
-  clock?: () => number;
 }
 
 // Fields are optional in the schemas so a missing one gets the spec's message, not a schema error.
@@ -54,7 +52,9 @@ function required(value: string | undefined, message: string): string {
  * and the recovery codes at /auth/v1/2fa-recover/create|verify (spec 1 §7). Every answer
  * that changes the session's two-factor state is a new session token (text).
  */
-export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, secrets, clock = Date.now }: TwoFactorRoutesOptions): Promise<void> {
+export async function twoFactorRoutes(app: FastifyInstance, { db, jwtSecret, secrets }: TwoFactorRoutesOptions): Promise<void> {
+  // The TOTP clock is the app's (tests move it to check drift).
+  const clock = app.context.clock;
   // A session token whose second factor is passed (or whose user turned two-factor on in
   // this session); authTime is now, as after any successful check.
   const passedToken = (actor: Actor & { userId: number; claims: SessionClaims }) =>

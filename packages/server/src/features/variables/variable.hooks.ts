@@ -1,5 +1,5 @@
 import { CONFIG_VARIABLE_RESOURCES, ENVIRONMENT_VARIABLE_RESOURCES, type VariableResource } from '@flotilla/model';
-import { registerHook } from '../../infra/odata/index.js';
+import type { Rules } from '../../infra/app/context.js';
 import { checkLocalMode } from './local-mode.js';
 import { checkVariableName } from './variable-name.js';
 import { checkServiceExists, checkServiceInstallExists, checkServiceOfDeviceFleet } from './variable-service.js';
@@ -11,24 +11,24 @@ import { checkServiceExists, checkServiceInstallExists, checkServiceOfDeviceFlee
  * `device-state:changed` announcement of every variable write is the device API's rule
  * (device-api/state-change.hooks.ts).
  */
-export function registerVariableRules(): void {
+export function registerVariableRules(rules: Rules): void {
   const resources: VariableResource[] = [...ENVIRONMENT_VARIABLE_RESOURCES, ...CONFIG_VARIABLE_RESOURCES];
   for (const resource of resources) {
-    registerHook(resource, 'POST', {
-      before: async ({ db, body }) => {
+    rules.register(resource, 'POST', {
+      before: async ({ tx, body }) => {
         checkVariableName(resource, 'POST', body);
-        if (resource === 'service_environment_variable') await checkServiceExists(db, body);
-        if (resource === 'device_service_environment_variable') await checkServiceInstallExists(db, body);
+        if (resource === 'service_environment_variable') await checkServiceExists(tx, body);
+        if (resource === 'device_service_environment_variable') await checkServiceInstallExists(tx, body);
       },
-      after: async ({ db, ids }) => {
-        if (resource === 'device_service_environment_variable') await checkServiceOfDeviceFleet(db, ids);
-        if (resource === 'device_config_variable') await checkLocalMode(db, ids);
+      after: async ({ tx, ids }) => {
+        if (resource === 'device_service_environment_variable') await checkServiceOfDeviceFleet(tx, ids);
+        if (resource === 'device_config_variable') await checkLocalMode(tx, ids);
       },
     });
-    registerHook(resource, 'PATCH', {
+    rules.register(resource, 'PATCH', {
       before: ({ body }) => checkVariableName(resource, 'PATCH', body),
-      after: async ({ db, ids }) => {
-        if (resource === 'device_config_variable') await checkLocalMode(db, ids);
+      after: async ({ tx, ids }) => {
+        if (resource === 'device_config_variable') await checkLocalMode(tx, ids);
       },
     });
   }

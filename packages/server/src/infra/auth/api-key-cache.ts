@@ -79,41 +79,43 @@ export class ApiKeyCache {
   }
 }
 
-// The caches and buses of the running apps (one of each in production; tests may build
-// several apps in one process). Rules are registered once per process, so they reach each.
-const caches = new Set<ApiKeyCache>();
-const buses = new Set<Bus>();
-
 /**
- * Connects a cache to its app's bus: it drops what `auth:api-keys-changed` names, and the
- * announcements below reach the bus. Resolves to the disconnection.
+ * One app's announcements of API key changes, connected to its cache and its bus: the cache
+ * drops what `auth:api-keys-changed` names, and `forget` reaches both. buildApp makes one
+ * per app (AppContext.apiKeyChanges); `close` disconnects it.
  */
-export async function useApiKeyBus(cache: ApiKeyCache, bus: Bus): Promise<() => Promise<void>> {
-  const unsubscribe = await bus.subscribe(API_KEYS_CHANGED, (m) => cache.drop(normalise(m)));
-  caches.add(cache);
-  buses.add(bus);
-  return async () => {
-    caches.delete(cache);
-    buses.delete(bus);
-    await unsubscribe();
-  };
+export class ApiKeyChanges {
+  private constructor(
+    private readonly cache: ApiKeyCache,
+    private readonly bus: Bus,
+    private readonly unsubscribe: () => Promise<void>,
+  ) {}
+
+  static async connect(cache: ApiKeyCache, bus: Bus): Promise<ApiKeyChanges> {
+    const unsubscribe = await bus.subscribe(API_KEYS_CHANGED, (m) => cache.drop(normalise(m)));
+    return new ApiKeyChanges(cache, bus, unsubscribe);
+  }
+
+  /**
+   * Announces, once `db`'s write has committed, that the keys of some actors (or every key)
+   * may no longer authenticate as cached: this app's cache drops them before the write's
+   * answer goes out, the other processes' when the bus message arrives.
+   */
+  forget(db: Db, change: ApiKeysChanged): void {
+    if (change.actorIds && change.actorIds.length === 0) return;
+    const message: ApiKeysChanged = change.actorIds ? { actorIds: [...new Set(change.actorIds)] } : {};
+    db.afterCommit(async () => {
+      this.cache.drop(message);
+      await this.bus.publish(API_KEYS_CHANGED, message);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.unsubscribe();
+  }
 }
 
 function normalise(m: unknown): ApiKeysChanged {
   const ids = (m as ApiKeysChanged | null)?.actorIds;
   return Array.isArray(ids) ? { actorIds: ids.filter((x) => typeof x === 'number') } : {};
-}
-
-/**
- * Announces, once `db`'s write has committed, that the keys of some actors (or every key)
- * may no longer authenticate as cached: this process's caches drop them before the write's
- * answer goes out, the others when the bus message arrives.
- */
-export function forgetApiKeys(db: Db, change: ApiKeysChanged): void {
-  if (change.actorIds && change.actorIds.length === 0) return;
-  const message: ApiKeysChanged = change.actorIds ? { actorIds: [...new Set(change.actorIds)] } : {};
-  db.afterCommit(async () => {
-    for (const cache of caches) cache.drop(message);
-    for (const bus of buses) await bus.publish(API_KEYS_CHANGED, message);
-  });
 }

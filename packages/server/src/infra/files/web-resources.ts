@@ -1,3 +1,4 @@
+import type { AppContext } from '../app/context.js';
 import type { Db } from '../db/db.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { DataContext } from '../odata/permissions.js';
@@ -33,6 +34,8 @@ export const MAX_UPLOAD_PARTS = 10_000;
 export const FILE_ROUTE_PREFIX = '/files/v1';
 
 export interface WebResourcesOptions {
+  /** The app whose rules the writes run (a file field is written through the data API). */
+  app: AppContext;
   db: Db;
   store: FileStore;
   signer: LinkSigner;
@@ -98,7 +101,7 @@ export class WebResources {
 
   /** 401 unless the caller may update the row; 404 when they cannot even see it. */
   private async assertMayUpdate(db: Db, ctx: DataContext, resource: string, id: number): Promise<void> {
-    const writable = await odataPatch(db, ctx, `/${resource}(${id})`, {});
+    const writable = await odataPatch(this.opts.app, db, ctx, `/${resource}(${id})`, {});
     if (writable.length > 0) return;
     const visible = await odataRead(db, ctx, `/${resource}(${id})?$select=id`);
     throw visible.length > 0 ? new UnauthorizedError() : new NotFoundError(`${resource} not found`);
@@ -139,7 +142,7 @@ export class WebResources {
     const stored = await this.opts.store.commitUpload(uuid, parts);
     const value = { filename: upload.filename, content_type: upload.contentType, size: stored.size, key: stored.key };
     try {
-      const changed = await odataPatch(db, ctx, `/${resource}(${id})`, { [field]: new StoredWebResource(value) });
+      const changed = await odataPatch(this.opts.app, db, ctx, `/${resource}(${id})`, { [field]: new StoredWebResource(value) });
       if (changed.length === 0) throw new UnauthorizedError();
     } catch (err) {
       await this.discard([stored.key]);

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { HttpError } from '../errors.js';
-import { translateDbError } from '../odata/db-errors.js';
+import { translateDbError, type ConstraintMessages } from '../odata/db-errors.js';
 
 /** The dialect's error shape: the message as a JSON string. */
 function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -14,9 +14,9 @@ function sendError(reply: FastifyReply, status: number, message: string): Fastif
  * out of range 22003, invalid text 22P02, unique/foreign key…), a malformed percent-escape
  * or lone surrogate (URIError), unparsable JSON (SyntaxError from a body parser).
  */
-export function clientErrorOf(error: unknown): HttpError | undefined {
+export function clientErrorOf(error: unknown, messages?: ConstraintMessages): HttpError | undefined {
   if (error instanceof HttpError) return error;
-  const translated = translateDbError(error);
+  const translated = translateDbError(error, messages);
   if (translated instanceof HttpError) return translated;
   if (error instanceof URIError) return new HttpError(400, `Invalid request: ${error.message}`);
   const fe = error as FastifyError;
@@ -43,7 +43,8 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    const client = clientErrorOf(error);
+    // The app's rules may word a constraint violation themselves (hand-written SQL too).
+    const client = clientErrorOf(error, request.server.context?.rules);
     if (client) {
       reply.headers(client.headers);
       return sendError(reply, client.statusCode, client.message);

@@ -21,24 +21,23 @@ interface PgError {
 
 /**
  * Constraints whose violation carries a business rule's own message instead of the
- * generic one (e.g. the partial unique index `release_one_success_per_commit`). Features
- * register them with their rules; the status stays the dialect's 409.
+ * generic one (e.g. the partial unique index `release_one_success_per_commit`): an app's
+ * rule registry, where features register them with their rules. The status stays the
+ * dialect's 409.
  */
-const constraintMessages = new Map<string, string>();
-
-export function registerConstraintMessage(constraint: string, message: string): void {
-  constraintMessages.set(constraint, message);
+export interface ConstraintMessages {
+  constraintMessage(constraint: string): string | undefined;
 }
 
 /**
- * PostgreSQL errors a request can cause, as the dialect's client errors. Everything else
- * (connection loss, bugs) stays a 500.
+ * PostgreSQL errors a request can cause, as the dialect's client errors (with the app's
+ * constraint messages, when given). Everything else (connection loss, bugs) stays a 500.
  */
-export function translateDbError(err: unknown): unknown {
+export function translateDbError(err: unknown, messages?: ConstraintMessages): unknown {
   if (err instanceof HttpError) return err;
   const e = err as PgError;
   if (typeof e?.code !== 'string') return err;
-  const ruleMessage = e.constraint === undefined ? undefined : constraintMessages.get(e.constraint);
+  const ruleMessage = e.constraint === undefined ? undefined : messages?.constraintMessage(e.constraint);
   if (ruleMessage !== undefined && (e.code === '23505' || e.code === '23503')) return new ConflictError(ruleMessage);
   if (e.code === '23505') return new ConflictError('Unique key constraint violated');
   if (e.code === '23503') return new ConflictError('Foreign key constraint violated');
@@ -51,10 +50,10 @@ export function translateDbError(err: unknown): unknown {
 }
 
 /** Runs a query, rethrowing database errors as HTTP errors where the request caused them. */
-export async function withDbErrors<T>(run: () => Promise<T>): Promise<T> {
+export async function withDbErrors<T>(run: () => Promise<T>, messages?: ConstraintMessages): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    throw translateDbError(err);
+    throw translateDbError(err, messages);
   }
 }

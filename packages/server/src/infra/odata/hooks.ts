@@ -1,17 +1,22 @@
 import type { Db } from '../db/db.js';
+import type { ConstraintMessages } from './db-errors.js';
 import type { DataContext } from './permissions.js';
 import { resourceInfo } from './resources.js';
 
 /**
  * Business rules run as hooks on (resource, method) inside the write's transaction.
- * See README.md in this folder for the order of events.
+ * See README.md in this folder for the order of events. Each app has its own
+ * `RuleRegistry` (buildApp makes one); the engine runs the hooks of the registry it is
+ * given and hands them the app value (`App`: infra/app's AppContext) that goes with it.
  */
 
 export type WriteMethod = 'POST' | 'PATCH' | 'DELETE';
 
-export interface HookArgs {
+export interface HookArgs<App = unknown> {
   /** The write's transaction: everything a hook does commits or rolls back with it. */
-  db: Db;
+  tx: Db;
+  /** The app the write runs in (its pool, bus, mailer, clock, config…). */
+  app: App;
   /** Who is writing. Use `asRoot(actor)` for writes the rule makes on the system's behalf. */
   actor: DataContext;
   resource: string;
@@ -30,9 +35,9 @@ export interface HookArgs {
   ids: readonly number[];
 }
 
-export interface Hook {
-  before?(args: HookArgs): void | Promise<void>;
-  after?(args: HookArgs): void | Promise<void>;
+export interface Hook<App = unknown> {
+  before?(args: HookArgs<App>): void | Promise<void>;
+  after?(args: HookArgs<App>): void | Promise<void>;
   /**
    * Body fields that are not model fields but that this hook's `before` understands and
    * removes (e.g. `username` in place of `user` on membership POSTs).
@@ -40,33 +45,55 @@ export interface Hook {
   acceptFields?: readonly string[];
 }
 
-const registry = new Map<string, Hook[]>();
-const NONE: readonly Hook[] = [];
+const NONE: readonly never[] = [];
 
-/** Registers a hook; returns a function that unregisters it (for tests). PUT runs PATCH hooks. */
-export function registerHook(resource: string, method: WriteMethod, hook: Hook): () => void {
-  resourceInfo(resource); // fails fast on a misspelt resource
-  const key = `${resource} ${method}`;
-  const list = registry.get(key) ?? [];
-  list.push(hook);
-  registry.set(key, list);
-  return () => {
-    const current = registry.get(key);
-    const i = current?.indexOf(hook) ?? -1;
-    if (current && i >= 0) current.splice(i, 1);
-  };
+/**
+ * The business rules of one app: hooks by (resource, method), in registration order, and
+ * the rules' own messages for constraint violations.
+ */
+export class RuleRegistry<App = unknown> implements ConstraintMessages {
+  private readonly hooks = new Map<string, Hook<App>[]>();
+  private readonly constraintMessages = new Map<string, string>();
+
+  /** A rule's own 409 message for a violation (23505/23503) of `constraint`, in place of the generic one. */
+  registerConstraintMessage(constraint: string, message: string): void {
+    this.constraintMessages.set(constraint, message);
+  }
+
+  constraintMessage(constraint: string): string | undefined {
+    return this.constraintMessages.get(constraint);
+  }
+
+  /** Registers a hook; returns a function that unregisters it (for tests). PUT runs PATCH hooks. */
+  register(resource: string, method: WriteMethod, hook: Hook<App>): () => void {
+    resourceInfo(resource); // fails fast on a misspelt resource
+    const key = `${resource} ${method}`;
+    const list = this.hooks.get(key) ?? [];
+    list.push(hook);
+    this.hooks.set(key, list);
+    return () => {
+      const current = this.hooks.get(key);
+      const i = current?.indexOf(hook) ?? -1;
+      if (current && i >= 0) current.splice(i, 1);
+    };
+  }
+
+  hooksFor(resource: string, method: WriteMethod): readonly Hook<App>[] {
+    return this.hooks.get(`${resource} ${method}`) ?? NONE;
+  }
 }
 
-export function hooksFor(resource: string, method: WriteMethod): readonly Hook[] {
-  return registry.get(`${resource} ${method}`) ?? NONE;
+/** What a write runs against: an app value carrying its rule registry (infra/app's AppContext). */
+export interface RuleHost<App> {
+  readonly rules: RuleRegistry<App>;
 }
 
-export function acceptedFields(hooks: readonly Hook[]): ReadonlySet<string> {
+export function acceptedFields<App>(hooks: readonly Hook<App>[]): ReadonlySet<string> {
   const s = new Set<string>();
   for (const h of hooks) for (const f of h.acceptFields ?? []) s.add(f);
   return s;
 }
 
-export async function runHooks(hooks: readonly Hook[], phase: 'before' | 'after', args: HookArgs): Promise<void> {
+export async function runHooks<App>(hooks: readonly Hook<App>[], phase: 'before' | 'after', args: HookArgs<App>): Promise<void> {
   for (const h of hooks) await h[phase]?.(args);
 }

@@ -85,7 +85,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         case 'HEAD': // Fastify answers HEAD with the GET route
           return reply.type('application/json; charset=utf-8').send(await odataGet(db, ctx, url, links));
         case 'POST': {
-          const created = await odataPost(db, ctx, url, request.body);
+          const created = await odataPost(app.context, db, ctx, url, request.body);
           if (request.storedFiles) request.storedFiles.keep = true;
           return reply
             .code(201)
@@ -95,12 +95,12 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         }
         case 'PATCH':
         case 'PUT':
-          if ((await odataPatch(db, ctx, url, request.body)).length > 0 && request.storedFiles) request.storedFiles.keep = true;
+          if ((await odataPatch(app.context, db, ctx, url, request.body)).length > 0 && request.storedFiles) request.storedFiles.keep = true;
           // An overwritten (or cleared) file goes once the change has committed.
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         case 'DELETE':
-          await odataDelete(db, ctx, url);
+          await odataDelete(app.context, db, ctx, url);
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         default:

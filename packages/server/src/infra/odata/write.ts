@@ -3,7 +3,7 @@ import { SQL_TYPES } from '../db/schema.js';
 import { BadRequestError, UnauthorizedError } from '../errors.js';
 import { Lru } from './cache.js';
 import { withDbErrors } from './db-errors.js';
-import { acceptedFields, hooksFor, runHooks, type HookArgs, type WriteMethod } from './hooks.js';
+import { acceptedFields, runHooks, type HookArgs, type RuleHost, type WriteMethod } from './hooks.js';
 import { conditionAt, permissionCondition, permissionsKey, rootCondition, type DataContext } from './permissions.js';
 import { compileAffectedIds, compileEntityById } from './query.js';
 import { resourceInfo, type ResourceInfo } from './resources.js';
@@ -14,7 +14,8 @@ import { toColumns, validateInput, type Body } from './validate.js';
 /**
  * POST, PATCH/PUT and DELETE on the data API. Each runs in one transaction (joining the
  * caller's when `db` already is one): validate → hooks `before` → default references (POST)
- * → write → permission check (POST) → hooks `after`.
+ * → write → permission check (POST) → hooks `after`. The hooks are those of `app.rules`
+ * (the app's own registry), and each gets `app`.
  */
 
 export interface PostResult {
@@ -178,16 +179,16 @@ async function readEntity(db: Db, resource: string, id: number): Promise<Record<
 }
 
 /** Creates a row; 401 (nothing written) unless the new row satisfies the caller's create rule. */
-export async function odataPost(db: Db, ctx: DataContext, url: string, body: unknown): Promise<PostResult> {
+export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown): Promise<PostResult> {
   const { parsed, info } = parseWriteUrl(url, 'POST');
   if (parsed.tree.key !== undefined) throw new BadRequestError('POST goes to the collection, not to a key');
   // Fails with 401 before anything is validated or written when the caller may never create.
   const check = rowCheck(ctx, info.name, 'create');
-  const hooks = hooksFor(info.name, 'POST');
+  const hooks = app.rules.hooksFor(info.name, 'POST');
   const input = validateInput(info, body, 'POST', acceptedFields(hooks));
   return db.tx(async (tx) => {
     await assertReferencesReadable(tx, ctx, info, input);
-    const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
+    const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
     await runHooks(hooks, 'before', args);
     await fillDefaultReferences(tx, info, args.body);
     const { names, values } = toColumns(info, args.body, 'POST');
@@ -196,7 +197,7 @@ export async function odataPost(db: Db, ctx: DataContext, url: string, body: unk
       names.length === 0
         ? `INSERT INTO ${ident(info.name)} DEFAULT VALUES RETURNING "id"`
         : `INSERT INTO ${ident(info.name)} (${names.map(ident).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING "id"`;
-    const { rows } = await withDbErrors(() => tx.query<{ id: number }>(sql, values));
+    const { rows } = await withDbErrors(() => tx.query<{ id: number }>(sql, values), app.rules);
     const id = rows[0]!.id;
     await assertRowsAllowed(tx, ctx, check, [id]);
     await runHooks(hooks, 'after', { ...args, ids: [id] });
@@ -221,10 +222,10 @@ async function affectedIds(db: Db, ctx: DataContext, url: string, parsed: Parsed
  * changed; none matching is not an error.
  */
 /** Returns the ids of the rows changed (those the caller's update rule allowed). */
-export async function odataPatch(db: Db, ctx: DataContext, url: string, body: unknown): Promise<number[]> {
+export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown): Promise<number[]> {
   const { parsed, info } = parseWriteUrl(url, 'PATCH');
   assertMayWrite(parsed, ctx, 'update');
-  const hooks = hooksFor(info.name, 'PATCH');
+  const hooks = app.rules.hooksFor(info.name, 'PATCH');
   const input = validateInput(info, body, 'PATCH', acceptedFields(hooks));
   return db.tx(async (tx) => {
     await assertReferencesReadable(tx, ctx, info, input);
@@ -233,13 +234,13 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
     if (ids.length > 1 && Object.keys(input).some((n) => info.fields.get(n)?.type === 'WebResource' && input[n] !== null)) {
       throw new BadRequestError('A file can be written to one row at a time');
     }
-    const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
+    const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
     await runHooks(hooks, 'before', args);
     const { names, values } = toColumns(info, args.body, 'PATCH');
     if (ids.length > 0 && names.length > 0) {
       const set = names.map((n, i) => `${ident(n)} = $${i + 1}`).join(', ');
       const sql = `UPDATE ${ident(info.name)} SET ${set} WHERE "id" = ANY($${names.length + 1}::integer[])`;
-      await withDbErrors(() => tx.query(sql, [...values, ids]));
+      await withDbErrors(() => tx.query(sql, [...values, ids]), app.rules);
       if (names.some((n) => info.fields.get(n)?.type === 'ForeignKey')) {
         await assertRowsAllowed(tx, ctx, rowCheck(ctx, info.name, 'update'), ids);
       }
@@ -250,16 +251,16 @@ export async function odataPatch(db: Db, ctx: DataContext, url: string, body: un
 }
 
 /** DELETE by key or `$filter`: only rows the caller's delete rule allows. */
-export async function odataDelete(db: Db, ctx: DataContext, url: string): Promise<void> {
+export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string): Promise<void> {
   const { parsed, info } = parseWriteUrl(url, 'DELETE');
   assertMayWrite(parsed, ctx, 'delete');
-  const hooks = hooksFor(info.name, 'DELETE');
+  const hooks = app.rules.hooksFor(info.name, 'DELETE');
   await db.tx(async (tx) => {
     const ids = await affectedIds(tx, ctx, url, parsed, 'delete');
-    const args: HookArgs = { db: tx, actor: ctx, resource: info.name, method: 'DELETE', body: {}, ids };
+    const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'DELETE', body: {}, ids };
     await runHooks(hooks, 'before', args);
     if (ids.length > 0) {
-      await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]));
+      await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]), app.rules);
     }
     await runHooks(hooks, 'after', args);
   });

@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import type { Rules } from '../../infra/app/context.js';
+import { cloudLinkRoutes } from './cloud-link.routes.js';
+
+/** The agents' WebSocket cloud link (liveness, relayed actions and terminals). */
+export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> {
+  const { db, mailer, config } = app.context;
+  await app.register(cloudLinkRoutes, { db, publicUrl: mailer.publicUrl, pingIntervalMs: config.cloudLinkPingIntervalMs });
+}

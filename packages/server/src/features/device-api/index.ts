@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Rules } from '../../infra/app/context.js';
+import { registerApiKeyRevocationRules } from './api-key-revocation.hooks.js';
+import { deviceApiRoutes } from './device-api.routes.js';
+import { registerStateChangeRules } from './state-change.hooks.js';
+import { StateChanges } from './state-changes.js';
+
+/**
+ * The device API: its rules announce target-state changes (through this app's
+ * `StateChanges`, which its caches listen to) and revoke cached API keys; its routes serve
+ * registration, target state and state reports.
+ */
+export async function setup(app: FastifyInstance, rules: Rules): Promise<void> {
+  const stateChanges = new StateChanges(app.context.bus);
+  registerStateChangeRules(rules, stateChanges);
+  registerApiKeyRevocationRules(rules);
+  await app.register(deviceApiRoutes, { db: app.context.db, stateChanges });
+}

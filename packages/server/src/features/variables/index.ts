@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { Rules } from '../../infra/app/context.js';
+import { configVarsRoutes } from './config-vars.routes.js';
+import { registerVariableRules } from './variable.hooks.js';
+
+/** Environment and config variables: name and service rules; the config variable catalogue. */
+export async function setup(app: FastifyInstance, rules: Rules): Promise<void> {
+  registerVariableRules(rules);
+  await app.register(configVarsRoutes, { db: app.context.db });
+}

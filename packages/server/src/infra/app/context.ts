@@ -1,0 +1,108 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ApiKeyChanges } from '../auth/api-key-cache.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { Bus } from '../bus/bus.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Db } from '../db/db.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Hook, HookArgs, RuleRegistry } from '../odata/hooks.js';
+
+/**
+ * The app context: everything that belongs to one running app (one `buildApp`), in one
+ * value. buildApp makes it and decorates the Fastify instance with it (`app.context`); the
+ * data API engine hands it to every business rule (`HookArgs.app`). Features keep no state
+ * of their own in module scope: what must outlive a request lives here, or in a value a
+ * feature's `setup` makes for its app and closes over. Two apps in one process (tests,
+ * embedding) thus share nothing but immutable code and pure compile caches.
+ */
+export interface AppContext {
+  /** The pool (a rule's own transaction is `HookArgs.tx`). */
+  readonly db: Db;
+  /** Pub/sub across server processes (infra/bus). */
+  readonly bus: Bus;
+  /** Outgoing e-mail and public links (infra/mail). */
+  readonly mailer: Mailer;
+  /** The app's one clock (tests move it): TOTP, re-verification window, codes and tokens, sweeps. */
+  readonly clock: Clock;
+  /** What the deployment configured (main.ts reads it from the environment). */
+  readonly config: AppConfig;
+  /** The app's business rules (data API hooks), filled by the features' `setup`. */
+  readonly rules: Rules;
+  /** Resolves callers (sessions, API keys) and caches them. */
+  readonly authenticator: Authenticator;
+  /** Announces API key changes to this app's cache and, through the bus, to every process. */
+  readonly apiKeyChanges: ApiKeyChanges;
+  /** Seals stored secrets (TOTP). */
+  readonly secrets: SecretBox;
+  readonly log: FastifyBaseLogger;
+}
+
+/** Now, in milliseconds since the epoch (the shape of `Date.now`). */
+export type Clock = () => number;
+export const systemClock: Clock = () => Date.now();
+
+/** An app's business rules, and one rule as a feature writes it. */
+export type Rules = RuleRegistry<AppContext>;
+export type Rule = Hook<AppContext>;
+export type RuleArgs = HookArgs<AppContext>;
+
+/**
+ * A feature (features/<name>/index.ts exports one): `setup` registers its rules on the
+ * app's registry and its routes on the app, reading what it needs from `app.context`.
+ */
+export interface Feature {
+  setup(app: FastifyInstance, rules: Rules): void | Promise<void>;
+}
+
+/** The configurable values of an app (plain data; the objects it runs with are in AppOptions). */
+export interface AppConfig {
+  jwtSecret: string;
+  /** Built dashboard to serve; omitted in API-only tests. */
+  webDistDir?: string | undefined;
+  /** Registry host for image locations (FLOTILLA_REGISTRY_HOST); default registry.flotilla.local. */
+  registryHost?: string | undefined;
+  /**
+   * The code host /deploy reads balena.yml contracts from (main.ts: FLOTILLA_CODE_HOST_URL and
+   * FLOTILLA_CODE_HOST_RAW_URL). Default: GitHub, 10 s timeout; tests shorten the timeout.
+   */
+  codeHost?: { codeHostUrl?: string; rawUrl?: string; timeoutMs?: number } | undefined;
+  /** Map tiles for the dashboard (FLOTILLA_MAP_TILE_URL, FLOTILLA_MAP_ATTRIBUTION); default none. */
+  map?: { tileUrl?: string; attribution?: string } | undefined;
+  /** The documentation the dashboard links to (FLOTILLA_DOCS_URL); default Flotilla's own guides at /docs/. */
+  docsUrl?: string | undefined;
+  /** Sign-up captcha and required e-mail verification (main.ts: FLOTILLA_CAPTCHA_*, FLOTILLA_REQUIRE_EMAIL_VERIFICATION). */
+  accounts?: AccountConfig | undefined;
+  /** Where SSH keys are imported from (main.ts: FLOTILLA_SSH_KEYS_URL); default GitHub, 10 s timeout. */
+  sshKeys?: { keysUrl?: string; timeoutMs?: number } | undefined;
+  /** A staging deployment (FLOTILLA_STAGING): the dashboard offers navigation stripes. */
+  staging?: boolean | undefined;
+  /** Device actions: how long to wait for the device's answer (default 30 s). */
+  actionTimeoutMs?: number | undefined;
+  /** Cloud link liveness ping interval (default 30 s). */
+  cloudLinkPingIntervalMs?: number | undefined;
+}
+
+/** Settings of sign-up, e-mail verification and password reset (issue 6 items 2–3). */
+export interface AccountConfig {
+  captcha?: CaptchaConfig;
+  /** FLOTILLA_REQUIRE_EMAIL_VERIFICATION: unverified users may not use the data API. */
+  requireEmailVerification?: boolean;
+}
+
+export interface CaptchaConfig {
+  /** FLOTILLA_CAPTCHA_SECRET; unset = a dummy response passes (spec 1 §5). */
+  secret?: string | undefined;
+  /** FLOTILLA_CAPTCHA_SITE_KEY, handed to the dashboard. */
+  siteKey?: string | undefined;
+  /** FLOTILLA_CAPTCHA_VERIFY_URL (reCAPTCHA siteverify protocol). */
+  verifyUrl?: string | undefined;
+  /** How long to wait for the verifier (default 10 s). */
+  timeoutMs?: number | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app context (infra/app/context.ts): one per buildApp. */
+    context: AppContext;
+  }
+}
