@@ -1,5 +1,5 @@
 import { Paper, Skeleton, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
-import { lazy, Suspense, useRef, type Key, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type Key, type ReactNode } from 'react';
 import type { MeasuredRow, VirtualRowsProps } from './virtual-rows';
 
 export interface Column<Row> {
@@ -28,13 +28,33 @@ const ESTIMATED_ROW_HEIGHT = 45;
 /** Rows shown while the virtualiser loads. */
 const FIRST_WINDOW = 20;
 
-// Generic components lose their type parameter through lazy(); this restores it.
-const VirtualRows = lazy(() => import('./virtual-rows')) as unknown as <Row>(props: VirtualRowsProps<Row>) => ReactNode;
+type VirtualRowsComponent = <Row>(props: VirtualRowsProps<Row>) => ReactNode;
+/** The virtualised body, fetched once by the first table that may need it; 'failed' renders every row. */
+let virtualRows: VirtualRowsComponent | 'failed' | undefined;
+let loadingVirtualRows: Promise<VirtualRowsComponent | 'failed'> | undefined;
+const loadVirtualRows = () =>
+  (loadingVirtualRows ??= import('./virtual-rows').then(
+    (m) => (virtualRows = m.default),
+    () => (virtualRows = 'failed'),
+  ));
 
 /** The one table component; long lists can be virtualised. */
 export function DataTable<Row>({ label, columns, rows, getRowKey, loading, virtualize }: DataTableProps<Row>) {
   const container = useRef<HTMLDivElement>(null);
   const windowed = virtualize !== undefined && rows !== undefined && rows.length > (virtualize.threshold ?? 100);
+  // Fetched as soon as the table may virtualise, usually before the list gets long. Not through
+  // React.lazy: Suspense reveals its content late, after the virtualiser has read the scroll
+  // position, so a list scrolled meanwhile would jump back to the top.
+  const [VirtualRows, setVirtualRows] = useState<VirtualRowsComponent | 'failed' | undefined>(() => virtualRows);
+  const mayVirtualize = virtualize !== undefined;
+  useEffect(() => {
+    if (!mayVirtualize || VirtualRows) return undefined;
+    let live = true;
+    void loadVirtualRows().then((loaded) => live && setVirtualRows(() => loaded));
+    return () => {
+      live = false;
+    };
+  }, [mayVirtualize, VirtualRows]);
   const renderRow = (row: Row, index: number, measured?: MeasuredRow) => (
     <TableRow key={getRowKey(row)} {...measured} hover data-row aria-rowindex={windowed ? index + 2 : undefined}>
       {columns.map((c) => (
@@ -77,17 +97,9 @@ export function DataTable<Row>({ label, columns, rows, getRowKey, loading, virtu
                   ))}
                 </TableRow>
               ))
-            : windowed
-              ? (
-                  // Until the virtualiser loads: the first screenful, and the rest's height.
-                  <Suspense
-                    fallback={
-                      <>
-                        {rows.slice(0, FIRST_WINDOW).map((row, i) => renderRow(row, i))}
-                        {spacer((rows.length - Math.min(rows.length, FIRST_WINDOW)) * ESTIMATED_ROW_HEIGHT, 'pad-bottom')}
-                      </>
-                    }
-                  >
+            : windowed && VirtualRows !== 'failed'
+              ? VirtualRows
+                ? (
                     <VirtualRows
                       rows={rows}
                       getRowKey={getRowKey}
@@ -97,8 +109,9 @@ export function DataTable<Row>({ label, columns, rows, getRowKey, loading, virtu
                       viewportHeight={virtualize.maxHeight}
                       estimatedRowHeight={ESTIMATED_ROW_HEIGHT}
                     />
-                  </Suspense>
-                )
+                  )
+                : // Until the virtualiser has loaded: the first screenful, and the rest's height.
+                  [...rows.slice(0, FIRST_WINDOW).map((row, i) => renderRow(row, i)), spacer((rows.length - Math.min(rows.length, FIRST_WINDOW)) * ESTIMATED_ROW_HEIGHT, 'pad-bottom')]
               : (rows ?? []).map((row, i) => renderRow(row, i))}
         </TableBody>
       </Table>

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Key, ReactNode } from 'react';
+import { measureElement, useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, type Key, type ReactNode } from 'react';
 
 /** What a virtualised row must carry so its height is measured. */
 export interface MeasuredRow {
@@ -23,18 +23,24 @@ export interface VirtualRowsProps<Row> {
 
 /**
  * DataTable's virtualised body, by @tanstack/react-virtual: the rows in view plus an overscan
- * of 8 on each side, each measured as it renders; two spacer rows stand in for the rest, so the
- * table keeps its native layout and sticky header. Loaded on demand (only a list longer than
- * the threshold needs it), which keeps the library off every first page.
+ * of 8 on each side, each measured as it renders (the others estimated from them); two spacer
+ * rows stand in for the rest, so the table keeps its native layout and sticky header. Fetched
+ * on demand by DataTable, which keeps the library off every first page.
  */
 export default function VirtualRows<Row>({ rows, getRowKey, renderRow, spacer, scrollElement, viewportHeight, estimatedRowHeight }: VirtualRowsProps<Row>) {
+  // Rows not rendered yet are estimated at the height of the last row measured, so the spacers
+  // (and a jump to the end) are right from the first screenful on.
+  const typical = useRef(estimatedRowHeight);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: scrollElement,
-    estimateSize: () => estimatedRowHeight,
+    estimateSize: () => typical.current,
+    measureElement: (element, entry, instance) => (typical.current = measureElement(element, entry, instance)),
     getItemKey: (index) => getRowKey(rows[index]!),
     overscan: 8,
     initialRect: { width: 0, height: viewportHeight },
+    // Start where the list is scrolled (the first 20 rows show until this loads), not at the top.
+    initialOffset: () => scrollElement()?.scrollTop ?? 0,
     // Render when React schedules it: flushSync from inside a render warns under React 19.
     useFlushSync: false,
   });
