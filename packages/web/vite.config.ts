@@ -68,6 +68,13 @@ export default defineConfig({
         // time; without this its whole resource catalogue rides along with two constants.
         moduleSideEffects: (id) => !/[\\/]packages[\\/]model[\\/]/.test(id),
       },
+      output: {
+        codeSplitting: {
+          // react-dom's small entry module (flushSync, createPortal) rides with React itself
+          // rather than as a chunk of its own on every page.
+          groups: [{ name: 'react', test: /[\\/]node_modules[\\/]react(-dom)?[\\/](index\.js|cjs[\\/]react(-dom)?\.production\.js)$/ }],
+        },
+      },
     },
   },
   server: {

@@ -1,3 +1,4 @@
+import { format } from 'date-fns/format';
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatRelative } from './date-format';
 
@@ -23,6 +24,23 @@ describe('formatDate (spec 3 §9: MMM do yyyy, h:mm a)', () => {
     expect(formatDate(date.toISOString())).toBe('Sep 23rd 2025, 3:07 PM');
     expect(formatDate(date.getTime())).toBe('Sep 23rd 2025, 3:07 PM');
     for (const bad of [null, undefined, '', 'not a date']) expect(formatDate(bad)).toBeUndefined();
+  });
+});
+
+describe('formatDate against date-fns', () => {
+  // date-fns stays out of the bundle (it adds 5.1 kB gzip to every page that shows a date:
+  // docs/decisions.md); its `format` with the spec's format string is the oracle instead.
+  it("agrees with date-fns format(date, 'MMM do yyyy, h:mm a') on every day and hour of a leap year", () => {
+    for (let day = 0; day < 366; day++) {
+      for (const [hour, minute] of [[0, 0], [1, 5], [11, 59], [12, 0], [12, 30], [13, 1], [23, 59]] as const) {
+        const date = new Date(2028, 0, 1 + day, hour, minute);
+        expect(formatDate(date)).toBe(format(date, 'MMM do yyyy, h:mm a'));
+      }
+    }
+    for (const year of [1999, 2000, 2038, 2100]) {
+      const date = new Date(year, 10, 3, 7, 9);
+      expect(formatDate(date)).toBe(format(date, 'MMM do yyyy, h:mm a'));
+    }
   });
 });
 

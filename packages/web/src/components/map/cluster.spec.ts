@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { boundsOf, clusterPoints, graticule, project } from './cluster';
+import { boundsOf, clusterIndex, clusterPoints, graticule } from './cluster';
 
 const athens = { id: 1, lat: 37.98, lng: 23.73 };
 const piraeus = { id: 2, lat: 37.94, lng: 23.65 };
 const lisbon = { id: 3, lat: 38.72, lng: -9.14 };
-
-describe('project', () => {
-  it('puts the origin at the centre of the world and the antimeridian at its edges', () => {
-    expect(project(0, 0, 0)).toEqual({ x: 128, y: 128 });
-    expect(project(0, -180, 1).x).toBe(0);
-    expect(project(0, 180, 1).x).toBe(512);
-  });
-
-  it('keeps the poles on the map instead of at infinity', () => {
-    expect(Number.isFinite(project(90, 0, 3).y)).toBe(true);
-    expect(project(90, 0, 0).y).toBeCloseTo(0, 3);
-  });
-});
 
 describe('clusterPoints', () => {
   it('groups nearby devices at a far zoom and splits them when zoomed in', () => {
@@ -39,6 +26,14 @@ describe('clusterPoints', () => {
       const ids = clusterPoints(points, zoom).flatMap((c) => c.members.map((m) => m.id));
       expect(ids.sort((a, b) => a - b)).toEqual(points.map((p) => p.id));
     }
+  });
+
+  it('keeps devices at one position together at the deepest zoom, and an index answers every zoom', () => {
+    const twin = { id: 4, lat: athens.lat, lng: athens.lng };
+    const at = clusterIndex([athens, twin, piraeus], undefined, 18);
+    expect(at(18).map((c) => c.members.map((m) => m.id).sort())).toContainEqual([1, 4]);
+    expect(at(18)).toHaveLength(2);
+    expect(at(2)).toHaveLength(1);
   });
 
   it('returns nothing for no points', () => {

@@ -1,8 +1,10 @@
+import Supercluster from 'supercluster';
+
 /**
- * Marker clustering for the maps (spec 2 §2 Map lens). Points are grouped on a grid of
- * `cellPx` screen pixels at the map's zoom (Web Mercator, 256-pixel tiles, as the map
- * library draws them), so a cluster never spans more than about one cell on screen and
- * zooming in splits it. Pure: the map component calls it on every zoom change.
+ * Marker clustering for the maps (spec 2 §2 Map lens), by supercluster: points within
+ * `radiusPx` screen pixels of each other at the map's zoom (Web Mercator, 256-pixel tiles, as
+ * the map library draws them) form one cluster, and zooming in splits it. The index is built
+ * once per set of points; the map component asks it for the clusters at every zoom change.
  */
 
 export interface MapPoint {
@@ -13,7 +15,7 @@ export interface MapPoint {
 }
 
 export interface Cluster<P extends MapPoint> {
-  /** Stable per grid cell at one zoom. */
+  /** Stable for one index at one zoom. */
   key: string;
   /** The mean position of the members. */
   lat: number;
@@ -21,38 +23,41 @@ export interface Cluster<P extends MapPoint> {
   members: P[];
 }
 
+/** Leaflet's tile size: supercluster's radius is in pixels of a tile this wide. */
 const TILE = 256;
+/** Half the 64-pixel cells of the former grid: a cluster spans about one such cell on screen. */
+const RADIUS_PX = 32;
+/** The maps' deepest zoom: devices at one position still form a cluster there (its popup lists them). */
+const MAX_ZOOM = 18;
+
+/** Clusters of `points` at a zoom level; single points come back as one-member clusters. */
+export type ClusterIndex<P extends MapPoint> = (zoom: number) => Cluster<P>[];
+
+export function clusterIndex<P extends MapPoint>(points: readonly P[], radiusPx = RADIUS_PX, maxZoom = MAX_ZOOM): ClusterIndex<P> {
+  const index = new Supercluster<{ at: number }>({ radius: radiusPx, extent: TILE, maxZoom, minPoints: 2 });
+  index.load(points.map((p, at) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.lng, p.lat] }, properties: { at } })));
+  return (zoom) =>
+    index.getClusters([-180, -90, 180, 90], Math.floor(zoom)).map((feature): Cluster<P> => {
+      const members =
+        'cluster' in feature.properties
+          ? index.getLeaves(feature.properties.cluster_id, Infinity).map((leaf) => points[leaf.properties.at]!)
+          : [points[feature.properties.at]!];
+      return {
+        key: 'cluster' in feature.properties ? `c${feature.properties.cluster_id}` : `p${members[0]!.id}`,
+        lat: members.reduce((s, m) => s + m.lat, 0) / members.length,
+        lng: members.reduce((s, m) => s + m.lng, 0) / members.length,
+        members,
+      };
+    });
+}
+
+/** Clusters of `points` at one zoom (builds an index for one use). */
+export function clusterPoints<P extends MapPoint>(points: readonly P[], zoom: number, radiusPx = RADIUS_PX): Cluster<P>[] {
+  return clusterIndex(points, radiusPx)(zoom);
+}
+
 // Web Mercator's limit: beyond it the projection runs off to infinity.
 const MAX_LAT = 85.05112878;
-
-/** World pixel coordinates of a position at a zoom level. */
-export function project(lat: number, lng: number, zoom: number): { x: number; y: number } {
-  const scale = TILE * 2 ** zoom;
-  const clamped = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
-  const sin = Math.sin((clamped * Math.PI) / 180);
-  return {
-    x: ((lng + 180) / 360) * scale,
-    y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * scale,
-  };
-}
-
-/** Groups points that share a `cellPx` grid cell at `zoom`; single points come back as one-member clusters. */
-export function clusterPoints<P extends MapPoint>(points: readonly P[], zoom: number, cellPx = 64): Cluster<P>[] {
-  const cells = new Map<string, P[]>();
-  for (const p of points) {
-    const { x, y } = project(p.lat, p.lng, zoom);
-    const key = `${Math.floor(x / cellPx)}:${Math.floor(y / cellPx)}`;
-    const cell = cells.get(key);
-    if (cell) cell.push(p);
-    else cells.set(key, [p]);
-  }
-  return [...cells].map(([key, members]) => ({
-    key,
-    lat: members.reduce((s, m) => s + m.lat, 0) / members.length,
-    lng: members.reduce((s, m) => s + m.lng, 0) / members.length,
-    members,
-  }));
-}
 
 /** The south-west and north-east corners around the points, or null for none. */
 export function boundsOf(points: readonly MapPoint[]): [[number, number], [number, number]] | null {

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 // Natural Earth 1:110m countries (world-atlas, public domain), emitted as a file of the build
 // and fetched from our own origin: the offline basemap.
 import countriesUrl from 'world-atlas/countries-110m.json?url';
-import { boundsOf, clusterPoints, graticule, type Cluster, type MapPoint } from './cluster';
+import { boundsOf, clusterIndex, graticule, type Cluster, type ClusterIndex, type MapPoint } from './cluster';
 import { useMapConfig } from './map-config';
 import { shapesOf, type Shape, type Topology } from './topojson';
 
@@ -82,6 +82,8 @@ export default function DeviceMap({ markers, text, onNavigate, height = 420, sin
   const [tiles, setTiles] = useState<'none' | 'loading' | 'ok' | 'failed'>('none');
   const latest = useRef({ markers, text, onNavigate });
   latest.current = { markers, text, onNavigate };
+  // One clustering index per set of markers, asked again at every zoom.
+  const clusters = useRef<{ of: DeviceMarker[]; at: ClusterIndex<DeviceMarker> } | null>(null);
 
   // The map itself (once), then the tile layer when the configuration is known.
   useEffect(() => {
@@ -161,8 +163,9 @@ export default function DeviceMap({ markers, text, onNavigate, height = 420, sin
     const group = layer.current;
     if (!m || !group) return;
     const { markers: points, text: words } = latest.current;
+    if (clusters.current?.of !== points) clusters.current = { of: points, at: clusterIndex(points, undefined, MAX_ZOOM) };
     group.clearLayers();
-    for (const cluster of clusterPoints(points, m.getZoom())) {
+    for (const cluster of clusters.current.at(m.getZoom())) {
       if (cluster.members.length === 1) group.addLayer(deviceMarker(cluster.members[0]!, words));
       else group.addLayer(clusterMarker(m, cluster, words));
     }

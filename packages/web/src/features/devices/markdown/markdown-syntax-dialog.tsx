@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import '../i18n-summary';
 import MarkdownView from './markdown-view';
 
-/** The syntax markdown.ts reads, each with what it looks like (spec 2 §2 supported-syntax dialog). */
+/** The syntax a note renders (markdown.ts), each with what it looks like (spec 2 §2 supported-syntax dialog). */
 const EXAMPLES: { label: 'heading' | 'bold' | 'italic' | 'code' | 'code_block' | 'link' | 'list' | 'numbered' | 'break'; source: string }[] = [
   { label: 'heading', source: '## Heading' },
   { label: 'bold', source: '**bold**' },

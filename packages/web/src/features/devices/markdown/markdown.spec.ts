@@ -1,26 +1,18 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { parseInline, parseMarkdown, safeHref } from './markdown';
+import { safeHref } from './markdown';
 import MarkdownView from './markdown-view';
 
 const html = (source: string) => renderToStaticMarkup(createElement(MarkdownView, { source }));
 
-describe('parseInline', () => {
+describe('inline markup', () => {
   it('reads bold, italic, code and escapes', () => {
-    expect(parseInline('a **b** *c* `d` \\*e\\*')).toEqual([
-      { type: 'text', text: 'a ' },
-      { type: 'strong', children: [{ type: 'text', text: 'b' }] },
-      { type: 'text', text: ' ' },
-      { type: 'em', children: [{ type: 'text', text: 'c' }] },
-      { type: 'text', text: ' ' },
-      { type: 'code', text: 'd' },
-      { type: 'text', text: ' *e*' },
-    ]);
+    expect(html('a **b** *c* `d` \\*e\\*')).toBe('<p>a <strong>b</strong> <em>c</em> <code>d</code> *e*</p>');
   });
 
   it('leaves snake_case words and lone stars alone', () => {
-    expect(parseInline('my_device_name 2 * 3')).toEqual([{ type: 'text', text: 'my_device_name 2 * 3' }]);
+    expect(html('my_device_name 2 * 3')).toBe('<p>my_device_name 2 * 3</p>');
   });
 
   it('nests bold inside italic and reads underscores', () => {
@@ -39,11 +31,11 @@ describe('safeHref', () => {
   });
 });
 
-describe('parseMarkdown', () => {
+describe('blocks', () => {
   it('splits headings, paragraphs, lists and code blocks', () => {
-    const blocks = parseMarkdown('# Title\n\nline one\nline two\n\n- a\n- b\n\n1. x\n2. y\n\n```\n**raw**\n```');
-    expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'list', 'list', 'code']);
-    expect(blocks[4]).toEqual({ type: 'code', text: '**raw**' });
+    expect(html('# Title\n\nline one\nline two\n\n- a\n- b\n\n1. x\n2. y\n\n```\n**raw**\n```')).toBe(
+      '<h1>Title</h1><p>line one<br/>line two</p><ul><li>a</li><li>b</li></ul><ol><li>x</li><li>y</li></ol><pre><code>**raw**</code></pre>',
+    );
   });
 });
 
@@ -67,6 +59,13 @@ describe('MarkdownView', () => {
     expect(out).not.toContain('href');
     expect(out).toContain('&lt;script&gt;');
     expect(out).toContain('click');
+  });
+
+  it('renders only the subset: images, quotes and rules show their content or nothing', () => {
+    const out = html('![tracker](https://example.com/pixel.png)\n\n> quoted\n\n---\n\n<https://example.com/auto>');
+    expect(out).not.toMatch(/<(img|blockquote|hr)\b/);
+    expect(out).toContain('quoted');
+    expect(out).toContain('<a href="https://example.com/auto" target="_blank" rel="noopener noreferrer">https://example.com/auto</a>');
   });
 
   it('shows code blocks verbatim', () => {
