@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback, type FormEventHandler } from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Mode, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { useNotify } from './notify';
+import { submitMutation, type MutationOutcome } from './submit-mutation';
+
+type Schema = z.ZodMiniType<FieldValues, FieldValues>;
+
+export interface MutationFormOptions<S extends Schema, TResult> extends MutationOutcome<TResult> {
+  /** The form's rules: zod over the fields, checks from the model's rules (`lib/form-rules`). */
+  schema: S;
+  defaultValues: DefaultValues<z.input<S>>;
+  /** Values that arrive after the form opened (react-hook-form `values`). */
+  values?: z.input<S> | undefined;
+  /** When fields are checked; react-hook-form's default is on submit, then on change. */
+  mode?: Mode;
+  /** The mutation, with the checked values (`mutateAsync` or an `onSave` the caller gave). */
+  submit: (values: z.output<S>) => Promise<TResult>;
+}
+
+export interface MutationForm<S extends Schema> {
+  form: UseFormReturn<z.input<S>, unknown, z.output<S>>;
+  /** The form element's submit handler: validate, run, toast, close. */
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  /** True from submit until the mutation settles (buttons show progress, the dialog stays). */
+  submitting: boolean;
+  /** The error text of a field, for `error={…}` on an input. */
+  fieldError: (name: keyof z.input<S> & string) => string | undefined;
+}
+
+/**
+ * The one way to write a form (react-hook-form + zod): it owns validation, pending state,
+ * the success and error toasts (`submitMutation`) and what follows a success (close).
+ */
+export function useMutationForm<S extends Schema, TResult>(options: MutationFormOptions<S, TResult>): MutationForm<S> {
+  const notify = useNotify();
+  const form = useForm<z.input<S>, unknown, z.output<S>>({
+    resolver: zodResolver(options.schema as never) as never,
+    defaultValues: options.defaultValues,
+    values: options.values,
+    mode: options.mode ?? 'onSubmit',
+  });
+  const { submit, success, onSuccess, onError, onSettled } = options;
+  const handle = useCallback(
+    (values: z.output<S>) => submitMutation(() => submit(values), notify, { success, onSuccess, onError, onSettled }).then(() => undefined),
+    [submit, notify, success, onSuccess, onError, onSettled],
+  );
+  const onSubmit: FormEventHandler<HTMLFormElement> = (e) => void form.handleSubmit(handle)(e);
+  const errors = form.formState.errors as Record<string, { message?: unknown } | undefined>;
+  const fieldError = (name: string) => {
+    const message = errors[name]?.message;
+    return typeof message === 'string' ? message : undefined;
+  };
+  return { form, onSubmit, submitting: form.formState.isSubmitting, fieldError };
+}
+
+/**
+ * `submitMutation` for buttons and confirmations (no fields): `run(() => x.mutateAsync(…),
+ * { success, onSuccess })`.
+ */
+export function useRunMutation() {
+  const notify = useNotify();
+  return useCallback(<TResult>(run: () => Promise<TResult>, outcome?: MutationOutcome<TResult>) => submitMutation(run, notify, outcome), [notify]);
+}
