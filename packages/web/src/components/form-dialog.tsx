@@ -22,6 +22,8 @@ interface FormDialogProps {
   /** The submit button's colour (`error` for a destructive one). */
   submitColor?: 'primary' | 'error';
   maxWidth?: 'xs' | 'sm' | 'md';
+  /** Buttons in place of Cancel and submit (e.g. a lone Close once a created key is shown). */
+  actions?: ReactNode;
   onClose: () => void;
   children: ReactNode;
 }
@@ -52,12 +54,16 @@ export function FormDialog(props: FormDialogProps) {
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={submitting}>
-          {props.cancelLabel ?? t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" color={submitColor} loading={submitting} disabled={submitDisabled}>
-          {submitLabel}
-        </Button>
+        {props.actions ?? (
+          <>
+            <Button onClick={onClose} disabled={submitting}>
+              {props.cancelLabel ?? t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="contained" color={submitColor} loading={submitting} disabled={submitDisabled}>
+              {submitLabel}
+            </Button>
+          </>
+        )}
       </DialogActions>
     </Dialog>
   );
