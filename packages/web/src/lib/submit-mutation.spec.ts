@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { submitMutation, type Notifier } from './submit-mutation';
+import { submitMutation, throwIfBatchFailed, type Notifier } from './submit-mutation';
 
 /** A notifier that records the toasts it was asked for. */
 function recorder() {
@@ -36,5 +36,24 @@ describe('submitMutation', () => {
     await submitMutation(async () => undefined, notify, { onSettled: () => toasts.push('settled') });
     await submitMutation(() => Promise.reject(new Error('x')), notify, { onSettled: () => toasts.push('settled') });
     expect(toasts).toEqual(['settled', 'error:Error: x', 'settled']);
+  });
+});
+
+describe('throwIfBatchFailed', () => {
+  const text = (count: number) => `Operation failed for ${count}`;
+
+  it('throws nothing when every item succeeded', () => {
+    expect(() => throwIfBatchFailed({ total: 3, failed: 0, firstError: undefined }, text)).not.toThrow();
+  });
+
+  it("throws a single item's own error, and the count for a larger batch", () => {
+    const own = new Error('cannot_delete_last_organization_admin');
+    expect(() => throwIfBatchFailed({ total: 1, failed: 1, firstError: own }, text)).toThrow(own);
+    expect(() => throwIfBatchFailed({ total: 3, failed: 2, firstError: own }, text)).toThrow();
+    try {
+      throwIfBatchFailed({ total: 3, failed: 2, firstError: own }, text);
+    } catch (err) {
+      expect(err).toBe('Operation failed for 2');
+    }
   });
 });

@@ -44,3 +44,19 @@ export async function submitMutation<TResult>(
   outcome.onSettled?.();
   return { ok: true, result };
 }
+
+/** How a batch went that runs one request per item (spec 1 §8: a partial failure says how many failed). */
+export interface BatchOutcome {
+  total: number;
+  failed: number;
+  firstError: unknown;
+}
+
+/**
+ * Turns a batch's partial failure into the error `submitMutation` toasts: a batch of one
+ * fails with its own error, a larger one with the count text. All succeeded: nothing thrown.
+ */
+export function throwIfBatchFailed({ total, failed, firstError }: BatchOutcome, failedText: (count: number) => string): void {
+  if (failed === 0) return;
+  throw total === 1 ? firstError : failedText(failed);
+}

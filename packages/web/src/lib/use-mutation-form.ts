@@ -53,12 +53,3 @@ export function useMutationForm<TIn extends FieldValues, TOut extends FieldValue
   };
   return { form, onSubmit, submitting: form.formState.isSubmitting, fieldError };
 }
-
-/**
- * `submitMutation` for buttons and confirmations (no fields): `run(() => x.mutateAsync(…),
- * { success, onSuccess })`.
- */
-export function useRunMutation() {
-  const notify = useNotify();
-  return useCallback(<TResult>(run: () => Promise<TResult>, outcome?: MutationOutcome<TResult>) => submitMutation(run, notify, outcome), [notify]);
-}

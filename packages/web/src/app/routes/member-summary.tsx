@@ -12,7 +12,6 @@ import { useMyOrganizationMembership } from '../../features/organizations/api/ge
 import { SummaryListCard } from '../../features/organizations/components/summary-list-card';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
-import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
 
 const loadConfirm = () => import('../../components/confirm-dialog');
@@ -68,7 +67,6 @@ interface SummaryProps {
 function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const notify = useNotify();
   const deleteMembership = useDeleteOrganizationMembership();
   const [confirming, setConfirming] = useState(false);
   const base = `/orgs/${orgId}/members/${member.membershipId}`;
@@ -86,18 +84,6 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
   const classes = APPLICATION_CLASSES.filter((c) => c !== 'app' || appsEnabled === true);
   const accessOf = (appClass: ApplicationClass) => member.access.filter((a) => a.appClass === appClass).map(item);
 
-  const confirmDelete = async () => {
-    try {
-      await deleteMembership.mutateAsync({ organizationId: orgId, membershipId: member.membershipId });
-      notify.success(t('members.member_deleted'));
-      setConfirming(false);
-      void navigate(isMe ? '/orgs' : `/orgs/${orgId}/members`, { replace: true });
-    } catch (err) {
-      // e.g. cannot_delete_last_organization_admin, shown in English (lib/errors.ts).
-      notify.error(err);
-      setConfirming(false);
-    }
-  };
 
   return (
     <>
@@ -167,8 +153,10 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
             title={t('members.delete_title')}
             body={t('member_summary.delete_body', { name })}
             confirmLabel={t('members.delete_member')}
-            cancelLabel={t('members.cancel')}
-            onConfirm={confirmDelete}
+            // A refusal (e.g. cannot_delete_last_organization_admin) is toasted in English (lib/errors.ts).
+            onConfirm={() => deleteMembership.mutateAsync({ organizationId: orgId, membershipId: member.membershipId })}
+            success={t('members.member_deleted')}
+            onSuccess={() => void navigate(isMe ? '/orgs' : `/orgs/${orgId}/members`, { replace: true })}
             onClose={() => setConfirming(false)}
           />
         )}

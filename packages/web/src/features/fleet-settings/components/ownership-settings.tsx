@@ -5,7 +5,6 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SelectInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
 import { useDeleteFleet, type FleetChange } from '../api/fleet-changes';
 import { useFleetDeviceCounts } from '../api/get-fleet-device-counts';
 import type { FleetSettings } from '../api/get-fleet-settings';
@@ -26,7 +25,6 @@ interface Props {
 /** Transfer ownership and delete (spec 2 §2 settings, §5 "Fleets", destructive confirmations). */
 export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDeleted }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const navigate = useNavigate();
   const devices = useFleetDeviceCounts(fleet.id);
   const organizations = useTransferOrganizations(fleet.organization.id, canTransfer);
@@ -79,17 +77,9 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           title={t('fleet_settings.transfer_title')}
           body={t('fleet_settings.transfer_warning', { name: fleet.app_name, organization: targetOrg.name })}
           confirmLabel={t('fleet_settings.transfer_submit')}
-          cancelLabel={t('fleet_settings.cancel')}
           onClose={() => setDialog(null)}
-          onConfirm={async () => {
-            try {
-              await change({ kind: 'patch', body: { organization: targetOrg.id } });
-              notify.success(t('fleet_settings.transferred', { organization: targetOrg.name }));
-            } catch (err) {
-              notify.error(err);
-            }
-            setDialog(null);
-          }}
+          onConfirm={() => change({ kind: 'patch', body: { organization: targetOrg.id } })}
+          success={t('fleet_settings.transferred', { organization: targetOrg.name })}
         />
       )}
       {dialog === 'delete' && deviceCount !== undefined && (
@@ -102,18 +92,13 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           hint={t('fleet_settings.delete_confirm_hint', { name: fleet.app_name })}
           emptyHint={t('fleet_settings.all_fields_required')}
           submitLabel={t('fleet_settings.delete_submit', { kind: className })}
-          cancelLabel={t('fleet_settings.cancel')}
           onClose={() => setDialog(null)}
           onConfirm={async () => {
-            try {
-              await remove.mutateAsync();
-              notify.success(t('fleet_settings.deleted', { name: fleet.app_name }));
-              await onDeleted();
-              void navigate(`/${fleet.is_of__class}s`);
-            } catch (err) {
-              notify.error(err);
-            }
+            await remove.mutateAsync();
+            await onDeleted();
           }}
+          success={t('fleet_settings.deleted', { name: fleet.app_name })}
+          onSuccess={() => void navigate(`/${fleet.is_of__class}s`)}
         />
       )}
     </>
