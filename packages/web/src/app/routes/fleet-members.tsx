@@ -144,7 +144,7 @@ function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: Pag
           <ConfirmDialog
             title={t('fleet_members.remove_title')}
             body={t('fleet_members.remove_body', { name: name(dialog.member), fleet: fleetName })}
-            confirmLabel={t('fleet_members.remove')}
+            confirmLabel={t('common.remove')}
             onConfirm={() => remove.mutateAsync({ fleetId, membershipId: dialog.member.id })}
             success={t('fleet_members.removed', { name: name(dialog.member) })}
             onClose={close}

@@ -64,7 +64,7 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
           isAdmin ? (
             <>
               <Button variant="outlined" onClick={() => setDialog('rename')} onPointerEnter={() => void loadRename()}>
-                {t('org_summary.rename')}
+                {t('common.rename')}
               </Button>
               <Button variant="outlined" onClick={() => setDialog('logo')} onPointerEnter={() => void loadLogo()}>
                 {t('org_summary.edit_logo')}

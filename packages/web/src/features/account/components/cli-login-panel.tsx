@@ -49,7 +49,7 @@ export function CliLoginPanel({ callback }: { callback: URL }) {
           {t('account.cli.authorize')}
         </Button>
         <Button onClick={() => void navigate('/', { replace: true })} disabled={sending}>
-          {t('account.cli.cancel')}
+          {t('common.cancel')}
         </Button>
       </Stack>
     </Stack>

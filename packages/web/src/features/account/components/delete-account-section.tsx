@@ -234,7 +234,7 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={onClose} disabled={running || succeeded}>
-            {t('account.reverify.cancel')}
+            {t('common.cancel')}
           </Button>
           <Button type="submit" variant="contained" color="error" disabled={!canConfirm} loading={running}>
             {t('account.deletion.confirm')}

@@ -27,7 +27,7 @@ export function OAuthConsentPanel({ clientId, state }: { clientId: string; state
       <Stack spacing={2}>
         <Alert severity="error">{t('account.oauth.not_found')}</Alert>
         <Button component={RouterLink} to="/">
-          {t('account.cli.cancel')}
+          {t('common.cancel')}
         </Button>
       </Stack>
     );

@@ -1,10 +1,13 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { DialogContentText } from '@mui/material';
 import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { sdk } from '../../../lib/sdk';
 import { reverify } from '../api/session';
 import '../i18n';
@@ -95,55 +98,30 @@ export function useWithRecentAuth(): <T>(call: () => Promise<T>) => Promise<T> {
 
 function ReverifyDialog({ onVerified, onCancel }: { onVerified: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
-  const titleId = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setError(t('account.reverify.password_required'));
-      return;
-    }
-    setBusy(true);
-    try {
-      await reverify(password);
-      onVerified();
-    } catch (err) {
-      setError(errorMessage(err, t));
-      setBusy(false);
-    }
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ password: z.string().check(z.minLength(1, t('account.reverify.password_required'))) }),
+    defaultValues: { password: '' },
+    submit: ({ password }) => reverify(password),
+    onSuccess: onVerified,
+    // A wrong password is said under the field.
+    onError: (err) => {
+      form.setError('password', { message: errorMessage(err, t) });
+      return true;
+    },
+  });
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <form noValidate onSubmit={(e) => void submit(e)}>
-        <DialogTitle id={titleId}>{t('account.reverify.title')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <DialogContentText>{t('account.reverify.body')}</DialogContentText>
-            <TextInput
-              id="reverify-password"
-              type="password"
-              label={t('account.reverify.password')}
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={error}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onCancel} disabled={busy}>
-            {t('account.reverify.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" loading={busy}>
-            {t('account.reverify.verify')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog form={dialog} title={t('account.reverify.title')} submitLabel={t('account.reverify.verify')} maxWidth="xs" onClose={onCancel}>
+      <DialogContentText>{t('account.reverify.body')}</DialogContentText>
+      <TextInput
+        {...form.register('password')}
+        id="reverify-password"
+        type="password"
+        label={t('account.reverify.password')}
+        autoComplete="current-password"
+        autoFocus
+        error={dialog.fieldError('password')}
+      />
+    </FormDialog>
   );
 }

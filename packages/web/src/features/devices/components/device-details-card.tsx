@@ -63,7 +63,7 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         <span>{device.device_name}</span>
         <PermissionTooltip allowed={canUpdate}>
           <Button size="small" disabled={!canUpdate} onClick={() => setRenaming(true)}>
-            {t('devices.rename')}
+            {t('common.rename')}
           </Button>
         </PermissionTooltip>
       </Stack>,

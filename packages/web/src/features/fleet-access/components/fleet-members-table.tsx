@@ -55,7 +55,7 @@ export function FleetMembersTable({ organizationId, members, loading, canManage,
               onClick={() => onRemove(m)}
               aria-label={t('fleet_members.remove_named', { name: name(m) })}
             >
-              {t('fleet_members.remove')}
+              {t('common.remove')}
             </Button>
           </PermissionTooltip>
         </Stack>

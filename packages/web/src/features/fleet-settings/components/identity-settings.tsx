@@ -36,10 +36,10 @@ export function IdentitySettings({ fleet, canUpdate, change }: Props) {
 
   return (
     <>
-      <SettingRow title={t('fleet_settings.rename')} description={t('fleet_settings.rename_description')}>
+      <SettingRow title={t('common.rename')} description={t('fleet_settings.rename_description')}>
         <PermissionTooltip allowed={canUpdate}>
           <Button variant="outlined" disabled={!canUpdate || renameBlocked} onClick={() => setDialog('rename')}>
-            {t('fleet_settings.rename')}
+            {t('common.rename')}
           </Button>
         </PermissionTooltip>
         {renameBlocked && <Typography variant="body2">{t('fleet_settings.rename_blocked')}</Typography>}

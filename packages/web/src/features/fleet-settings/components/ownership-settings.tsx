@@ -65,7 +65,7 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           {deviceCount !== undefined && deviceCount > 0 && <Alert severity="info">{t('fleet_settings.transfer_has_devices', { count: deviceCount })}</Alert>}
         </SettingRow>
       )}
-      <SettingRow title={t('fleet_settings.delete')} description={t('fleet_settings.delete_description', { kind: className })}>
+      <SettingRow title={t('common.delete')} description={t('fleet_settings.delete_description', { kind: className })}>
         <PermissionTooltip allowed={canDelete}>
           <Button variant="contained" color="error" disabled={!canDelete || deviceCount === undefined} onClick={() => setDialog('delete')}>
             {t('fleet_settings.delete_submit', { kind: className })}

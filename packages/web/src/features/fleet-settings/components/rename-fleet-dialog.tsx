@@ -36,7 +36,7 @@ export function RenameFleetDialog({ currentName, onRename, onClose }: Props) {
     <FormDialog
       form={dialog}
       title={t('fleet_settings.rename_title')}
-      submitLabel={t('fleet_settings.rename_submit')}
+      submitLabel={t('common.rename')}
       submitDisabled={!!error && error.type !== 'server'}
       onClose={onClose}
     >

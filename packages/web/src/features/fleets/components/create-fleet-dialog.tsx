@@ -172,7 +172,6 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
       open
       title={t(`fleets.dialog_title_${appClass}`)}
       submitLabel={t(`fleets.create_${appClass}`)}
-      cancelLabel={t('fleets.cancel')}
       submitting={formState.isSubmitting}
       submitDisabled={loading || noOrganizations || !!loadError || !valid || checking}
       onSubmit={onSubmit}

@@ -9,7 +9,7 @@ export function RenameOrganizationDialog({ organization, onClose }: { organizati
   return (
     <NameDialog
       title={t('org_summary.rename_title')}
-      submitLabel={t('org_summary.rename_submit')}
+      submitLabel={t('common.rename')}
       label={t('org_summary.name')}
       inputId="rename-organization-name"
       autoComplete="organization"

@@ -19,7 +19,7 @@ export function TeamNameDialog(props: Props) {
   return (
     <NameDialog
       title={creating ? t('teams.create_title') : t('teams.rename_title')}
-      submitLabel={creating ? t('teams.create_submit') : t('teams.rename_submit')}
+      submitLabel={creating ? t('teams.create_submit') : t('common.rename')}
       label={t('teams.name')}
       inputId="team-name"
       requiredMessage={t('teams.name_required')}
