@@ -1,7 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRunMutation } from '../lib/use-run-mutation';
+import { useRunMutation } from '../lib/notify';
 
 interface ConfirmDialogProps {
   title: string;

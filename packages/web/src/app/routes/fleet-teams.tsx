@@ -10,6 +10,7 @@ import { useOrganizationTeams } from '../../features/fleet-access/api/get-organi
 import { useAddTeamAccess, useChangeTeamAccessRole, useRemoveTeamAccess } from '../../features/fleet-access/api/team-access-mutations';
 import { fleetRoleLabel, fleetRoleOptions } from '../../features/fleet-access/fleet-roles';
 import { useFleetRouteContext } from './fleet-context';
+import { paths } from '../../lib/paths';
 
 const loadGrant = () => import('../../components/grant-access-dialog');
 const loadRole = () => import('../../components/role-dialog');
@@ -102,7 +103,7 @@ function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageP
                 key: 'team',
                 header: t('fleet_teams.col_team'),
                 render: (a) => (
-                  <Link component={RouterLink} to={`/orgs/${organizationId}/teams/${a.teamId}`}>
+                  <Link component={RouterLink} to={paths.organizationTeam(organizationId, a.teamId)}>
                     {a.teamName}
                   </Link>
                 ),

@@ -13,6 +13,7 @@ import { OrganizationInvitesTable } from '../../features/organizations/component
 import { OrganizationMembersTable } from '../../features/organizations/components/organization-members-table';
 import { throwIfBatchFailed } from '../../lib/submit-mutation';
 import { OrganizationGate } from './organization-gate';
+import { paths } from '../../lib/paths';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
 const loadInvite = () => import('../../features/organizations/components/invite-member-dialog');
@@ -66,7 +67,7 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
     setSelectedMembers((s) => new Set([...s].filter((x) => x !== member.membershipId)));
   };
   const afterDelete = (member: OrganizationMember) => {
-    if (member.membershipId === myMembershipId) void navigate('/orgs', { replace: true });
+    if (member.membershipId === myMembershipId) void navigate(paths.organizations(), { replace: true });
   };
 
   // Batch revoke, one at a time; a partial failure says how many failed.
@@ -100,7 +101,7 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
         }
       />
       <Stack spacing={3}>
-        <Link component={RouterLink} to={`/orgs/${organization.id}`} sx={{ alignSelf: 'flex-start' }}>
+        <Link component={RouterLink} to={paths.organization(organization.id)} sx={{ alignSelf: 'flex-start' }}>
           {t('members.back_to_summary')}
         </Link>
         {!isAdmin && <Typography color="text.secondary">{t('members.admins_only')}</Typography>}

@@ -19,6 +19,7 @@ import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled'
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
 import { parseRouteId } from '../../lib/route-id';
 import { formatDate } from '../../lib/date-format';
+import { paths } from '../../lib/paths';
 
 const loadName = () => import('../../features/teams/components/team-name-dialog');
 const loadAddMembers = () => import('../../features/teams/components/add-team-members-dialog');
@@ -42,10 +43,10 @@ export function TeamSummaryRoute() {
   const params = useParams();
   const orgId = parseRouteId(params.orgId);
   const teamId = parseRouteId(params.teamId);
-  if (orgId === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
-  if (teamId === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('invalid_id_passed_in_url')} />;
+  if (orgId === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
+  if (teamId === undefined) return <RedirectWithError to={paths.organization(orgId, 'teams')} message={t('invalid_id_passed_in_url')} />;
   const tab = TABS.find((x) => x === params.tab);
-  if (params.tab !== undefined && tab === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams/${teamId}`} message={t('teams.unknown_tab')} />;
+  if (params.tab !== undefined && tab === undefined) return <RedirectWithError to={paths.organizationTeam(orgId, teamId)} message={t('teams.unknown_tab')} />;
   return <TeamPage key={teamId} orgId={orgId} teamId={teamId} tab={tab} />;
 }
 
@@ -59,7 +60,7 @@ function TeamPage({ orgId, teamId, tab }: { orgId: number; teamId: number; tab: 
   if (team.isPending || membership.isPending) return <FullPageSpinner />;
   // Missing, not readable, or of another organization: all look the same.
   if (team.data === null || team.data.organizationId !== orgId) {
-    return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('teams.unauthorized')} />;
+    return <RedirectWithError to={paths.organization(orgId, 'teams')} message={t('teams.unauthorized')} />;
   }
   return <TeamSummary team={team.data} tab={tab} isAdmin={membership.data?.role === 'administrator'} />;
 }
@@ -83,8 +84,8 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
   const [dialog, setDialog] = useState<Dialog>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const close = () => setDialog(null);
-  const base = `/orgs/${team.organizationId}/teams/${team.id}`;
-  const teamsList = `/orgs/${team.organizationId}/teams`;
+  const base = paths.organizationTeam(team.organizationId, team.id);
+  const teamsList = paths.organization(team.organizationId, 'teams');
 
   const myMembership = team.members.find((m) => m.userId === session.data?.id);
   const appsEnabled = useAppsEnabled();

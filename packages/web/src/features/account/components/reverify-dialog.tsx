@@ -1,15 +1,7 @@
-import { DialogContentText } from '@mui/material';
 import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
 import { useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
-import { FormDialog } from '../../../components/form-dialog';
-import { TextInput } from '../../../components/form-fields';
-import { errorMessage } from '../../../lib/errors';
-import { useMutationForm } from '../../../lib/use-mutation-form';
 import { sdk } from '../../../lib/sdk';
-import { reverify } from '../api/session';
 import '../i18n';
 import { needsReverification } from '../recent-auth';
 
@@ -33,26 +25,30 @@ let open: Promise<void> | null = null;
 
 /** Shows the password dialog in its own root (callers need not render anything); one at a time. */
 function askForPassword(theme: Theme): Promise<void> {
-  open ??= new Promise<void>((resolve, reject) => {
-    const host = document.createElement('div');
-    document.body.appendChild(host);
-    const root = createRoot(host);
-    const finish = (err?: Error) => {
-      open = null;
-      // Unmount after the event that closed it has been handled.
-      setTimeout(() => {
-        root.unmount();
-        host.remove();
-      });
-      if (err) reject(err);
-      else resolve();
-    };
-    root.render(
-      <ThemeProvider theme={theme}>
-        <ReverifyDialog onVerified={() => finish()} onCancel={() => finish(new ReverificationCancelled())} />
-      </ThemeProvider>,
-    );
-  });
+  // The form loads when first asked for: pages that may ask (preferences) stay light.
+  open ??= import('./reverify-form').then(
+    ({ ReverifyForm }) =>
+      new Promise<void>((resolve, reject) => {
+        const host = document.createElement('div');
+        document.body.appendChild(host);
+        const root = createRoot(host);
+        const finish = (err?: Error) => {
+          open = null;
+          // Unmount after the event that closed it has been handled.
+          setTimeout(() => {
+            root.unmount();
+            host.remove();
+          });
+          if (err) reject(err);
+          else resolve();
+        };
+        root.render(
+          <ThemeProvider theme={theme}>
+            <ReverifyForm onVerified={() => finish()} onCancel={() => finish(new ReverificationCancelled())} />
+          </ThemeProvider>,
+        );
+      }),
+  );
   return open;
 }
 
@@ -93,35 +89,5 @@ export function useWithRecentAuth(): <T>(call: () => Promise<T>) => Promise<T> {
       }
     },
     [ensureRecentAuth],
-  );
-}
-
-function ReverifyDialog({ onVerified, onCancel }: { onVerified: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
-  const { form, ...dialog } = useMutationForm({
-    schema: z.object({ password: z.string().check(z.minLength(1, t('account.reverify.password_required'))) }),
-    defaultValues: { password: '' },
-    submit: ({ password }) => reverify(password),
-    onSuccess: onVerified,
-    // A wrong password is said under the field.
-    onError: (err) => {
-      form.setError('password', { message: errorMessage(err, t) });
-      return true;
-    },
-  });
-
-  return (
-    <FormDialog form={dialog} title={t('account.reverify.title')} submitLabel={t('account.reverify.verify')} maxWidth="xs" onClose={onCancel}>
-      <DialogContentText>{t('account.reverify.body')}</DialogContentText>
-      <TextInput
-        {...form.register('password')}
-        id="reverify-password"
-        type="password"
-        label={t('account.reverify.password')}
-        autoComplete="current-password"
-        autoFocus
-        error={dialog.fieldError('password')}
-      />
-    </FormDialog>
   );
 }

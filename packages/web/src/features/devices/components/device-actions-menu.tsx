@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRunMutation } from '../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../lib/notify';
 import type { DeviceDetails } from '../api/get-device';
 import { runDeviceAction } from '../api/device-mutations';
 import { deviceActionKey } from '../api/keys';

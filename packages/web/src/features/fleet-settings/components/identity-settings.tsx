@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useRunMutation } from '../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../lib/notify';
 import type { FleetChange } from '../api/fleet-changes';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { isClassicOrLegacy, supportAccessState } from '../fleet-settings-rules';

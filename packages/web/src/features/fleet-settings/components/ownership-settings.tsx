@@ -11,6 +11,7 @@ import type { FleetSettings } from '../api/get-fleet-settings';
 import { useTransferOrganizations } from '../api/get-transfer-organizations';
 import { SettingRow } from '../../../components/setting-row';
 import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
+import { paths } from '../../../lib/paths';
 
 interface Props {
   fleet: FleetSettings;
@@ -98,7 +99,7 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
             await onDeleted();
           }}
           success={t('fleet_settings.deleted', { name: fleet.app_name })}
-          onSuccess={() => void navigate(`/${fleet.is_of__class}s`)}
+          onSuccess={() => void navigate(paths.applications(fleet.is_of__class))}
         />
       )}
     </>

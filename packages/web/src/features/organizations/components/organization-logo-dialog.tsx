@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { useMutationForm } from '../../../lib/use-mutation-form';
-import { useRunMutation } from '../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../lib/notify';
 import { useRemoveOrganizationLogo } from '../api/remove-organization-logo';
 import { useSetOrganizationLogo } from '../api/set-organization-logo';
 import { LOGO_ACCEPT, logoFileProblem, logoSrc } from '../logo-file';

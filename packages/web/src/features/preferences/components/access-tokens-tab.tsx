@@ -1,5 +1,5 @@
 import { Button, Stack, TablePagination, TableSortLabel, Typography } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
@@ -7,8 +7,11 @@ import { ApiKeySection } from '../../../components/api-key-section';
 import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
 import { useRevokeUserApiKey, useSessionToken, useUserApiKeys, type ApiKeyPage, type ApiKeySortField, type UserApiKey } from '../api/api-keys';
-import { ApiKeyDialog, type RunSensitive } from './api-key-dialog';
+import type { RunSensitive } from './api-key-dialog';
 import { formatDate } from '../../../lib/date-format';
+
+// The form loads when first opened (the first-page budget).
+const ApiKeyDialog = lazy(async () => ({ default: (await import('./api-key-dialog')).ApiKeyDialog }));
 
 const PAGE_SIZES = [10, 25, 50];
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: UserApiKey } | { kind: 'revoke'; key: UserApiKey } | null;
@@ -132,7 +135,9 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
       dialogs={
         <>
           {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
-            <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
+            <Suspense fallback={null}>
+              <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
+            </Suspense>
           )}
           {dialog?.kind === 'revoke' && (
             <ConfirmDialog

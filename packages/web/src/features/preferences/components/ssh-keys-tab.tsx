@@ -1,13 +1,16 @@
 import { sshKeyFingerprint } from '@flotilla/model';
 import { Button, Typography } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
 import { ApiKeySection } from '../../../components/api-key-section';
 import { useDeleteSshKey, useSshKeys, type SshKey } from '../api/ssh-keys';
-import { AddSshKeyDialog, ImportSshKeysDialog } from './ssh-key-dialogs';
 import { formatDate } from '../../../lib/date-format';
+
+// The forms load when first opened (the first-page budget).
+const AddSshKeyDialog = lazy(async () => ({ default: (await import('./ssh-key-dialogs')).AddSshKeyDialog }));
+const ImportSshKeysDialog = lazy(async () => ({ default: (await import('./ssh-key-dialogs')).ImportSshKeysDialog }));
 
 type Dialog = { kind: 'add' } | { kind: 'import' } | { kind: 'delete'; key: SshKey } | null;
 
@@ -62,8 +65,10 @@ export function SshKeysTab() {
       emptyText={t('preferences.ssh.empty')}
       dialogs={
         <>
-          {dialog?.kind === 'add' && <AddSshKeyDialog onClose={() => setDialog(null)} />}
-          {dialog?.kind === 'import' && <ImportSshKeysDialog onClose={() => setDialog(null)} />}
+          <Suspense fallback={null}>
+            {dialog?.kind === 'add' && <AddSshKeyDialog onClose={() => setDialog(null)} />}
+            {dialog?.kind === 'import' && <ImportSshKeysDialog onClose={() => setDialog(null)} />}
+          </Suspense>
           {dialog?.kind === 'delete' && (
             <ConfirmDialog
               title={t('preferences.ssh.delete_title')}

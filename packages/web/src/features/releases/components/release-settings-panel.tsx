@@ -2,7 +2,7 @@ import { Button, Paper, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useRunMutation } from '../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../lib/notify';
 import type { ReleaseDetails } from '../api/get-release';
 import { useFinalizeRelease, useSetReleaseIsInvalidated } from '../api/release-mutations';
 import { blocksValidation, shownStatus } from '../release-view';

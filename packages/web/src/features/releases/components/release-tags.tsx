@@ -8,7 +8,7 @@ import { TextInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import { requiredText } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
-import { useRunMutation } from '../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../lib/notify';
 import { useRemoveReleaseTag, useSetReleaseTag } from '../api/release-mutations';
 
 interface Tag {

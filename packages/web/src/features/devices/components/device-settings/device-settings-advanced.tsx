@@ -3,13 +3,12 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../../components/confirm-dialog';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { TypeToConfirmDialog } from '../../../../components/type-to-confirm-dialog';
-import { useRunMutation } from '../../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
 import type { FleetAccess } from '../../../fleet-access/fleet-access';
 import { useDeviceSettingsChange, type DeviceSettingsFacts } from '../../api/device-settings';
@@ -18,6 +17,10 @@ import { deviceKey, fleetDevicesKey } from '../../api/keys';
 import { deactivateUnavailable, localModeUnavailable } from '../../device-settings-rules';
 import { DeviceMoveSetting } from './device-move-setting';
 import { SettingRow } from '../../../../components/setting-row';
+import { paths } from '../../../../lib/paths';
+
+// The typed confirmation loads when first opened (the first-page budget).
+const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
 
 /** The settings below support access (spec 2 §2): public URL, move, local mode, deactivate, delete. */
 export function DeviceSettingsAdvanced({ device, facts, access }: { device: DeviceDetails; facts: DeviceSettingsFacts; access: FleetAccess }) {
@@ -138,27 +141,29 @@ function DeleteSetting({ device, canDelete }: { device: DeviceDetails; canDelete
         </Button>
       </PermissionTooltip>
       {confirming ? (
-        <TypeToConfirmDialog
-          title={t('devices.settings_delete_title', { name: device.device_name })}
-          warning={t('devices.settings_delete_warning')}
-          expected={device.device_name}
-          label={t('devices.settings_delete_label', { name: device.device_name })}
-          hint={t('devices.settings_delete_hint')}
-          emptyHint={t('devices.confirm_empty')}
-          submitLabel={t('devices.settings_delete_button')}
-          inputId="device-delete-confirm"
-          onConfirm={() => sdk.models.device.remove(device.uuid)}
-          success={t('devices.settings_deleted')}
-          onSuccess={() =>
-            // Spec 2 §2: after deleting a device the user goes to /fleets/{id}; the device's
-            // cached query goes too, so its refetch does not redirect to / first.
-            void Promise.resolve(navigate(`/fleets/${device.fleet.id}`)).then(() => {
-              queryClient.removeQueries({ queryKey: deviceKey(device.uuid) });
-              void queryClient.invalidateQueries({ queryKey: fleetDevicesKey(device.fleet.id) });
-            })
-          }
-          onClose={() => setConfirming(false)}
-        />
+        <Suspense fallback={null}>
+          <TypeToConfirmDialog
+            title={t('devices.settings_delete_title', { name: device.device_name })}
+            warning={t('devices.settings_delete_warning')}
+            expected={device.device_name}
+            label={t('devices.settings_delete_label', { name: device.device_name })}
+            hint={t('devices.settings_delete_hint')}
+            emptyHint={t('devices.confirm_empty')}
+            submitLabel={t('devices.settings_delete_button')}
+            inputId="device-delete-confirm"
+            onConfirm={() => sdk.models.device.remove(device.uuid)}
+            success={t('devices.settings_deleted')}
+            onSuccess={() =>
+              // Spec 2 §2: after deleting a device the user goes to /fleets/{id}; the device's
+              // cached query goes too, so its refetch does not redirect to / first.
+              void Promise.resolve(navigate(paths.application('fleet', device.fleet.id))).then(() => {
+                queryClient.removeQueries({ queryKey: deviceKey(device.uuid) });
+                void queryClient.invalidateQueries({ queryKey: fleetDevicesKey(device.fleet.id) });
+              })
+            }
+            onClose={() => setConfirming(false)}
+          />
+        </Suspense>
       ) : null}
     </SettingRow>
   );

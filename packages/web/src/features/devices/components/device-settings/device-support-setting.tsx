@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { useRunMutation } from '../../../../lib/use-run-mutation';
+import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
 import { useDeviceSettingsChange } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';
