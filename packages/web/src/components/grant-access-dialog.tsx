@@ -1,7 +1,8 @@
 import { Checkbox, FormControlLabel, FormGroup, FormHelperText, Skeleton, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNotify } from '../lib/notify';
+import { z } from 'zod/mini';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { RoleSelect, type RoleOption } from './role-select';
 
@@ -25,74 +26,48 @@ interface Props {
  */
 export function GrantAccessDialog({ title, submitLabel, itemsLabel, items, emptyText, roleOptions, onSubmit, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [role, setRole] = useState('');
-  const [error, setError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (selected.size === 0) return setError(t('teams.no_target_received'));
-    if (!role) return setError(t('teams.role_required'));
-    setSubmitting(true);
-    try {
-      notify.success(await onSubmit([...selected], role));
-      onClose();
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({
+      ids: z.array(z.number()).check(z.minLength(1, t('teams.no_target_received'))),
+      roleName: z.string().check(z.minLength(1, t('teams.role_required'))),
+    }),
+    defaultValues: { ids: [], roleName: '' },
+    submit: ({ ids, roleName }) => onSubmit(ids, roleName),
+    success: (done) => done,
+    onSuccess: onClose,
+  });
+  // One message at a time, the items' first (spec 1 §8).
+  const error = dialog.fieldError('ids') ?? dialog.fieldError('roleName');
 
   return (
-    <FormDialog
-      open
-      title={title}
-      submitLabel={submitLabel}
-      cancelLabel={t('teams.cancel')}
-      submitting={submitting}
-      onSubmit={(e) => void submit(e)}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={title} submitLabel={submitLabel} onClose={onClose}>
       {items === undefined ? (
         <Skeleton />
       ) : items.length === 0 ? (
         <Typography color="text.secondary">{emptyText}</Typography>
       ) : (
-        <FormGroup aria-label={itemsLabel}>
-          {items.map((item) => (
-            <FormControlLabel
-              key={item.id}
-              label={item.name}
-              control={
-                <Checkbox
-                  checked={selected.has(item.id)}
-                  onChange={(e) => {
-                    const next = new Set(selected);
-                    if (e.target.checked) next.add(item.id);
-                    else next.delete(item.id);
-                    setSelected(next);
-                    setError(undefined);
-                  }}
+        <Controller
+          control={form.control}
+          name="ids"
+          render={({ field }) => (
+            <FormGroup aria-label={itemsLabel}>
+              {items.map((item) => (
+                <FormControlLabel
+                  key={item.id}
+                  label={item.name}
+                  control={
+                    <Checkbox
+                      checked={field.value.includes(item.id)}
+                      onChange={(e) => field.onChange(e.target.checked ? [...field.value, item.id] : field.value.filter((id) => id !== item.id))}
+                    />
+                  }
                 />
-              }
-            />
-          ))}
-        </FormGroup>
+              ))}
+            </FormGroup>
+          )}
+        />
       )}
-      <RoleSelect
-        id="access-role"
-        label={t('teams.access_role')}
-        placeholder={t('teams.choose_role')}
-        options={roleOptions}
-        value={role}
-        onChange={(e) => {
-          setRole(e.target.value);
-          setError(undefined);
-        }}
-      />
+      <RoleSelect {...form.register('roleName')} id="access-role" label={t('teams.access_role')} placeholder={t('teams.choose_role')} options={roleOptions} />
       {error && <FormHelperText error>{error}</FormHelperText>}
     </FormDialog>
   );

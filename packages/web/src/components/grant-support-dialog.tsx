@@ -1,52 +1,50 @@
 import { supportAccessDefault } from '@flotilla/model';
-import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { fromDateTimeLocal, toDateTimeLocal } from '../lib/datetime-local';
+import { ruleCheck } from '../lib/form-rules';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { TextInput } from './form-fields';
 
 interface Props {
-  /** The feature's strings: dialog title, buttons, field label, and the two date errors. */
-  labels: { title: string; submit: string; cancel: string; until: string; required: string; future: string };
   inputId: string;
-  onGrant: (until: Date) => Promise<void>;
+  /** The text for a date that is not in the future (fleets and devices word it differently). */
+  futureText: string;
+  onGrant: (until: Date) => Promise<unknown>;
+  /** The success toast. */
+  success: string;
   onClose: () => void;
 }
 
 /** Grant support access (fleets and devices): a date in the future, 5 days ahead by default (spec 2 §5). */
-export function GrantSupportDialog({ labels, inputId, onGrant, onClose }: Props) {
-  const [value, setValue] = useState(() => toDateTimeLocal(supportAccessDefault(new Date())));
-  const [busy, setBusy] = useState(false);
-  const date = fromDateTimeLocal(value);
-  const error = !date ? labels.required : date.getTime() <= Date.now() ? labels.future : undefined;
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (!date || error) return;
-    setBusy(true);
-    try {
-      await onGrant(date);
-    } finally {
-      setBusy(false);
-    }
-  };
+export function GrantSupportDialog({ inputId, futureText, onGrant, success, onClose }: Props) {
+  const { t } = useTranslation();
+  const required = t('support_access.date_required');
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({
+      until: z.string().check(
+        ruleCheck((value: string) => {
+          const date = fromDateTimeLocal(value);
+          return !date ? required : date.getTime() <= Date.now() ? futureText : undefined;
+        }),
+      ),
+    }),
+    defaultValues: { until: toDateTimeLocal(supportAccessDefault(new Date())) },
+    mode: 'onChange',
+    submit: ({ until }) => onGrant(fromDateTimeLocal(until)!),
+    success,
+    onSuccess: onClose,
+  });
   return (
-    <FormDialog
-      open
-      title={labels.title}
-      submitLabel={labels.submit}
-      cancelLabel={labels.cancel}
-      submitting={busy}
-      submitDisabled={!!error}
-      onSubmit={(e) => void onSubmit(e)}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={t('support_access.grant_title')} submitLabel={t('support_access.grant')} submitDisabled={!!dialog.fieldError('until')} onClose={onClose}>
       <TextInput
+        {...form.register('until')}
         id={inputId}
         type="datetime-local"
-        label={labels.until}
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
+        label={t('support_access.until')}
         inputProps={{ min: toDateTimeLocal(new Date()) }}
-        error={error}
+        error={dialog.fieldError('until')}
       />
     </FormDialog>
   );

@@ -1,10 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { isValidEmail } from '@flotilla/model';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { looksLikeEmail } from '../lib/invitee';
-import { useNotify } from '../lib/notify';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { TextInput } from './form-fields';
 import { RoleSelect, type RoleOption } from './role-select';
@@ -34,7 +32,6 @@ interface Props {
  */
 export function InviteDialog({ title, roleOptions, onInvite, onAddByUsername, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const schema = z.object({
     invitee: z
       .string()
@@ -46,59 +43,43 @@ export function InviteDialog({ title, roleOptions, onInvite, onAddByUsername, on
     roleName: z.string().check(z.minLength(1, t('members.role_required'))),
     message: z.string().check(z.trim(), z.maxLength(1000)),
   });
-  const { register, handleSubmit, formState, watch } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, ...dialog } = useMutationForm({
+    schema,
     defaultValues: { invitee: '', roleName: '', message: '' },
+    submit: ({ invitee, roleName, message }) =>
+      looksLikeEmail(invitee) ? onInvite({ invitee, roleName, message: message || undefined }) : onAddByUsername({ username: invitee, roleName }),
+    success: (done) => done,
+    onSuccess: onClose,
   });
-  const isEmail = looksLikeEmail(watch('invitee'));
-
-  const onSubmit = handleSubmit(async ({ invitee, roleName, message }) => {
-    try {
-      const done = looksLikeEmail(invitee)
-        ? await onInvite({ invitee, roleName, message: message || undefined })
-        : await onAddByUsername({ username: invitee, roleName });
-      notify.success(done);
-      onClose();
-    } catch (err) {
-      notify.error(err);
-    }
-  });
+  const isEmail = looksLikeEmail(form.watch('invitee'));
 
   return (
-    <FormDialog
-      open
-      title={title}
-      submitLabel={t('members.invite_submit')}
-      cancelLabel={t('members.cancel')}
-      submitting={formState.isSubmitting}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={title} submitLabel={t('members.invite_submit')} onClose={onClose}>
       <TextInput
-        {...register('invitee')}
+        {...form.register('invitee')}
         id="invite-invitee"
         label={t('members.invitee')}
         autoComplete="off"
         autoFocus
         helperText={t('members.invitee_hint')}
-        error={formState.errors.invitee?.message}
+        error={dialog.fieldError('invitee')}
       />
       <RoleSelect
-        {...register('roleName')}
+        {...form.register('roleName')}
         id="invite-role"
         label={t('members.role')}
         placeholder={t('members.choose_role')}
         options={roleOptions}
-        error={formState.errors.roleName?.message}
+        error={dialog.fieldError('roleName')}
       />
       {isEmail && (
         <TextInput
-          {...register('message')}
+          {...form.register('message')}
           id="invite-message"
           label={t('members.message')}
           multiline
           minRows={2}
-          error={formState.errors.message?.message}
+          error={dialog.fieldError('message')}
         />
       )}
     </FormDialog>

@@ -1,16 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { errorStatus } from '../lib/errors';
-import { useNotify } from '../lib/notify';
+import { requiredText } from '../lib/form-rules';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { TextInput } from './form-fields';
 
-export interface NameDialogProps {
+export interface NameDialogProps<TResult> {
   title: string;
   submitLabel: string;
-  cancelLabel: string;
   label: string;
   inputId: string;
   requiredMessage: string;
@@ -18,50 +16,46 @@ export interface NameDialogProps {
   /** Spec 2 §5: a rename dialog defaults to the current name. */
   defaultName?: string;
   /** Saves the trimmed name; an unchanged default closes without saving. */
-  onSave: (name: string) => Promise<void>;
+  onSave: (name: string) => Promise<TResult>;
+  /** The success toast for the saved name. */
+  success: (name: string) => string;
+  /** After the toast and the close (e.g. open what was created). */
+  onSaved?: (result: TResult) => void;
   onClose: () => void;
 }
 
 /**
- * The one dialog for creating or renaming something by name (organizations, teams). Names
- * are unique case-insensitively (spec 1 §5); the server answers 409, shown under the field.
+ * The one dialog for creating or renaming something by name (organizations, teams, devices).
+ * Names are unique case-insensitively (spec 1 §5); the server answers 409, shown under the field.
  */
-export function NameDialog(props: NameDialogProps) {
+export function NameDialog<TResult>(props: NameDialogProps<TResult>) {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const schema = z.object({ name: z.string().check(z.trim(), z.minLength(1, props.requiredMessage), z.maxLength(100)) });
-  const { register, handleSubmit, formState, setError } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const unchanged = (name: string) => props.defaultName !== undefined && name === props.defaultName;
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ name: requiredText(props.requiredMessage, 100) }),
     defaultValues: { name: props.defaultName ?? '' },
-  });
-
-  const onSubmit = handleSubmit(async ({ name }) => {
-    if (props.defaultName !== undefined && name === props.defaultName) return props.onClose();
-    try {
-      await props.onSave(name);
-    } catch (err) {
-      if (errorStatus(err) === 409) setError('name', { message: t('already_used') });
-      else notify.error(err);
-    }
+    submit: async ({ name }) => (unchanged(name) ? { saved: false as const } : { saved: true as const, name, result: await props.onSave(name) }),
+    success: (r) => (r.saved ? props.success(r.name) : undefined),
+    onSuccess: (r) => {
+      props.onClose();
+      if (r.saved) props.onSaved?.(r.result);
+    },
+    onError: (err) => {
+      if (errorStatus(err) !== 409) return false;
+      form.setError('name', { message: t('already_used') });
+      return true;
+    },
   });
 
   return (
-    <FormDialog
-      open
-      title={props.title}
-      submitLabel={props.submitLabel}
-      cancelLabel={props.cancelLabel}
-      submitting={formState.isSubmitting}
-      onSubmit={onSubmit}
-      onClose={props.onClose}
-    >
+    <FormDialog form={dialog} title={props.title} submitLabel={props.submitLabel} onClose={props.onClose}>
       <TextInput
-        {...register('name')}
+        {...form.register('name')}
         id={props.inputId}
         label={props.label}
         autoComplete={props.autoComplete ?? 'off'}
         autoFocus
-        error={formState.errors.name?.message}
+        error={dialog.fieldError('name')}
       />
     </FormDialog>
   );

@@ -1,5 +1,6 @@
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { RoleSelect, type RoleOption } from './role-select';
 
@@ -8,38 +9,35 @@ interface Props {
   roleOptions: readonly RoleOption[];
   /** Preselected role (e.g. the member's current one); none by default. */
   currentRole?: string;
-  /** Runs the change; the caller toasts and closes. */
-  onSubmit: (roleName: string) => Promise<void>;
+  /** Runs the change (it rejects for a failure, which is toasted). */
+  onSubmit: (roleName: string) => Promise<unknown>;
+  /** The success toast for the chosen role. */
+  success?: (roleName: string) => string;
+  /** Once the change settled, whatever happened; closes the dialog unless given. */
+  onDone?: () => void;
   onClose: () => void;
 }
 
 /** Pick one role and apply it (organization members, fleet members, team access). */
-export function RoleDialog({ title, roleOptions, currentRole = '', onSubmit, onClose }: Props) {
+export function RoleDialog({ title, roleOptions, currentRole = '', onSubmit, success, onDone, onClose }: Props) {
   const { t } = useTranslation();
-  const { register, handleSubmit, formState, setError } = useForm<{ roleName: string }>({ defaultValues: { roleName: currentRole } });
-
-  const submit = handleSubmit(async ({ roleName }) => {
-    if (!roleName) return setError('roleName', { message: t('members.role_required') });
-    await onSubmit(roleName);
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ roleName: z.string().check(z.minLength(1, t('members.role_required'))) }),
+    defaultValues: { roleName: currentRole },
+    submit: async ({ roleName }) => (await onSubmit(roleName), roleName),
+    success,
+    onSettled: onDone ?? onClose,
   });
 
   return (
-    <FormDialog
-      open
-      title={title}
-      submitLabel={t('members.change_role_submit')}
-      cancelLabel={t('members.cancel')}
-      submitting={formState.isSubmitting}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={title} submitLabel={t('members.change_role_submit')} onClose={onClose}>
       <RoleSelect
-        {...register('roleName')}
+        {...form.register('roleName')}
         id="change-role"
         label={t('members.new_role')}
         placeholder={t('members.choose_role')}
         options={roleOptions}
-        error={formState.errors.roleName?.message}
+        error={dialog.fieldError('roleName')}
       />
     </FormDialog>
   );

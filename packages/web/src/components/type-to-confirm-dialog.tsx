@@ -1,5 +1,6 @@
 import { Alert } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { z } from 'zod/mini';
+import { useMutationForm } from '../lib/use-mutation-form';
 import { FormDialog } from './form-dialog';
 import { TextInput } from './form-fields';
 
@@ -12,45 +13,48 @@ interface Props {
   hint: string;
   emptyHint: string;
   submitLabel: string;
-  cancelLabel: string;
+  /** `common.cancel` unless the dialog names it otherwise. */
+  cancelLabel?: string;
   inputId: string;
-  onConfirm: () => Promise<void>;
+  onConfirm: () => Promise<unknown>;
+  /**
+   * The success toast. With it a failure is toasted too and the dialog stays open; without
+   * it the caller reports the outcome itself.
+   */
+  success?: string;
+  /** After the success toast (e.g. leave the page of what was deleted). */
+  onSuccess?: () => void;
+  /** After the error toast (e.g. close: the server's refusal is final). */
+  onFailed?: () => void;
   onClose: () => void;
 }
 
 /** Spec 2 §5 destructive confirmation: type the given text; paste and drop are blocked. */
 export function TypeToConfirmDialog(props: Props) {
-  const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const matches = typed === props.expected;
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (!matches) return;
-    setBusy(true);
-    try {
-      await props.onConfirm();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ typed: z.string().check(z.refine((typed) => typed === props.expected)) }),
+    defaultValues: { typed: '' },
+    submit: () => props.onConfirm(),
+    success: props.success,
+    onSuccess: props.onSuccess,
+    onError: () => void props.onFailed?.(),
+  });
+  const typed = form.watch('typed');
   const blocked = (e: { preventDefault: () => void }) => e.preventDefault();
   return (
     <FormDialog
-      open
+      form={dialog}
       title={props.title}
       submitLabel={props.submitLabel}
       cancelLabel={props.cancelLabel}
-      submitting={busy}
-      submitDisabled={!matches}
-      onSubmit={(e) => void onSubmit(e)}
+      submitDisabled={typed !== props.expected}
       onClose={props.onClose}
     >
       <Alert severity="warning">{props.warning}</Alert>
       <TextInput
+        {...form.register('typed')}
         id={props.inputId}
         label={props.label}
-        value={typed}
-        onChange={(e) => setTyped(e.target.value)}
         onPaste={blocked}
         onDrop={blocked}
         autoComplete="off"

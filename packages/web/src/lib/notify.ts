@@ -2,6 +2,7 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from './errors';
+import { submitMutation, type MutationOutcome } from './submit-mutation';
 
 /** The one toast helper: danger toasts for errors (spec 1 §8), success toasts for results. */
 export function useNotify() {
@@ -13,4 +14,13 @@ export function useNotify() {
   );
   const success = useCallback((message: string) => enqueueSnackbar(message, { variant: 'success' }), [enqueueSnackbar]);
   return useMemo(() => ({ error, success }), [error, success]);
+}
+
+/**
+ * `submitMutation` with this toast helper, for buttons and confirmations (no fields):
+ * `run(() => x.mutateAsync(…), { success, onSuccess })`.
+ */
+export function useRunMutation() {
+  const notify = useNotify();
+  return useCallback(<TResult>(run: () => Promise<TResult>, outcome?: MutationOutcome<TResult>) => submitMutation(run, notify, outcome), [notify]);
 }

@@ -6,6 +6,7 @@ import { useSession } from '../../features/auth/api/get-session';
 import { useQuery } from '@tanstack/react-query';
 import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
 import { clearReturnUrl, peekReturnUrl, rememberReturnUrl } from '../../features/auth/return-url';
+import { paths } from '../../lib/paths';
 
 /**
  * Public-only pages (login, sign-up; spec 1 §2): a `redirect` query parameter is
@@ -24,7 +25,7 @@ export function PublicOnly() {
   if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
   if (session.data && claims.isPending) return <FullPageSpinner />;
   // Signed in with the password but not past the second factor yet: the return URL waits.
-  if (session.data && claims.data?.twoFactor === 'pending') return <Navigate to="/login/two-factor" replace />;
+  if (session.data && claims.data?.twoFactor === 'pending') return <Navigate to={paths.loginTwoFactor()} replace />;
   if (session.data) return <RedirectAfterLogin redirect={redirect} />;
   return <Outlet />;
 }

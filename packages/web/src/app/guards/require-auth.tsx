@@ -8,8 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
 import { rememberReturnUrl } from '../../features/auth/return-url';
 import { accountStateQueryOptions } from '../../features/verify-email/api/account-state';
+import { paths } from '../../lib/paths';
 
-const VERIFY_PENDING = '/user/verify-email/pending';
+const VERIFY_PENDING = paths.verifyEmailPending();
 
 /**
  * Protected pages (spec 1 §2): an anonymous visitor goes to /login and the page they
@@ -32,14 +33,14 @@ export function RequireAuth() {
   if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
   if (!session.data) return <RedirectToLogin remember={!wasSignedIn.current} />;
   if (claims.isPending) return <FullPageSpinner />;
-  if (claims.data?.twoFactor === 'pending') return <RedirectToLogin remember={!wasSignedIn.current} to="/login/two-factor" />;
+  if (claims.data?.twoFactor === 'pending') return <RedirectToLogin remember={!wasSignedIn.current} to={paths.loginTwoFactor()} />;
   if (account.isPending) return <FullPageSpinner />;
   if (account.data?.verification === 'pending' && pathname !== VERIFY_PENDING) return <Navigate to={VERIFY_PENDING} replace />;
   wasSignedIn.current = true;
   return <Outlet />;
 }
 
-function RedirectToLogin({ remember, to = '/login' }: { remember: boolean; to?: string }) {
+function RedirectToLogin({ remember, to = paths.login() }: { remember: boolean; to?: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useAppearance } from '../../features/preferences/api/get-apps-enabled';
 import { UserMenu } from './user-menu';
+import { paths } from '../../lib/paths';
 
 export function Header({ username }: { username: string }) {
   const { t } = useTranslation();
@@ -20,7 +21,7 @@ export function Header({ username }: { username: string }) {
       }}
     >
       <Toolbar>
-        <Link component={RouterLink} to="/" color="inherit" underline="none" variant="h6" sx={{ fontWeight: 700 }}>
+        <Link component={RouterLink} to={paths.home()} color="inherit" underline="none" variant="h6" sx={{ fontWeight: 700 }}>
           {t('app.name')}
         </Link>
         <Box sx={{ flexGrow: 1 }} />

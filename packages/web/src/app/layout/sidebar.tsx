@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
+import { paths } from '../../lib/paths';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
@@ -16,16 +17,16 @@ interface NavItem {
   badge?: 'nav.alpha';
 }
 
-const FLEETS_ITEM: NavItem = { to: '/fleets', labelKey: 'nav.fleets', Icon: FleetIcon };
+const FLEETS_ITEM: NavItem = { to: paths.applications(), labelKey: 'nav.fleets', Icon: FleetIcon };
 // Spec 1 line 7: Apps only with the apps flag.
-const APPS_ITEM: NavItem = { to: '/apps', labelKey: 'nav.apps', Icon: AppsIcon, badge: 'nav.alpha' };
+const APPS_ITEM: NavItem = { to: paths.applications('app'), labelKey: 'nav.apps', Icon: AppsIcon, badge: 'nav.alpha' };
 const OTHER_NAV_ITEMS: NavItem[] = [
-  { to: '/blocks', labelKey: 'nav.blocks', Icon: BlockIcon },
-  { to: '/orgs', labelKey: 'nav.organizations', Icon: OrganizationIcon },
+  { to: paths.applications('block'), labelKey: 'nav.blocks', Icon: BlockIcon },
+  { to: paths.organizations(), labelKey: 'nav.organizations', Icon: OrganizationIcon },
 ];
 
 // Spec 3 §6: provider staff (support agents and platform administrators) get an admin link.
-const STAFF_NAV_ITEMS: NavItem[] = [{ to: '/admin', labelKey: 'nav.admin', Icon: AdminIcon }];
+const STAFF_NAV_ITEMS: NavItem[] = [{ to: paths.admin(), labelKey: 'nav.admin', Icon: AdminIcon }];
 
 /** Spec 1 §9: 220 px open, 56 px collapsed (icons only, names in tooltips). */
 export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: () => void; isStaff: boolean }) {

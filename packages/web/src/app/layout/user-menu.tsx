@@ -6,6 +6,7 @@ import { Link as RouterLink } from 'react-router';
 import { AccountIcon, LogoutIcon } from '../../components/icons';
 import { useLogout } from '../../features/auth/api/logout';
 import { useNotify } from '../../lib/notify';
+import { paths } from '../../lib/paths';
 
 /** Spec 1 §9: the header shows at most 20 characters of the username. */
 export function truncateUsername(username: string) {
@@ -44,7 +45,7 @@ export function UserMenu({ username }: { username: string }) {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'aria-labelledby': buttonId } }}
       >
-        <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
+        <MenuItem component={RouterLink} to={paths.preferences()} onClick={() => setAnchor(null)}>
           <ListItemIcon>
             <AccountIcon fontSize="small" />
           </ListItemIcon>

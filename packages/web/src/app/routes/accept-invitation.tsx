@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useAcceptInvitation, type InvitationKind } from '../../features/invitations/api/accept-invitation';
 import { errorMessage, errorStatus } from '../../lib/errors';
 import { useNotify } from '../../lib/notify';
+import { paths } from '../../lib/paths';
 
 /**
  * /organization/invitation/{token} and /invitation/{token} (spec 1 §2): accept the invite as
@@ -35,7 +36,7 @@ export function AcceptInvitationRoute({ kind }: { kind: InvitationKind }) {
           );
           // The new organization or fleet must show on the list we go to.
           await queryClient.invalidateQueries();
-          void navigate(kind === 'organization' ? '/orgs' : '/fleets', { replace: true });
+          void navigate(kind === 'organization' ? paths.organizations() : paths.applications(), { replace: true });
         },
       },
     );
@@ -67,7 +68,7 @@ export function AcceptInvitationRoute({ kind }: { kind: InvitationKind }) {
         <Typography color="text.secondary" sx={{ mb: 3, maxWidth: 480 }}>
           {reason}
         </Typography>
-        <Button variant="contained" onClick={() => void navigate('/')}>
+        <Button variant="contained" onClick={() => void navigate(paths.home())}>
           {t('not_found.go_home')}
         </Button>
       </div>

@@ -9,6 +9,7 @@ import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/se
 import { useLoginAs } from '../../features/admin/api/login-as';
 import { LoginAsForm } from '../../features/admin/components/login-as-form';
 import { MailOutbox } from '../../features/admin/components/mail-outbox';
+import { paths } from '../../lib/paths';
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminRoute() {
@@ -62,7 +63,7 @@ function LoginAs() {
             const session = await getSession();
             queryClient.setQueryData(sessionQueryKey, session);
             queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
-            await navigate('/fleets');
+            await navigate(paths.applications());
           },
         })
       }

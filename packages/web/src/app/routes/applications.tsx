@@ -5,6 +5,7 @@ import { Navigate } from 'react-router';
 import { FullPageSpinner } from '../../components/full-page-status';
 import { ApplicationList } from '../../features/fleets/components/application-list';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
+import { paths } from '../../lib/paths';
 
 /** /fleets, /apps, /blocks (spec 2 §2): the applications of one class the user can read. */
 function ApplicationsPage({ appClass }: { appClass: ApplicationClass }) {
@@ -33,6 +34,6 @@ export function AppsRoute() {
 export function AppsFlagGate({ children }: { children: ReactNode }) {
   const appsEnabled = useAppsEnabled();
   if (appsEnabled === undefined) return <FullPageSpinner />;
-  if (!appsEnabled) return <Navigate to="/fleets" replace />;
+  if (!appsEnabled) return <Navigate to={paths.applications()} replace />;
   return <>{children}</>;
 }

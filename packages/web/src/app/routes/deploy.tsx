@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/page-header';
 import { deployFleetsQueryKey } from '../../features/deploy/api/get-deploy-fleets';
 import { DeployPanel } from '../../features/deploy/components/deploy-panel';
 import { loadDeployRequest, parseDeployQuery, setDeployTarget, storeDeployRequest, type DeployRequest } from '../../features/deploy/deploy-request';
+import { paths } from '../../lib/paths';
 
 const CreateFleetDialog = lazy(async () => ({ default: (await import('../../features/fleets/components/create-fleet-dialog')).CreateFleetDialog }));
 
@@ -33,7 +34,7 @@ export function DeployRoute() {
   const queryClient = useQueryClient();
   const [request] = useState(() => takeRequest(search));
   const [creating, setCreating] = useState(false);
-  if (!request) return <Navigate to="/fleets" replace />;
+  if (!request) return <Navigate to={paths.applications()} replace />;
   return (
     <>
       <PageHeader title={t('deploy.title')} />
@@ -41,7 +42,7 @@ export function DeployRoute() {
         request={request}
         onUseFleet={(fleetId) => {
           setDeployTarget(window.localStorage, fleetId, new Date());
-          void navigate(`/fleets/${fleetId}`);
+          void navigate(paths.application('fleet', fleetId));
         }}
         onCreateNew={() => setCreating(true)}
       />

@@ -12,8 +12,8 @@ import { DeviceActionsMenu } from '../../features/devices/components/device-acti
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
+import { paths } from '../../lib/paths';
 
-const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
 
 /**
  * /devices/{uuid} (spec 2 §2 "Device shell rules"): a device that is missing or unreadable
@@ -32,9 +32,9 @@ function LoadedDevice({ uuid }: { uuid: string }) {
     return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void device.refetch()} />;
   }
   if (device.isPending) return <FullPageSpinner />;
-  if (device.data === null) return <RedirectWithError to="/" message={t('devices.not_found')} />;
+  if (device.data === null) return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
   const { organization } = device.data.fleet;
-  if (organization.is_frozen) return <RedirectWithError to={`/orgs/${organization.id}`} message={t('devices.organization_frozen')} />;
+  if (organization.is_frozen) return <RedirectWithError to={paths.organization(organization.id)} message={t('devices.organization_frozen')} />;
   return <DeviceShell device={device.data} />;
 }
 
@@ -44,7 +44,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
   const { pathname } = useLocation();
   if (isError) return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void refetch()} />;
   if (!access) return <FullPageSpinner />;
-  const base = `/devices/${device.uuid}`;
+  const base = paths.device(device.uuid);
   // The sub-page after /devices/{uuid}/ names the tab; the index is the summary.
   const tab = pathname.slice(base.length + 1).split('/')[0] || 'summary';
   const context: DeviceRouteContext = { device, access };
@@ -54,7 +54,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
       <Stack spacing={2}>
         <Link
           component={RouterLink}
-          to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}
+          to={paths.application(device.fleet.is_of__class, device.fleet.id)}
           sx={{ alignSelf: 'flex-start' }}
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}

@@ -15,7 +15,6 @@ import {
 import { FleetInvitesTable } from '../../features/fleet-access/components/fleet-invites-table';
 import { FleetMembersTable } from '../../features/fleet-access/components/fleet-members-table';
 import { fleetRoleLabel, fleetRoleOptions } from '../../features/fleet-access/fleet-roles';
-import { useNotify } from '../../lib/notify';
 import { useFleetRouteContext } from './fleet-context';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
@@ -59,7 +58,6 @@ interface PageProps {
 
 function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: PageProps) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const members = useFleetMembers(fleetId, organizationId);
   // Only fleet administrators may read invites; others are not asked.
   const invites = useFleetInvites(fleetId, canManage);
@@ -72,16 +70,6 @@ function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: Pag
   const close = () => setDialog(null);
   const roleOptions = fleetRoleOptions(t);
   const name = (m: FleetMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
-
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    try {
-      await action();
-      notify.success(success);
-    } catch (err) {
-      notify.error(err);
-    }
-    close();
-  };
 
   return (
     <>
@@ -147,12 +135,8 @@ function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: Pag
             title={t('fleet_members.change_role_title', { name: name(dialog.member) })}
             roleOptions={roleOptions}
             currentRole={dialog.member.role}
-            onSubmit={(roleName) =>
-              run(
-                () => changeRole.mutateAsync({ fleetId, membershipId: dialog.member.id, roleName }),
-                t('fleet_members.role_changed', { name: name(dialog.member), role: fleetRoleLabel(roleName, t) }),
-              )
-            }
+            onSubmit={(roleName) => changeRole.mutateAsync({ fleetId, membershipId: dialog.member.id, roleName })}
+            success={(roleName) => t('fleet_members.role_changed', { name: name(dialog.member), role: fleetRoleLabel(roleName, t) })}
             onClose={close}
           />
         )}
@@ -160,11 +144,9 @@ function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: Pag
           <ConfirmDialog
             title={t('fleet_members.remove_title')}
             body={t('fleet_members.remove_body', { name: name(dialog.member), fleet: fleetName })}
-            confirmLabel={t('fleet_members.remove')}
-            cancelLabel={t('fleet_members.cancel')}
-            onConfirm={() =>
-              run(() => remove.mutateAsync({ fleetId, membershipId: dialog.member.id }), t('fleet_members.removed', { name: name(dialog.member) }))
-            }
+            confirmLabel={t('common.remove')}
+            onConfirm={() => remove.mutateAsync({ fleetId, membershipId: dialog.member.id })}
+            success={t('fleet_members.removed', { name: name(dialog.member) })}
             onClose={close}
           />
         )}
@@ -172,11 +154,9 @@ function FleetMembersPage({ fleetId, fleetName, organizationId, canManage }: Pag
           <ConfirmDialog
             title={t('fleet_members.revoke_title')}
             body={t('fleet_members.revoke_body', { invitee: dialog.invite.invitee })}
-            confirmLabel={t('fleet_members.revoke')}
-            cancelLabel={t('fleet_members.cancel')}
-            onConfirm={() =>
-              run(() => revoke.mutateAsync({ fleetId, inviteId: dialog.invite.id }), t('fleet_members.revoked', { invitee: dialog.invite.invitee }))
-            }
+            confirmLabel={t('common.revoke')}
+            onConfirm={() => revoke.mutateAsync({ fleetId, inviteId: dialog.invite.id })}
+            success={t('fleet_members.revoked', { invitee: dialog.invite.invitee })}
             onClose={close}
           />
         )}

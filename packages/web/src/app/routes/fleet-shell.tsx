@@ -11,6 +11,7 @@ import type { FleetAccess } from '../../features/fleet-access/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';
+import { classSegment, paths } from '../../lib/paths';
 
 // Warnings are rare and not needed for the first paint: their query and UI load after the shell.
 const ApplicationWarnings = lazy(async () => ({
@@ -18,7 +19,6 @@ const ApplicationWarnings = lazy(async () => ({
 }));
 
 /** The URL prefix of each application class (spec 2 §2: /{class}s/{applicationId}). */
-const CLASS_PREFIX = { fleet: 'fleets', app: 'apps', block: 'blocks' } as const;
 
 /** Sub-pages that exist so far; the summary is the index. */
 const TABS = ['devices', 'releases', 'members', 'teams', 'api-keys', 'settings'] as const;
@@ -34,7 +34,7 @@ export function FleetShellRoute() {
   const prefix = useLocation().pathname.split('/')[1] ?? 'fleets';
   const id = parseRouteId(useParams().fleetId);
   // Up one level is the class's list; only /fleets exists so far (the /apps and /blocks lists do not).
-  if (id === undefined) return <RedirectWithError to="/fleets" message={t('invalid_id_passed_in_url')} />;
+  if (id === undefined) return <RedirectWithError to={paths.applications()} message={t('invalid_id_passed_in_url')} />;
   return <LoadedFleet key={id} id={id} prefix={prefix} />;
 }
 
@@ -46,10 +46,10 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
 
   if (fleet.isError || isError) return <FullPageError message={t('fleet.load_failed')} onRetry={() => void refetch()} />;
   if (fleet.isPending) return <FullPageSpinner />;
-  if (fleet.data === null) return <RedirectWithError to="/fleets" message={t('fleet.not_found')} />;
+  if (fleet.data === null) return <RedirectWithError to={paths.applications()} message={t('fleet.not_found')} />;
   const { organization, is_of__class } = fleet.data;
-  if (organization.is_frozen) return <RedirectWithError to={`/orgs/${organization.id}`} message={t('fleet.organization_frozen')} />;
-  const expected = CLASS_PREFIX[is_of__class];
+  if (organization.is_frozen) return <RedirectWithError to={paths.organization(organization.id)} message={t('fleet.organization_frozen')} />;
+  const expected = classSegment(is_of__class);
   if (expected !== prefix) {
     return <Navigate replace to={`/${expected}${location.pathname.slice(prefix.length + 1)}${location.search}${location.hash}`} />;
   }
@@ -69,7 +69,7 @@ function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: Flee
     <>
       <PageHeader title={fleet.app_name} />
       <Stack spacing={3}>
-        <Link component={RouterLink} to={`/orgs/${fleet.organization.id}`} sx={{ alignSelf: 'flex-start' }}>
+        <Link component={RouterLink} to={paths.organization(fleet.organization.id)} sx={{ alignSelf: 'flex-start' }}>
           {t('fleet.organization_link', { name: fleet.organization.name })}
         </Link>
         <SupportAccessBanner access={access} supportUntil={fleet.is_accessible_by_support_until__date} />

@@ -9,8 +9,8 @@ import { useFleetTeamAccess, type FleetTeamAccess } from '../../features/fleet-a
 import { useOrganizationTeams } from '../../features/fleet-access/api/get-organization-teams';
 import { useAddTeamAccess, useChangeTeamAccessRole, useRemoveTeamAccess } from '../../features/fleet-access/api/team-access-mutations';
 import { fleetRoleLabel, fleetRoleOptions } from '../../features/fleet-access/fleet-roles';
-import { useNotify } from '../../lib/notify';
 import { useFleetRouteContext } from './fleet-context';
+import { paths } from '../../lib/paths';
 
 const loadGrant = () => import('../../components/grant-access-dialog');
 const loadRole = () => import('../../components/role-dialog');
@@ -49,7 +49,6 @@ interface PageProps {
 
 function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageProps) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const rows = useFleetTeamAccess(fleetId);
   const teams = useOrganizationTeams(fleetId, organizationId);
   const add = useAddTeamAccess();
@@ -61,17 +60,6 @@ function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageP
   const roleOptions = fleetRoleOptions(t);
   const picked = (rows.data ?? []).filter((a) => selected.has(a.id));
   const granted = new Set((rows.data ?? []).map((a) => a.teamId));
-
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    try {
-      await action();
-      notify.success(success);
-      setSelected(new Set());
-    } catch (err) {
-      notify.error(err);
-    }
-    close();
-  };
 
   return (
     <>
@@ -115,7 +103,7 @@ function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageP
                 key: 'team',
                 header: t('fleet_teams.col_team'),
                 render: (a) => (
-                  <Link component={RouterLink} to={`/orgs/${organizationId}/teams/${a.teamId}`}>
+                  <Link component={RouterLink} to={paths.organizationTeam(organizationId, a.teamId)}>
                     {a.teamName}
                   </Link>
                 ),
@@ -164,12 +152,11 @@ function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageP
             title={t('fleet_teams.change_role_title', { name: dialog.access.teamName })}
             roleOptions={roleOptions}
             currentRole={dialog.access.role}
-            onSubmit={(roleName) =>
-              run(
-                () => changeRole.mutateAsync({ fleetId, accessId: dialog.access.id, roleName }),
-                t('fleet_teams.role_changed', { name: dialog.access.teamName, role: fleetRoleLabel(roleName, t) }),
-              )
-            }
+            onSubmit={async (roleName) => {
+              await changeRole.mutateAsync({ fleetId, accessId: dialog.access.id, roleName });
+              setSelected(new Set());
+            }}
+            success={(roleName) => t('fleet_teams.role_changed', { name: dialog.access.teamName, role: fleetRoleLabel(roleName, t) })}
             onClose={close}
           />
         )}
@@ -178,13 +165,11 @@ function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }: PageP
             title={t('fleet_teams.remove_title', { count: dialog.access.length })}
             body={t('fleet_teams.remove_body', { count: dialog.access.length, name: dialog.access[0]!.teamName, fleet: fleetName })}
             confirmLabel={t('fleet_teams.remove')}
-            cancelLabel={t('fleet_teams.cancel')}
-            onConfirm={() =>
-              run(
-                () => remove.mutateAsync({ fleetId, teamIds: dialog.access.map((a) => a.teamId) }),
-                t('fleet_teams.removed', { count: dialog.access.length }),
-              )
-            }
+            onConfirm={async () => {
+              await remove.mutateAsync({ fleetId, teamIds: dialog.access.map((a) => a.teamId) });
+              setSelected(new Set());
+            }}
+            success={t('fleet_teams.removed', { count: dialog.access.length })}
             onClose={close}
           />
         )}

@@ -11,6 +11,7 @@ import { AuthCard } from '../../features/auth/components/auth-card';
 import { clearReturnUrl, peekReturnUrl } from '../../features/auth/return-url';
 import { TwoFactorLoginForm } from '../../features/two-factor/components/two-factor-login-form';
 import '../../features/two-factor/i18n';
+import { paths } from '../../lib/paths';
 
 /**
  * /login/two-factor (spec 1 §2): the second step of a login whose token says two-factor is
@@ -25,7 +26,7 @@ export function LoginTwoFactorRoute() {
 
   if (session.isPending) return <FullPageSpinner />;
   if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
-  if (!session.data) return <Navigate to="/login" replace />;
+  if (!session.data) return <Navigate to={paths.login()} replace />;
   if (claims.isPending) return <FullPageSpinner />;
   if (claims.data?.twoFactor !== 'pending') return <ContinueAfterLogin />;
   return (

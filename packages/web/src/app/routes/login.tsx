@@ -6,6 +6,7 @@ import { AuthCard } from '../../features/auth/components/auth-card';
 import { LoginForm } from '../../features/auth/components/login-form';
 import '../../features/password-reset/i18n';
 import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
+import { paths } from '../../lib/paths';
 
 export function LoginRoute() {
   const { t } = useTranslation();
@@ -19,14 +20,14 @@ export function LoginRoute() {
       footer={
         <>
           <Typography variant="body2" sx={{ mb: 1 }}>
-            <Link component={RouterLink} to="/password-reset">
+            <Link component={RouterLink} to={paths.passwordReset()}>
               {t('passwordReset.forgot_password')}
             </Link>
           </Typography>
           <Typography variant="body2">
             {t('auth.no_account')}{' '}
             {/* Sign-up keeps the query parameters (email, redirect). */}
-            <Link component={RouterLink} to={{ pathname: '/signup', search }}>
+            <Link component={RouterLink} to={{ pathname: paths.signup(), search }}>
               {t('auth.create_account_link')}
             </Link>
           </Typography>

@@ -12,8 +12,8 @@ import { useMyOrganizationMembership } from '../../features/organizations/api/ge
 import { SummaryListCard } from '../../features/organizations/components/summary-list-card';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
-import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
+import { paths } from '../../lib/paths';
 
 const loadConfirm = () => import('../../components/confirm-dialog');
 const ConfirmDialog = lazy(async () => ({ default: (await loadConfirm()).ConfirmDialog }));
@@ -28,11 +28,11 @@ export function MemberSummaryRoute() {
   const params = useParams();
   const orgId = parseRouteId(params.orgId);
   const memberId = parseRouteId(params.memberId);
-  if (orgId === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
-  if (memberId === undefined) return <RedirectWithError to={`/orgs/${orgId}/members`} message={t('invalid_id_passed_in_url')} />;
+  if (orgId === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
+  if (memberId === undefined) return <RedirectWithError to={paths.organization(orgId, 'members')} message={t('invalid_id_passed_in_url')} />;
   const tab = TABS.find((x) => x === params.tab);
   if (params.tab !== undefined && tab === undefined) {
-    return <RedirectWithError to={`/orgs/${orgId}/members/${memberId}`} message={t('invalid_id_passed_in_url')} />;
+    return <RedirectWithError to={paths.organizationMember(orgId, memberId)} message={t('invalid_id_passed_in_url')} />;
   }
   return <MemberPage key={memberId} orgId={orgId} memberId={memberId} tab={tab} />;
 }
@@ -45,7 +45,7 @@ function MemberPage({ orgId, memberId, tab }: { orgId: number; memberId: number;
     return <FullPageError message={t('member_summary.load_failed')} onRetry={() => void Promise.all([member.refetch(), mine.refetch()])} />;
   }
   if (member.isPending || mine.isPending) return <FullPageSpinner />;
-  if (member.data === null) return <RedirectWithError to={`/orgs/${orgId}/members`} message={t('member_summary.unauthorized')} />;
+  if (member.data === null) return <RedirectWithError to={paths.organization(orgId, 'members')} message={t('member_summary.unauthorized')} />;
   return (
     <MemberSummary
       orgId={orgId}
@@ -68,10 +68,9 @@ interface SummaryProps {
 function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const notify = useNotify();
   const deleteMembership = useDeleteOrganizationMembership();
   const [confirming, setConfirming] = useState(false);
-  const base = `/orgs/${orgId}/members/${member.membershipId}`;
+  const base = paths.organizationMember(orgId, member.membershipId);
   const name = member.username ?? t('org_summary.user_fallback', { id: member.userId });
   const roleLabel = (role: string) =>
     (['observer', 'operator', 'developer', 'administrator'] as const).find((r) => r === role) ? t(`teams.role_${role as 'observer'}`) : role;
@@ -86,18 +85,6 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
   const classes = APPLICATION_CLASSES.filter((c) => c !== 'app' || appsEnabled === true);
   const accessOf = (appClass: ApplicationClass) => member.access.filter((a) => a.appClass === appClass).map(item);
 
-  const confirmDelete = async () => {
-    try {
-      await deleteMembership.mutateAsync({ organizationId: orgId, membershipId: member.membershipId });
-      notify.success(t('members.member_deleted'));
-      setConfirming(false);
-      void navigate(isMe ? '/orgs' : `/orgs/${orgId}/members`, { replace: true });
-    } catch (err) {
-      // e.g. cannot_delete_last_organization_admin, shown in English (lib/errors.ts).
-      notify.error(err);
-      setConfirming(false);
-    }
-  };
 
   return (
     <>
@@ -112,7 +99,7 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
         }
       />
       <Stack spacing={3}>
-        <Link component={RouterLink} to={`/orgs/${orgId}/members`} sx={{ alignSelf: 'flex-start' }}>
+        <Link component={RouterLink} to={paths.organization(orgId, 'members')} sx={{ alignSelf: 'flex-start' }}>
           {t('member_summary.back_to_members')}
         </Link>
         <Paper variant="outlined" component="section" aria-label={t('member_summary.details')} sx={{ p: 2 }}>
@@ -138,7 +125,7 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
                 <ListItem key={team.id} divider>
                   <ListItemText
                     primary={
-                      <Link component={RouterLink} to={`/orgs/${orgId}/teams/${team.id}`}>
+                      <Link component={RouterLink} to={paths.organizationTeam(orgId, team.id)}>
                         {team.name}
                       </Link>
                     }
@@ -167,8 +154,10 @@ function MemberSummary({ orgId, member, tab, canDelete, isMe }: SummaryProps) {
             title={t('members.delete_title')}
             body={t('member_summary.delete_body', { name })}
             confirmLabel={t('members.delete_member')}
-            cancelLabel={t('members.cancel')}
-            onConfirm={confirmDelete}
+            // A refusal (e.g. cannot_delete_last_organization_admin) is toasted in English (lib/errors.ts).
+            onConfirm={() => deleteMembership.mutateAsync({ organizationId: orgId, membershipId: member.membershipId })}
+            success={t('members.member_deleted')}
+            onSuccess={() => void navigate(isMe ? paths.organizations() : paths.organization(orgId, 'members'), { replace: true })}
             onClose={() => setConfirming(false)}
           />
         )}

@@ -6,6 +6,7 @@ import { useSession } from '../../features/auth/api/get-session';
 import { useQuery } from '@tanstack/react-query';
 import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
 import { AppLayout } from '../layout/app-layout';
+import { paths } from '../../lib/paths';
 
 /**
  * Unmatched paths (spec 1 §2): a not-found page with a go-home button to /. A signed-in user
@@ -43,7 +44,7 @@ function NotFoundContent() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         {t('not_found.body')}
       </Typography>
-      <Button variant="contained" onClick={() => void navigate('/')}>
+      <Button variant="contained" onClick={() => void navigate(paths.home())}>
         {t('not_found.go_home')}
       </Button>
     </Box>

@@ -6,6 +6,7 @@ import { ApplicationList } from '../../features/fleets/components/application-li
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 import { AppsFlagGate } from './applications';
 import { OrganizationGate } from './organization-gate';
+import { paths } from '../../lib/paths';
 
 /** /orgs/{orgId}/fleets|apps|blocks (spec 1 §2): what the organization owns, inside the organization rules. */
 function OrganizationApplications({ appClass }: { appClass: ApplicationClass }) {
@@ -22,7 +23,7 @@ function OrganizationApplications({ appClass }: { appClass: ApplicationClass }) 
           canCreate={isAdmin}
           appsEnabled={appsEnabled}
         >
-          <Link component={RouterLink} to={`/orgs/${id}`} sx={{ display: 'inline-block', mb: 2 }}>
+          <Link component={RouterLink} to={paths.organization(id)} sx={{ display: 'inline-block', mb: 2 }}>
             {t('fleets.back_to_organization')}
           </Link>
         </ApplicationList>

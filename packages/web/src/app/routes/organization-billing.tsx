@@ -4,6 +4,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { parseRouteId } from '../../lib/route-id';
+import { paths } from '../../lib/paths';
 
 /**
  * /orgs/{orgId}/billing — a placeholder until billing exists (spec 3). Frozen
@@ -12,13 +13,13 @@ import { parseRouteId } from '../../lib/route-id';
 export function OrganizationBillingRoute() {
   const { t } = useTranslation();
   const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
+  if (id === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
   return (
     <>
       <PageHeader title={t('org_summary.billing_title')} />
       <Paper variant="outlined" sx={{ p: 3 }}>
         <Typography gutterBottom>{t('org_summary.billing_unavailable')}</Typography>
-        <Button component={RouterLink} to="/orgs" variant="outlined">
+        <Button component={RouterLink} to={paths.organizations()} variant="outlined">
           {t('org_summary.back_to_orgs')}
         </Button>
       </Paper>

@@ -9,6 +9,7 @@ import {
 } from '../../features/organizations/api/get-my-organization-membership';
 import { useOrganization, type OrganizationDetails } from '../../features/organizations/api/get-organization';
 import { parseRouteId } from '../../lib/route-id';
+import { paths } from '../../lib/paths';
 
 export interface OrganizationRouteContext {
   id: number;
@@ -27,7 +28,7 @@ export interface OrganizationRouteContext {
 export function OrganizationGate({ children }: { children: (context: OrganizationRouteContext) => ReactNode }) {
   const { t } = useTranslation();
   const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
+  if (id === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
   return (
     <LoadedOrganization key={id} id={id}>
       {children}
@@ -49,13 +50,13 @@ function LoadedOrganization({ id, children }: { id: number; children: (context: 
     );
   }
   if (organization.isPending || membership.isPending) return <FullPageSpinner />;
-  if (organization.data === null) return <RedirectWithError to="/orgs" message={t('orgs.not_found')} />;
+  if (organization.data === null) return <RedirectWithError to={paths.organizations()} message={t('orgs.not_found')} />;
   const isAdmin = membership.data?.role === 'administrator';
   if (organization.data.is_frozen) {
     return isAdmin ? (
-      <RedirectWithError to={`/orgs/${id}/billing`} message={t('update_billing_details')} />
+      <RedirectWithError to={paths.organization(id, 'billing')} message={t('update_billing_details')} />
     ) : (
-      <RedirectWithError to="/orgs" message={t('reach_administrators')} />
+      <RedirectWithError to={paths.organizations()} message={t('reach_administrators')} />
     );
   }
   return <>{children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}</>;

@@ -11,8 +11,9 @@ import { useOrganizationMembers, type OrganizationMember } from '../../features/
 import { useRevokeOrganizationInvite } from '../../features/organizations/api/revoke-organization-invite';
 import { OrganizationInvitesTable } from '../../features/organizations/components/organization-invites-table';
 import { OrganizationMembersTable } from '../../features/organizations/components/organization-members-table';
-import { useNotify } from '../../lib/notify';
+import { throwIfBatchFailed } from '../../lib/submit-mutation';
 import { OrganizationGate } from './organization-gate';
+import { paths } from '../../lib/paths';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
 const loadInvite = () => import('../../features/organizations/components/invite-member-dialog');
@@ -48,7 +49,6 @@ interface MembersPageProps {
 
 function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const navigate = useNavigate();
   const session = useSession();
   const members = useOrganizationMembers(organization.id);
@@ -61,18 +61,13 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
   const [selectedInvites, setSelectedInvites] = useState<Set<number>>(new Set());
   const close = () => setDialog(null);
 
+  // A refusal (e.g. 400 cannot_delete_last_organization_admin) is toasted in English (lib/errors.ts).
   const confirmDelete = async (member: OrganizationMember) => {
-    try {
-      await deleteMembership.mutateAsync({ organizationId: organization.id, membershipId: member.membershipId });
-      notify.success(t('members.member_deleted'));
-      setSelectedMembers((s) => new Set([...s].filter((x) => x !== member.membershipId)));
-      close();
-      if (member.membershipId === myMembershipId) void navigate('/orgs', { replace: true });
-    } catch (err) {
-      // e.g. 400 cannot_delete_last_organization_admin, shown in English (lib/errors.ts).
-      notify.error(err);
-      close();
-    }
+    await deleteMembership.mutateAsync({ organizationId: organization.id, membershipId: member.membershipId });
+    setSelectedMembers((s) => new Set([...s].filter((x) => x !== member.membershipId)));
+  };
+  const afterDelete = (member: OrganizationMember) => {
+    if (member.membershipId === myMembershipId) void navigate(paths.organizations(), { replace: true });
   };
 
   // Batch revoke, one at a time; a partial failure says how many failed.
@@ -87,11 +82,8 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
         firstError ??= err;
       }
     }
-    if (failed === 0) notify.success(t('members.invites_revoked', { count: list.length }));
-    else if (list.length === 1) notify.error(firstError);
-    else notify.error(t('members.operation_failed_for', { count: failed }));
     setSelectedInvites(new Set());
-    close();
+    throwIfBatchFailed({ total: list.length, failed, firstError }, (count) => t('members.operation_failed_for', { count }));
   };
 
   const selectedInviteList = (invites.data ?? []).filter((i) => selectedInvites.has(i.id));
@@ -109,7 +101,7 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
         }
       />
       <Stack spacing={3}>
-        <Link component={RouterLink} to={`/orgs/${organization.id}`} sx={{ alignSelf: 'flex-start' }}>
+        <Link component={RouterLink} to={paths.organization(organization.id)} sx={{ alignSelf: 'flex-start' }}>
           {t('members.back_to_summary')}
         </Link>
         {!isAdmin && <Typography color="text.secondary">{t('members.admins_only')}</Typography>}
@@ -197,8 +189,9 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
               organization: organization.name,
             })}
             confirmLabel={t('members.delete_member')}
-            cancelLabel={t('members.cancel')}
             onConfirm={() => confirmDelete(dialog.member)}
+            success={t('members.member_deleted')}
+            onSuccess={() => afterDelete(dialog.member)}
             onClose={close}
           />
         )}
@@ -206,9 +199,9 @@ function MembersPage({ organization, myMembershipId, isAdmin }: MembersPageProps
           <ConfirmDialog
             title={t('members.revoke_title', { count: dialog.invites.length })}
             body={t('members.revoke_body', { count: dialog.invites.length, invitee: dialog.invites[0]?.invitee ?? '' })}
-            confirmLabel={t('members.revoke')}
-            cancelLabel={t('members.cancel')}
+            confirmLabel={t('common.revoke')}
             onConfirm={() => confirmRevoke(dialog.invites)}
+            success={t('members.invites_revoked', { count: dialog.invites.length })}
             onClose={close}
           />
         )}

@@ -11,6 +11,7 @@ import { OrganizationDetails } from '../../features/organizations/components/org
 import { OrganizationFleetsList } from '../../features/organizations/components/organization-fleets-list';
 import { OrganizationMembersList } from '../../features/organizations/components/organization-members-list';
 import { OrganizationGate } from './organization-gate';
+import { paths } from '../../lib/paths';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
 const loadRename = () => import('../../features/organizations/components/rename-organization-dialog');
@@ -49,7 +50,7 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
   const fleets = useOrganizationFleets(organization.id);
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
-  const backToList = () => void navigate('/orgs', { replace: true });
+  const backToList = () => void navigate(paths.organizations(), { replace: true });
 
   const adminCount = members.data?.filter((m) => m.role === 'administrator').length;
   // Spec 1 §6: the sole administrator cannot leave (the server refuses it too).
@@ -64,7 +65,7 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
           isAdmin ? (
             <>
               <Button variant="outlined" onClick={() => setDialog('rename')} onPointerEnter={() => void loadRename()}>
-                {t('org_summary.rename')}
+                {t('common.rename')}
               </Button>
               <Button variant="outlined" onClick={() => setDialog('logo')} onPointerEnter={() => void loadLogo()}>
                 {t('org_summary.edit_logo')}
@@ -87,17 +88,17 @@ function OrganizationSummary({ organization, membership, isAdmin }: SummaryProps
         <Stack component="section" aria-label={t('org_summary.actions')} spacing={1} sx={{ alignItems: 'flex-start' }}>
           {!isAdmin && <Typography color="text.secondary">{t('org_summary.admins_only')}</Typography>}
           <Stack direction="row" spacing={2}>
-            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/members`}>
+            <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'members')}>
               {t('org_summary.manage_members')}
             </Button>
-            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/teams`}>
+            <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'teams')}>
               {t('org_summary.manage_teams')}
             </Button>
             {/* Spec 1 §2: the organization's fleets and blocks lists. */}
-            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/fleets`}>
+            <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'fleets')}>
               {t('fleets.org_link_fleet')}
             </Button>
-            <Button variant="outlined" component={RouterLink} to={`/orgs/${organization.id}/blocks`}>
+            <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'blocks')}>
               {t('fleets.org_link_block')}
             </Button>
             {membership && (

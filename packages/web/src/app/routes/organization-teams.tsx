@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/page-header';
 import { useTeams } from '../../features/teams/api/get-teams';
 import { TeamsTable } from '../../features/teams/components/teams-table';
 import { OrganizationGate } from './organization-gate';
+import { paths } from '../../lib/paths';
 
 const loadCreate = () => import('../../features/teams/components/team-name-dialog');
 const TeamNameDialog = lazy(async () => ({ default: (await loadCreate()).TeamNameDialog }));
@@ -39,7 +40,7 @@ function OrganizationTeamsPage({ id, name, isAdmin }: { id: number; name: string
         }
       />
       <Stack spacing={3}>
-        <Link component={RouterLink} to={`/orgs/${id}`} sx={{ alignSelf: 'flex-start' }}>
+        <Link component={RouterLink} to={paths.organization(id)} sx={{ alignSelf: 'flex-start' }}>
           {t('members.back_to_summary')}
         </Link>
         {!isAdmin && <Typography color="text.secondary">{t('teams.admins_only')}</Typography>}
@@ -57,7 +58,7 @@ function OrganizationTeamsPage({ id, name, isAdmin }: { id: number; name: string
             mode="create"
             organizationId={id}
             onClose={() => setCreating(false)}
-            onCreated={(teamId) => void navigate(`/orgs/${id}/teams/${teamId}`)}
+            onCreated={(teamId) => void navigate(paths.organizationTeam(id, teamId))}
           />
         )}
       </Suspense>

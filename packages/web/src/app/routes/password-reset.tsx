@@ -5,11 +5,12 @@ import { AuthCard } from '../../features/auth/components/auth-card';
 import { RequestResetForm } from '../../features/password-reset/components/request-reset-form';
 import { ResetPasswordForm } from '../../features/password-reset/components/reset-password-form';
 import '../../features/password-reset/i18n';
+import { paths } from '../../lib/paths';
 
 function BackToLogin({ label }: { label: string }) {
   return (
     <Typography variant="body2">
-      <Link component={RouterLink} to="/login">
+      <Link component={RouterLink} to={paths.login()}>
         {label}
       </Link>
     </Typography>
@@ -23,7 +24,7 @@ export function PasswordResetRoute() {
   const [params] = useSearchParams();
   return (
     <AuthCard title={t('passwordReset.request_title')} footer={<BackToLogin label={t('passwordReset.back_to_login')} />}>
-      <RequestResetForm defaultEmail={params.get('email') ?? ''} onSent={() => void navigate('/password-reset/success')} />
+      <RequestResetForm defaultEmail={params.get('email') ?? ''} onSent={() => void navigate(paths.passwordResetSuccess())} />
     </AuthCard>
   );
 }
@@ -48,13 +49,13 @@ export function ResetPasswordRoute() {
       title={t('passwordReset.reset_title')}
       footer={
         <Typography variant="body2">
-          <Link component={RouterLink} to="/password-reset">
+          <Link component={RouterLink} to={paths.passwordReset()}>
             {t('passwordReset.request_again')}
           </Link>
         </Typography>
       }
     >
-      <ResetPasswordForm loginCode={loginCode} onDone={() => void navigate('/login', { replace: true })} />
+      <ResetPasswordForm loginCode={loginCode} onDone={() => void navigate(paths.login(), { replace: true })} />
     </AuthCard>
   );
 }

@@ -3,6 +3,7 @@ import { Navigate, useParams } from 'react-router';
 import '../../features/preferences/i18n';
 import { useWithRecentAuth } from '../../features/account/components/reverify-dialog';
 import { isPreferenceTab, PreferencesPage } from '../../features/preferences/components/preferences-page';
+import { paths } from '../../lib/paths';
 
 // Sections other features deliver, each in its own chunk, loaded when its tab opens.
 const AccountSecuritySection = lazy(async () => ({
@@ -22,8 +23,8 @@ export function PreferencesRoute() {
   // server still answers the login-required error.
   const runSensitive = useWithRecentAuth();
   // The Appearance tab's former path (issue 11) still leads to it.
-  if (tab === 'experimental') return <Navigate to="/preferences/appearance" replace />;
-  if (tab !== undefined && !isPreferenceTab(tab)) return <Navigate to="/preferences" replace />;
+  if (tab === 'experimental') return <Navigate to={paths.preferences('appearance')} replace />;
+  if (tab !== undefined && !isPreferenceTab(tab)) return <Navigate to={paths.preferences()} replace />;
   return (
     <PreferencesPage
       tab={tab ?? 'details'}

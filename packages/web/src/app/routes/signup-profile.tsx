@@ -5,6 +5,7 @@ import { AuthCard } from '../../features/auth/components/auth-card';
 import { ProfileForm } from '../../features/signup-profile/components/profile-form';
 import { accountStateQueryKey } from '../../features/verify-email/api/account-state';
 import '../../features/signup-profile/i18n';
+import { paths } from '../../lib/paths';
 
 /** /signup/profile (spec 1 §2: the profile step after sign-up; login required, no sidebar). */
 export function SignupProfileRoute() {
@@ -16,7 +17,7 @@ export function SignupProfileRoute() {
       <ProfileForm
         onSaved={() => {
           void queryClient.invalidateQueries({ queryKey: accountStateQueryKey });
-          void navigate('/', { replace: true });
+          void navigate(paths.home(), { replace: true });
         }}
       />
     </AuthCard>

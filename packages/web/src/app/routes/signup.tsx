@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { SignupForm } from '../../features/auth/components/signup-form';
+import { paths } from '../../lib/paths';
 
 /** /signup?email=…&redirect=… — email prefills the form; redirect is remembered by the guard. */
 export function SignupRoute() {
@@ -15,7 +16,7 @@ export function SignupRoute() {
       footer={
         <Typography variant="body2">
           {t('auth.have_account')}{' '}
-          <Link component={RouterLink} to={{ pathname: '/login', search }}>
+          <Link component={RouterLink} to={{ pathname: paths.login(), search }}>
             {t('auth.sign_in_link')}
           </Link>
         </Typography>

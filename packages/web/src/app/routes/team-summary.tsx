@@ -17,9 +17,9 @@ import { TeamCard } from '../../features/teams/components/team-card';
 import { SelectableTable } from '../../components/selectable-table';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
-import { useNotify } from '../../lib/notify';
 import { parseRouteId } from '../../lib/route-id';
 import { formatDate } from '../../lib/date-format';
+import { paths } from '../../lib/paths';
 
 const loadName = () => import('../../features/teams/components/team-name-dialog');
 const loadAddMembers = () => import('../../features/teams/components/add-team-members-dialog');
@@ -43,10 +43,10 @@ export function TeamSummaryRoute() {
   const params = useParams();
   const orgId = parseRouteId(params.orgId);
   const teamId = parseRouteId(params.teamId);
-  if (orgId === undefined) return <RedirectWithError to="/orgs" message={t('invalid_id_passed_in_url')} />;
-  if (teamId === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('invalid_id_passed_in_url')} />;
+  if (orgId === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
+  if (teamId === undefined) return <RedirectWithError to={paths.organization(orgId, 'teams')} message={t('invalid_id_passed_in_url')} />;
   const tab = TABS.find((x) => x === params.tab);
-  if (params.tab !== undefined && tab === undefined) return <RedirectWithError to={`/orgs/${orgId}/teams/${teamId}`} message={t('teams.unknown_tab')} />;
+  if (params.tab !== undefined && tab === undefined) return <RedirectWithError to={paths.organizationTeam(orgId, teamId)} message={t('teams.unknown_tab')} />;
   return <TeamPage key={teamId} orgId={orgId} teamId={teamId} tab={tab} />;
 }
 
@@ -60,7 +60,7 @@ function TeamPage({ orgId, teamId, tab }: { orgId: number; teamId: number; tab: 
   if (team.isPending || membership.isPending) return <FullPageSpinner />;
   // Missing, not readable, or of another organization: all look the same.
   if (team.data === null || team.data.organizationId !== orgId) {
-    return <RedirectWithError to={`/orgs/${orgId}/teams`} message={t('teams.unauthorized')} />;
+    return <RedirectWithError to={paths.organization(orgId, 'teams')} message={t('teams.unauthorized')} />;
   }
   return <TeamSummary team={team.data} tab={tab} isAdmin={membership.data?.role === 'administrator'} />;
 }
@@ -75,7 +75,6 @@ type Dialog =
 function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName | undefined; isAdmin: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const notify = useNotify();
   const session = useSession();
   // The add-members dialog offers the organization's users not yet in the team.
   const orgMembers = useOrganizationMembers(team.organizationId);
@@ -85,8 +84,8 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
   const [dialog, setDialog] = useState<Dialog>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const close = () => setDialog(null);
-  const base = `/orgs/${team.organizationId}/teams/${team.id}`;
-  const teamsList = `/orgs/${team.organizationId}/teams`;
+  const base = paths.organizationTeam(team.organizationId, team.id);
+  const teamsList = paths.organization(team.organizationId, 'teams');
 
   const myMembership = team.members.find((m) => m.userId === session.data?.id);
   const appsEnabled = useAppsEnabled();
@@ -96,18 +95,12 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
   const created = new Date(team.created_at);
   const roleLabel = (role: string) => (['observer', 'operator', 'developer', 'administrator'].includes(role) ? t(`teams.role_${role as 'observer'}`) : role);
 
-  const run = async (action: () => Promise<unknown>, success: string, after?: () => void) => {
-    try {
-      await action();
-      notify.success(success);
-      setSelected(new Set());
-      close();
-      after?.();
-    } catch (err) {
-      notify.error(err);
-      close();
-    }
+  // A confirmed change clears the selection; the dialog toasts and closes (ConfirmDialog).
+  const clearingSelection = (action: () => Promise<unknown>) => async () => {
+    await action();
+    setSelected(new Set());
   };
+  const backToTeams = () => void navigate(teamsList, { replace: true });
 
   const candidates = (orgMembers.data ?? []).flatMap((m) =>
     m.username !== undefined && !team.members.some((tm) => tm.userId === m.userId) ? [{ userId: m.userId, username: m.username }] : [],
@@ -276,10 +269,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
             title={t('teams.delete_title')}
             body={t('teams.delete_body', { name: team.name })}
             confirmLabel={t('teams.delete')}
-            cancelLabel={t('teams.cancel')}
-            onConfirm={() =>
-              run(() => deleteTeam.mutateAsync({ id: team.id }), t('teams.deleted'), () => void navigate(teamsList, { replace: true }))
-            }
+            onConfirm={clearingSelection(() => deleteTeam.mutateAsync({ id: team.id }))}
+            success={t('teams.deleted')}
+            onSuccess={backToTeams}
             onClose={close}
           />
         )}
@@ -288,14 +280,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
             title={t('teams.leave_title')}
             body={t('teams.leave_body', { name: team.name })}
             confirmLabel={t('teams.leave')}
-            cancelLabel={t('teams.cancel')}
-            onConfirm={() =>
-              run(
-                () => deleteMemberships.mutateAsync({ membershipIds: [myMembership.membershipId], leaving: true }),
-                t('teams.membership_deleted'),
-                () => void navigate(teamsList, { replace: true }),
-              )
-            }
+            onConfirm={clearingSelection(() => deleteMemberships.mutateAsync({ membershipIds: [myMembership.membershipId], leaving: true }))}
+            success={t('teams.membership_deleted')}
+            onSuccess={backToTeams}
             onClose={close}
           />
         )}
@@ -303,14 +290,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
           <ConfirmDialog
             title={t('teams.remove_members_title', { count: dialog.members.length })}
             body={t('teams.remove_members_body', { count: dialog.members.length, name: memberName(dialog.members[0]!) })}
-            confirmLabel={t('teams.remove')}
-            cancelLabel={t('teams.cancel')}
-            onConfirm={() =>
-              run(
-                () => deleteMemberships.mutateAsync({ membershipIds: dialog.members.map((m) => m.membershipId) }),
-                t('teams.member_removed', { count: dialog.members.length }),
-              )
-            }
+            confirmLabel={t('common.remove')}
+            onConfirm={clearingSelection(() => deleteMemberships.mutateAsync({ membershipIds: dialog.members.map((m) => m.membershipId) }))}
+            success={t('teams.member_removed', { count: dialog.members.length })}
             onClose={close}
           />
         )}
@@ -318,11 +300,9 @@ function TeamSummary({ team, tab, isAdmin }: { team: TeamDetails; tab: TabName |
           <ConfirmDialog
             title={t('teams.remove_access_title', { count: dialog.access.length })}
             body={t('teams.remove_access_body', { count: dialog.access.length, name: dialog.access[0]!.appName })}
-            confirmLabel={t('teams.remove')}
-            cancelLabel={t('teams.cancel')}
-            onConfirm={() =>
-              run(() => deleteAccess.mutateAsync({ accessIds: dialog.access.map((a) => a.id) }), t('teams.access_removed', { count: dialog.access.length }))
-            }
+            confirmLabel={t('common.remove')}
+            onConfirm={clearingSelection(() => deleteAccess.mutateAsync({ accessIds: dialog.access.map((a) => a.id) }))}
+            success={t('teams.access_removed', { count: dialog.access.length })}
             onClose={close}
           />
         )}

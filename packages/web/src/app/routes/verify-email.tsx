@@ -11,8 +11,9 @@ import { VerifyEmailPending } from '../../features/verify-email/components/verif
 import { VerifyEmailProgress } from '../../features/verify-email/components/verify-email-progress';
 import { sdk } from '../../lib/sdk';
 import '../../features/verify-email/i18n';
+import { paths } from '../../lib/paths';
 
-const PENDING = '/user/verify-email/pending';
+const PENDING = paths.verifyEmailPending();
 
 /** /user/verify-email/pending (login required; no sidebar). */
 export function VerifyEmailPendingRoute() {

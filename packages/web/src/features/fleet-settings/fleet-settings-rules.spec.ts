@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { supportAccessDefault } from '@flotilla/model';
 import { fromDateTimeLocal, toDateTimeLocal } from '../../lib/datetime-local';
-import { isClassicOrLegacy, keyExpiryDate, supportAccessState } from './fleet-settings-rules';
+import { isClassicOrLegacy, supportAccessState } from './fleet-settings-rules';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 
@@ -34,18 +34,3 @@ describe('isClassicOrLegacy', () => {
     expect(isClassicOrLegacy(null)).toBe(false);
   });
 });
-
-describe('keyExpiryDate', () => {
-  it('adds preset days, gives null for never', () => {
-    expect(keyExpiryDate('30', '', now)).toEqual({ expiryDate: '2026-04-09T12:00:00.000Z' });
-    expect(keyExpiryDate('1', '', now)).toEqual({ expiryDate: '2026-03-11T12:00:00.000Z' });
-    expect(keyExpiryDate('never', '', now)).toEqual({ expiryDate: null });
-  });
-  it('needs a custom date that is not in the past', () => {
-    expect(keyExpiryDate('custom', '', now)).toEqual({ error: 'custom_required' });
-    expect(keyExpiryDate('custom', toDateTimeLocal(new Date(now.getTime() - 60_000)), now)).toEqual({ error: 'custom_in_past' });
-    const later = new Date(2027, 0, 1, 8, 30);
-    expect(keyExpiryDate('custom', toDateTimeLocal(later), now)).toEqual({ expiryDate: later.toISOString() });
-  });
-});
-

@@ -214,7 +214,6 @@ function LogoutOtherSessions() {
           title={t('account.security.logout_others_confirm_title')}
           body={t('account.security.logout_others_confirm_body')}
           confirmLabel={t('account.security.logout_others_confirm')}
-          cancelLabel={t('account.reverify.cancel')}
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
             try {

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { useNotify } from '../../../lib/notify';
 import { sdk } from '../../../lib/sdk';
 import '../i18n';
+import { paths } from '../../../lib/paths';
 
 /**
  * POSTs the session token to the CLI's local callback as the form field `token`, the way
@@ -48,8 +49,8 @@ export function CliLoginPanel({ callback }: { callback: URL }) {
         <Button variant="contained" loading={sending} onClick={() => void authorize()}>
           {t('account.cli.authorize')}
         </Button>
-        <Button onClick={() => void navigate('/', { replace: true })} disabled={sending}>
-          {t('account.cli.cancel')}
+        <Button onClick={() => void navigate(paths.home(), { replace: true })} disabled={sending}>
+          {t('common.cancel')}
         </Button>
       </Stack>
     </Stack>

@@ -33,6 +33,7 @@ import {
 } from '../api/account';
 import { reverify } from '../api/session';
 import '../i18n';
+import { paths } from '../../../lib/paths';
 
 type StepStatus = 'pending' | 'running' | 'done' | 'failed';
 
@@ -162,7 +163,7 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     }
     setSucceeded(true);
     setTimeout(() => {
-      void sdk.auth.logout().finally(() => window.location.assign('/login'));
+      void sdk.auth.logout().finally(() => window.location.assign(paths.login()));
     }, ACCOUNT_DELETION_REDIRECT_MS);
   };
 
@@ -234,7 +235,7 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={onClose} disabled={running || succeeded}>
-            {t('account.reverify.cancel')}
+            {t('common.cancel')}
           </Button>
           <Button type="submit" variant="contained" color="error" disabled={!canConfirm} loading={running}>
             {t('account.deletion.confirm')}

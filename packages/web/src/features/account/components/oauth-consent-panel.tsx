@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/errors';
 import { useNotify } from '../../../lib/notify';
 import { authorizeOAuthApplication, oauthRedirectUrl, useOAuthApplication } from '../api/oauth';
 import '../i18n';
+import { paths } from '../../../lib/paths';
 
 /**
  * /login/oauth/{clientId}?state=… (spec 1 §2, §7): shows the application and asks for
@@ -26,8 +27,8 @@ export function OAuthConsentPanel({ clientId, state }: { clientId: string; state
     return (
       <Stack spacing={2}>
         <Alert severity="error">{t('account.oauth.not_found')}</Alert>
-        <Button component={RouterLink} to="/">
-          {t('account.cli.cancel')}
+        <Button component={RouterLink} to={paths.home()}>
+          {t('common.cancel')}
         </Button>
       </Stack>
     );

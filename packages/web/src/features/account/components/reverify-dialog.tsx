@@ -1,12 +1,7 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useTranslation } from 'react-i18next';
-import { TextInput } from '../../../components/form-fields';
-import { errorMessage } from '../../../lib/errors';
 import { sdk } from '../../../lib/sdk';
-import { reverify } from '../api/session';
 import '../i18n';
 import { needsReverification } from '../recent-auth';
 
@@ -30,26 +25,30 @@ let open: Promise<void> | null = null;
 
 /** Shows the password dialog in its own root (callers need not render anything); one at a time. */
 function askForPassword(theme: Theme): Promise<void> {
-  open ??= new Promise<void>((resolve, reject) => {
-    const host = document.createElement('div');
-    document.body.appendChild(host);
-    const root = createRoot(host);
-    const finish = (err?: Error) => {
-      open = null;
-      // Unmount after the event that closed it has been handled.
-      setTimeout(() => {
-        root.unmount();
-        host.remove();
-      });
-      if (err) reject(err);
-      else resolve();
-    };
-    root.render(
-      <ThemeProvider theme={theme}>
-        <ReverifyDialog onVerified={() => finish()} onCancel={() => finish(new ReverificationCancelled())} />
-      </ThemeProvider>,
-    );
-  });
+  // The form loads when first asked for: pages that may ask (preferences) stay light.
+  open ??= import('./reverify-form').then(
+    ({ ReverifyForm }) =>
+      new Promise<void>((resolve, reject) => {
+        const host = document.createElement('div');
+        document.body.appendChild(host);
+        const root = createRoot(host);
+        const finish = (err?: Error) => {
+          open = null;
+          // Unmount after the event that closed it has been handled.
+          setTimeout(() => {
+            root.unmount();
+            host.remove();
+          });
+          if (err) reject(err);
+          else resolve();
+        };
+        root.render(
+          <ThemeProvider theme={theme}>
+            <ReverifyForm onVerified={() => finish()} onCancel={() => finish(new ReverificationCancelled())} />
+          </ThemeProvider>,
+        );
+      }),
+  );
   return open;
 }
 
@@ -90,60 +89,5 @@ export function useWithRecentAuth(): <T>(call: () => Promise<T>) => Promise<T> {
       }
     },
     [ensureRecentAuth],
-  );
-}
-
-function ReverifyDialog({ onVerified, onCancel }: { onVerified: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
-  const titleId = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setError(t('account.reverify.password_required'));
-      return;
-    }
-    setBusy(true);
-    try {
-      await reverify(password);
-      onVerified();
-    } catch (err) {
-      setError(errorMessage(err, t));
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Dialog open onClose={busy ? undefined : onCancel} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <form noValidate onSubmit={(e) => void submit(e)}>
-        <DialogTitle id={titleId}>{t('account.reverify.title')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <DialogContentText>{t('account.reverify.body')}</DialogContentText>
-            <TextInput
-              id="reverify-password"
-              type="password"
-              label={t('account.reverify.password')}
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={error}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onCancel} disabled={busy}>
-            {t('account.reverify.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" loading={busy}>
-            {t('account.reverify.verify')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
   );
 }

@@ -24,7 +24,7 @@ export function MailBodyDialog({ mail, onClose }: { mail: OutboxMail; onClose: (
         </Typography>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('admin.close')}</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </Dialog>
   );

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../lib/errors';
+import { useRunMutation } from '../../../lib/notify';
 import type { DeviceDetails } from '../api/get-device';
 import { runDeviceAction } from '../api/device-mutations';
 import { deviceActionKey } from '../api/keys';
@@ -38,6 +38,7 @@ const PERMISSION: Record<DeviceAction, string> = {
 export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
+  const runMutation = useRunMutation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [locked, setLocked] = useState<DeviceAction | null>(null);
   const [confirming, setConfirming] = useState<DeviceAction | null>(null);
@@ -49,15 +50,12 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
     mutationFn: ({ action, force }: { action: DeviceAction; force: boolean }) => runDeviceAction(target, action, force),
   });
 
-  const run = async (action: DeviceAction, force = false) => {
-    try {
-      await send.mutateAsync({ action, force });
-      enqueueSnackbar(t('devices.action_done', { action: t(`devices.action_${action}`) }), { variant: 'success' });
-    } catch (err) {
-      if (!force && isUpdateLocked(err)) setLocked(action);
-      else enqueueSnackbar(errorMessage(err, t), { variant: 'error' });
-    }
-  };
+  const run = (action: DeviceAction, force = false) =>
+    runMutation(() => send.mutateAsync({ action, force }), {
+      success: t('devices.action_done', { action: t(`devices.action_${action}`) }),
+      // An update-locked device asks whether to force it (spec 2 §5) instead of failing.
+      onError: (err) => !force && isUpdateLocked(err) && (setLocked(action), true),
+    });
   /** The confirmation dialogs' OK: closes the dialog, then runs the action it asked about. */
   const runConfirmed = async () => {
     const action = confirming;
@@ -103,7 +101,6 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             title={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_title`, { name: device.device_name })}
             body={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_body`)}
             confirmLabel={t(`devices.action_${confirming}`)}
-            cancelLabel={t('devices.cancel')}
             onConfirm={runConfirmed}
             onClose={() => setConfirming(null)}
           />
@@ -119,7 +116,6 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             hint={t('devices.action_confirm_purge_hint')}
             emptyHint={t('devices.confirm_empty')}
             submitLabel={t(`devices.action_${confirming}`)}
-            cancelLabel={t('devices.cancel')}
             inputId="device-action-confirm"
             onConfirm={runConfirmed}
             onClose={() => setConfirming(null)}

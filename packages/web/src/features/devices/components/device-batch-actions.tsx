@@ -120,7 +120,6 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
             hint={t('devices.confirm_hint')}
             emptyHint={t('devices.confirm_empty')}
             submitLabel={label(confirming)}
-            cancelLabel={t('devices.cancel')}
             inputId="device-batch-confirm"
             onConfirm={async () => {
               const a = confirming;

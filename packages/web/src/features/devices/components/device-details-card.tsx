@@ -19,13 +19,13 @@ import { DeviceNoteField } from './device-note-field';
 import { DeviceStatusChip } from './device-status-chip';
 import { LastSeen } from './last-seen';
 import { addressList, formatElapsed, formatTimestamp } from './format';
+import { paths } from '../../../lib/paths';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
 const DeviceRenameDialog = lazy(async () => ({ default: (await import('./device-rename-dialog')).DeviceRenameDialog }));
 // The tag manager loads when first opened.
 const DeviceTagsDialog = lazy(async () => ({ default: (await import('./device-tags-dialog')).DeviceTagsDialog }));
 
-const CLASS_PREFIX: Record<string, string> = { fleet: 'fleets', app: 'apps', block: 'blocks' };
 const OS_LINE_COLOR: Record<OsLine, 'info' | 'success' | 'warning' | 'error'> = { next: 'info', current: 'success', sunset: 'warning', outdated: 'error' };
 
 /** Spec 2 §4 "Support access: on, expired or off, by its expiry date". */
@@ -63,7 +63,7 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         <span>{device.device_name}</span>
         <PermissionTooltip allowed={canUpdate}>
           <Button size="small" disabled={!canUpdate} onClick={() => setRenaming(true)}>
-            {t('devices.rename')}
+            {t('common.rename')}
           </Button>
         </PermissionTooltip>
       </Stack>,
@@ -71,12 +71,12 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
     [
       t('devices.fleet'),
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
-        <Link component={RouterLink} to={`/${CLASS_PREFIX[device.fleet.is_of__class] ?? 'fleets'}/${device.fleet.id}`}>
+        <Link component={RouterLink} to={paths.application(device.fleet.is_of__class, device.fleet.id)}>
           {device.fleet.app_name}
         </Link>
         {/* Moving lives on the settings page (compatible fleets, warnings): the shortcut goes there. */}
         <PermissionTooltip allowed={canUpdate}>
-          <Button size="small" disabled={!canUpdate} component={RouterLink} to={`/devices/${device.uuid}/settings`}>
+          <Button size="small" disabled={!canUpdate} component={RouterLink} to={paths.device(device.uuid, 'settings')}>
             {t('devices.move')}
           </Button>
         </PermissionTooltip>

@@ -69,7 +69,7 @@ export function DeviceNoteField({ initialValue, disabled, onSave }: Props) {
             <FocusOnMount id="device-note" />
           </Suspense>
           <Button size="small" onClick={() => setEditing(false)}>
-            {t('devices.note_done')}
+            {t('common.done')}
           </Button>
         </Box>
       ) : note.trim() === '' ? (

@@ -118,7 +118,6 @@ export function DeviceServicesCard({ device, can }: { device: DeviceDetails; can
           title={t('devices.service_stop_title', { service: confirmStop.service })}
           body={t('devices.service_stop_body')}
           confirmLabel={t('devices.service_stop')}
-          cancelLabel={t('devices.cancel')}
           onConfirm={async () => {
             const p = confirmStop;
             setConfirmStop(null);

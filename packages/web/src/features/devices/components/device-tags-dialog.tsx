@@ -138,7 +138,7 @@ export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onC
                       aria-label={t('devices.tag_delete_n', { n: index + 1 })}
                       sx={{ mt: 0.5 }}
                     >
-                      {t('devices.tag_delete')}
+                      {t('common.delete')}
                     </Button>
                   )
                 ) : null}
@@ -154,7 +154,7 @@ export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onC
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} disabled={saving}>
-          {canEdit ? t('devices.cancel') : t('devices.close')}
+          {canEdit ? t('common.cancel') : t('common.close')}
         </Button>
         {canEdit ? (
           <Button variant="contained" loading={saving} disabled={changes.length === 0 || invalid} onClick={() => void save()}>

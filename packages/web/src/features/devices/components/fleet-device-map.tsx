@@ -11,6 +11,7 @@ import { useMapDevices } from '../api/get-map-devices';
 import { mapPositions } from '../device-location';
 import { useDeviceMapText } from './device-map-text';
 import '../location-i18n';
+import { paths } from '../../../lib/paths';
 
 // Leaflet and its stylesheet load with the map, not with the table.
 const DeviceMap = lazy(() => import('../../../components/map/device-map'));
@@ -34,7 +35,7 @@ export function FleetDeviceMap({ fleetId, filters }: { fleetId: number; filters:
         label: d.device_name,
         status: d.overall_status,
         statusText: d.overall_status ? t(`devices.status_${d.overall_status}`) : t('devices.map_status_unknown'),
-        href: `/devices/${d.uuid}`,
+        href: paths.device(d.uuid),
       })),
     [devices.data, t],
   );

@@ -28,6 +28,7 @@ import { DeviceFiltersBar } from './device-filters-bar';
 import { DeviceStatusChip } from './device-status-chip';
 import { addressList } from './format';
 import { LastSeen } from './last-seen';
+import { paths } from '../../../lib/paths';
 
 // The Map lens (Leaflet, clustering, its strings) loads only when it is opened.
 const FleetDeviceMap = lazy(async () => ({ default: (await import('./fleet-device-map')).FleetDeviceMap }));
@@ -109,7 +110,7 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
       key: 'name',
       header: t('devices.col_name'),
       render: (row) => (
-        <Link component={RouterLink} to={`/devices/${row.uuid}`}>
+        <Link component={RouterLink} to={paths.device(row.uuid)}>
           {row.device_name}
         </Link>
       ),

@@ -27,7 +27,7 @@ export function UpdateLockDialog({ action, message, onForce, onClose }: Props) {
         {t('devices.update_lock_text', { action })}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('devices.cancel')}</Button>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
         <Button
           color="error"
           variant="contained"

@@ -58,7 +58,7 @@ export default function MarkdownSyntaxDialog({ onClose }: { onClose: () => void 
         {t('devices.markdown_safety')}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('devices.close')}</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </Dialog>
   );

@@ -18,7 +18,7 @@ export function FleetInvitesTable({ invites, loading, onRevoke }: { invites: Fle
       header: t('fleet_members.col_actions'),
       render: (i) => (
         <Button size="small" color="error" onClick={() => onRevoke(i)} aria-label={t('fleet_members.revoke_named', { invitee: i.invitee })}>
-          {t('fleet_members.revoke')}
+          {t('common.revoke')}
         </Button>
       ),
     },

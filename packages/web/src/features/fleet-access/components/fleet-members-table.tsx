@@ -5,6 +5,7 @@ import { DataTable, type Column } from '../../../components/data-table';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import type { FleetMember } from '../api/get-fleet-members';
 import { fleetRoleLabel } from '../fleet-roles';
+import { paths } from '../../../lib/paths';
 
 interface Props {
   organizationId: number;
@@ -31,7 +32,7 @@ export function FleetMembersTable({ organizationId, members, loading, canManage,
         m.organizationMembershipId === undefined ? (
           name(m)
         ) : (
-          <Link component={RouterLink} to={`/orgs/${organizationId}/members/${m.organizationMembershipId}`}>
+          <Link component={RouterLink} to={paths.organizationMember(organizationId, m.organizationMembershipId)}>
             {name(m)}
           </Link>
         ),
@@ -55,7 +56,7 @@ export function FleetMembersTable({ organizationId, members, loading, canManage,
               onClick={() => onRemove(m)}
               aria-label={t('fleet_members.remove_named', { name: name(m) })}
             >
-              {t('fleet_members.remove')}
+              {t('common.remove')}
             </Button>
           </PermissionTooltip>
         </Stack>

@@ -1,14 +1,16 @@
-import { Alert } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { ExpiryField } from '../../../components/expiry-field';
 import { FormDialog } from '../../../components/form-dialog';
-import { SelectInput, TextInput } from '../../../components/form-fields';
-import { useNotify } from '../../../lib/notify';
+import { TextInput } from '../../../components/form-fields';
+import { optionalText, requiredText } from '../../../lib/form-rules';
+import { DEFAULT_KEY_EXPIRY, keyExpirySchema } from '../../../lib/key-expiry';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import type { NewProvisioningKey } from '../api/provisioning-keys';
-import { toDateTimeLocal } from '../../../lib/datetime-local';
-import { KEY_EXPIRY_PRESET_DAYS, keyExpiryDate, type KeyExpiryChoice } from '../fleet-settings-rules';
 
 interface Props {
+  /** Creates the key; the page then shows it once. */
   onCreate: (key: NewProvisioningKey) => Promise<void>;
   onClose: () => void;
 }
@@ -16,72 +18,38 @@ interface Props {
 /** A provisioning key: name, optional description, expiry preset, custom date or never. */
 export function CreateProvisioningKeyDialog({ onCreate, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [choice, setChoice] = useState<KeyExpiryChoice>('30');
-  const [custom, setCustom] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [touched, setTouched] = useState(false);
-  const expiry = keyExpiryDate(choice, custom, new Date());
-  const nameError = touched && name.trim() === '' ? t('api_keys.name_required') : undefined;
-  const expiryError = 'error' in expiry && (touched || custom !== '') ? t(`api_keys.${expiry.error}`) : undefined;
-
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setTouched(true);
-    if (name.trim() === '' || 'error' in expiry) return;
-    setBusy(true);
-    try {
-      await onCreate({ name: name.trim(), description: description.trim() || undefined, expiryDate: expiry.expiryDate });
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({
+      name: requiredText(t('api_keys.name_required')),
+      description: optionalText(),
+      expiry: keyExpirySchema((e) => t(`key_expiry.${e}`)),
+    }),
+    defaultValues: { name: '', description: '', expiry: DEFAULT_KEY_EXPIRY },
+    submit: ({ name, description, expiry }) => onCreate({ name, description, expiryDate: expiry ?? null }),
+  });
 
   return (
-    <FormDialog
-      open
-      title={t('api_keys.create_title')}
-      submitLabel={t('api_keys.create_submit')}
-      cancelLabel={t('api_keys.cancel')}
-      submitting={busy}
-      onSubmit={(e) => void onSubmit(e)}
-      onClose={onClose}
-    >
-      <TextInput id="provisioning-key-name" label={t('api_keys.name')} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" autoFocus error={nameError} />
-      <TextInput
-        id="provisioning-key-description"
-        label={t('api_keys.description_optional')}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        autoComplete="off"
-        multiline
-        minRows={2}
+    <FormDialog form={dialog} title={t('api_keys.create_title')} submitLabel={t('common.create')} onClose={onClose}>
+      <TextInput {...form.register('name')} id="provisioning-key-name" label={t('api_keys.name')} autoComplete="off" autoFocus error={dialog.fieldError('name')} />
+      <TextInput {...form.register('description')} id="provisioning-key-description" label={t('api_keys.description_optional')} autoComplete="off" multiline minRows={2} />
+      <Controller
+        control={form.control}
+        name="expiry"
+        render={({ field, fieldState }) => (
+          <ExpiryField
+            id="provisioning-key-expiry"
+            labels={{
+              expiry: t('api_keys.expiry'),
+              days: (count) => t('api_keys.expiry_days', { count }),
+              custom: t('api_keys.expiry_custom'),
+              neverWarning: t('api_keys.never_warning'),
+            }}
+            value={field.value}
+            onChange={field.onChange}
+            error={fieldState.error?.message}
+          />
+        )}
       />
-      <SelectInput id="provisioning-key-expiry" label={t('api_keys.expiry')} value={choice} onChange={(e) => setChoice(e.target.value as KeyExpiryChoice)}>
-        {KEY_EXPIRY_PRESET_DAYS.map((d) => (
-          <option key={d} value={String(d)}>
-            {t('api_keys.expiry_days', { count: d })}
-          </option>
-        ))}
-        <option value="custom">{t('api_keys.expiry_custom')}</option>
-        <option value="never">{t('api_keys.expiry_never')}</option>
-      </SelectInput>
-      {choice === 'custom' && (
-        <TextInput
-          id="provisioning-key-expiry-date"
-          type="datetime-local"
-          label={t('api_keys.expiry_date')}
-          value={custom}
-          onChange={(e) => setCustom(e.target.value)}
-          inputProps={{ min: toDateTimeLocal(new Date()) }}
-          error={expiryError}
-        />
-      )}
-      {choice === 'never' && <Alert severity="warning">{t('api_keys.never_warning')}</Alert>}
     </FormDialog>
   );
 }

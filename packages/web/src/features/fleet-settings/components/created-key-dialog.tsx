@@ -22,9 +22,9 @@ export function CreatedKeyDialog({ apiKey, onClose }: { apiKey: string; onClose:
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={() => void copy().catch(() => setCopied(false))}>{copied ? t('api_keys.copied') : t('api_keys.copy')}</Button>
+        <Button onClick={() => void copy().catch(() => setCopied(false))}>{copied ? t('api_keys.copied') : t('common.copy')}</Button>
         <Button variant="contained" onClick={onClose}>
-          {t('api_keys.done')}
+          {t('common.done')}
         </Button>
       </DialogActions>
     </Dialog>

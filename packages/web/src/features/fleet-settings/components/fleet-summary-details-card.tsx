@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { shortCommit, supportAccessState } from '../fleet-settings-rules';
 import { DateText, DetailsList } from './details-list';
+import { paths } from '../../../lib/paths';
 
 /**
  * The summary's details card (spec 2 §2, §3): name, slug, uuid, organization, device type,
@@ -21,7 +22,7 @@ export function FleetSummaryDetailsCard({ fleet, now = new Date() }: { fleet: Fl
     [t('fleet_summary.uuid'), fleet.uuid],
     [
       t('fleet.organization'),
-      <Link key="org" component={RouterLink} to={`/orgs/${fleet.organization.id}`}>
+      <Link key="org" component={RouterLink} to={paths.organization(fleet.organization.id)}>
         {fleet.organization.name}
       </Link>,
     ],

@@ -2,13 +2,13 @@ import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
+import { useRunMutation } from '../../../lib/notify';
 import type { FleetChange } from '../api/fleet-changes';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { isClassicOrLegacy, supportAccessState } from '../fleet-settings-rules';
 import { DateText } from './details-list';
-import { GrantSupportDialog } from './grant-support-dialog';
 import { RenameFleetDialog } from './rename-fleet-dialog';
+import { GrantSupportDialog } from '../../../components/grant-support-dialog';
 import { SettingRow } from '../../../components/setting-row';
 
 interface Props {
@@ -21,7 +21,7 @@ interface Props {
 /** Rename and support access (spec 2 §2 settings, §4, §5). */
 export function IdentitySettings({ fleet, canUpdate, change }: Props) {
   const { t, i18n } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const [dialog, setDialog] = useState<'rename' | 'grant' | null>(null);
   const [revoking, setRevoking] = useState(false);
   const renameBlocked = isClassicOrLegacy(fleet.applicationType);
@@ -30,22 +30,16 @@ export function IdentitySettings({ fleet, canUpdate, change }: Props) {
 
   const revoke = async () => {
     setRevoking(true);
-    try {
-      await change({ kind: 'revoke-support' });
-      notify.success(t('fleet_settings.support_revoked'));
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setRevoking(false);
-    }
+    await run(() => change({ kind: 'revoke-support' }), { success: t('fleet_settings.support_revoked') });
+    setRevoking(false);
   };
 
   return (
     <>
-      <SettingRow title={t('fleet_settings.rename')} description={t('fleet_settings.rename_description')}>
+      <SettingRow title={t('common.rename')} description={t('fleet_settings.rename_description')}>
         <PermissionTooltip allowed={canUpdate}>
           <Button variant="outlined" disabled={!canUpdate || renameBlocked} onClick={() => setDialog('rename')}>
-            {t('fleet_settings.rename')}
+            {t('common.rename')}
           </Button>
         </PermissionTooltip>
         {renameBlocked && <Typography variant="body2">{t('fleet_settings.rename_blocked')}</Typography>}
@@ -80,25 +74,16 @@ export function IdentitySettings({ fleet, canUpdate, change }: Props) {
         <RenameFleetDialog
           currentName={fleet.app_name}
           onClose={() => setDialog(null)}
-          onRename={async (name) => {
-            await change({ kind: 'rename', name });
-            notify.success(t('fleet_settings.renamed', { name }));
-            setDialog(null);
-          }}
+          onRename={(name) => change({ kind: 'rename', name })}
         />
       )}
       {dialog === 'grant' && (
         <GrantSupportDialog
+          inputId="support-access-until"
+          futureText={t('fleet_settings.support_date_future')}
+          success={t('fleet_settings.support_granted')}
+          onGrant={(date) => change({ kind: 'grant-support', until: date.getTime() })}
           onClose={() => setDialog(null)}
-          onGrant={async (date) => {
-            try {
-              await change({ kind: 'grant-support', until: date.getTime() });
-              notify.success(t('fleet_settings.support_granted'));
-              setDialog(null);
-            } catch (err) {
-              notify.error(err);
-            }
-          }}
         />
       )}
     </>

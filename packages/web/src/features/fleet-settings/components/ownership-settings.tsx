@@ -5,13 +5,13 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SelectInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
 import { useDeleteFleet, type FleetChange } from '../api/fleet-changes';
 import { useFleetDeviceCounts } from '../api/get-fleet-device-counts';
 import type { FleetSettings } from '../api/get-fleet-settings';
 import { useTransferOrganizations } from '../api/get-transfer-organizations';
 import { SettingRow } from '../../../components/setting-row';
 import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
+import { paths } from '../../../lib/paths';
 
 interface Props {
   fleet: FleetSettings;
@@ -26,7 +26,6 @@ interface Props {
 /** Transfer ownership and delete (spec 2 §2 settings, §5 "Fleets", destructive confirmations). */
 export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDeleted }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const navigate = useNavigate();
   const devices = useFleetDeviceCounts(fleet.id);
   const organizations = useTransferOrganizations(fleet.organization.id, canTransfer);
@@ -67,7 +66,7 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           {deviceCount !== undefined && deviceCount > 0 && <Alert severity="info">{t('fleet_settings.transfer_has_devices', { count: deviceCount })}</Alert>}
         </SettingRow>
       )}
-      <SettingRow title={t('fleet_settings.delete')} description={t('fleet_settings.delete_description', { kind: className })}>
+      <SettingRow title={t('common.delete')} description={t('fleet_settings.delete_description', { kind: className })}>
         <PermissionTooltip allowed={canDelete}>
           <Button variant="contained" color="error" disabled={!canDelete || deviceCount === undefined} onClick={() => setDialog('delete')}>
             {t('fleet_settings.delete_submit', { kind: className })}
@@ -79,17 +78,9 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           title={t('fleet_settings.transfer_title')}
           body={t('fleet_settings.transfer_warning', { name: fleet.app_name, organization: targetOrg.name })}
           confirmLabel={t('fleet_settings.transfer_submit')}
-          cancelLabel={t('fleet_settings.cancel')}
           onClose={() => setDialog(null)}
-          onConfirm={async () => {
-            try {
-              await change({ kind: 'patch', body: { organization: targetOrg.id } });
-              notify.success(t('fleet_settings.transferred', { organization: targetOrg.name }));
-            } catch (err) {
-              notify.error(err);
-            }
-            setDialog(null);
-          }}
+          onConfirm={() => change({ kind: 'patch', body: { organization: targetOrg.id } })}
+          success={t('fleet_settings.transferred', { organization: targetOrg.name })}
         />
       )}
       {dialog === 'delete' && deviceCount !== undefined && (
@@ -102,18 +93,13 @@ export function OwnershipSettings({ fleet, canTransfer, canDelete, change, onDel
           hint={t('fleet_settings.delete_confirm_hint', { name: fleet.app_name })}
           emptyHint={t('fleet_settings.all_fields_required')}
           submitLabel={t('fleet_settings.delete_submit', { kind: className })}
-          cancelLabel={t('fleet_settings.cancel')}
           onClose={() => setDialog(null)}
           onConfirm={async () => {
-            try {
-              await remove.mutateAsync();
-              notify.success(t('fleet_settings.deleted', { name: fleet.app_name }));
-              await onDeleted();
-              void navigate(`/${fleet.is_of__class}s`);
-            } catch (err) {
-              notify.error(err);
-            }
+            await remove.mutateAsync();
+            await onDeleted();
           }}
+          success={t('fleet_settings.deleted', { name: fleet.app_name })}
+          onSuccess={() => void navigate(paths.applications(fleet.is_of__class))}
         />
       )}
     </>

@@ -1,11 +1,10 @@
-import { Button, Stack, Typography } from '@mui/material';
+import { Button } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
-import { FullPageError } from '../../../components/full-page-status';
+import { ApiKeySection } from '../../../components/api-key-section';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
 import { useCreateProvisioningKey, useProvisioningKeys, useRevokeProvisioningKey, type ProvisioningKey } from '../api/provisioning-keys';
 import { CreatedKeyDialog } from './created-key-dialog';
 import { CreateProvisioningKeyDialog } from './create-provisioning-key-dialog';
@@ -16,7 +15,6 @@ type Dialog = { kind: 'create' } | { kind: 'created'; key: string } | { kind: 'r
 /** /fleets/{id}/api-keys (spec 2 §2): the fleet's provisioning keys. */
 export function ProvisioningKeysPage({ fleetId, canManage }: { fleetId: number; canManage: boolean }) {
   const { t, i18n } = useTranslation();
-  const notify = useNotify();
   const keys = useProvisioningKeys(fleetId);
   const create = useCreateProvisioningKey(fleetId);
   const revoke = useRevokeProvisioningKey(fleetId);
@@ -38,7 +36,7 @@ export function ProvisioningKeysPage({ fleetId, canManage }: { fleetId: number; 
       render: (k) => (
         <PermissionTooltip allowed={canManage}>
           <Button size="small" color="error" aria-label={t('api_keys.revoke_named', { name: label(k) })} disabled={!canManage} onClick={() => setDialog({ kind: 'revoke', key: k })}>
-            {t('api_keys.revoke')}
+            {t('common.revoke')}
           </Button>
         </PermissionTooltip>
       ),
@@ -46,55 +44,47 @@ export function ProvisioningKeysPage({ fleetId, canManage }: { fleetId: number; 
   ];
 
   return (
-    <Stack component="section" aria-label={t('api_keys.title')} spacing={1}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h6" component="h2">
-          {t('api_keys.title')}
-        </Typography>
+    <ApiKeySection
+      title={t('api_keys.title')}
+      explanation={t('api_keys.explanation')}
+      actions={
         <PermissionTooltip allowed={canManage}>
           <Button variant="contained" disabled={!canManage} onClick={() => setDialog({ kind: 'create' })}>
             {t('api_keys.create')}
           </Button>
         </PermissionTooltip>
-      </Stack>
-      <Typography variant="body2" color="text.secondary">
-        {t('api_keys.explanation')}
-      </Typography>
-      {keys.isError ? (
-        <FullPageError message={t('api_keys.load_failed')} onRetry={() => void keys.refetch()} />
-      ) : keys.data?.length === 0 ? (
-        <Typography color="text.secondary">{t('api_keys.empty')}</Typography>
-      ) : (
-        <DataTable label={t('api_keys.table')} columns={columns} rows={keys.data} getRowKey={(k) => k.id} loading={keys.isPending} />
-      )}
-      {dialog?.kind === 'create' && (
-        <CreateProvisioningKeyDialog
-          onClose={() => setDialog(null)}
-          onCreate={async (key) => {
-            const value = await create.mutateAsync(key);
-            setDialog({ kind: 'created', key: value });
-          }}
-        />
-      )}
-      {dialog?.kind === 'created' && <CreatedKeyDialog apiKey={dialog.key} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'revoke' && (
-        <ConfirmDialog
-          title={t('api_keys.revoke_title')}
-          body={t('api_keys.revoke_body', { name: label(dialog.key) })}
-          confirmLabel={t('api_keys.revoke')}
-          cancelLabel={t('api_keys.cancel')}
-          onClose={() => setDialog(null)}
-          onConfirm={async () => {
-            try {
-              await revoke.mutateAsync(dialog.key.id);
-              notify.success(t('api_keys.revoked', { name: label(dialog.key) }));
-            } catch (err) {
-              notify.error(err);
-            }
-            setDialog(null);
-          }}
-        />
-      )}
-    </Stack>
+      }
+      loadFailed={keys.isError}
+      loadFailedText={t('api_keys.load_failed')}
+      onRetry={() => void keys.refetch()}
+      empty={keys.data?.length === 0}
+      emptyText={t('api_keys.empty')}
+      dialogs={
+        <>
+          {dialog?.kind === 'create' && (
+            <CreateProvisioningKeyDialog
+              onClose={() => setDialog(null)}
+              onCreate={async (key) => {
+                const value = await create.mutateAsync(key);
+                setDialog({ kind: 'created', key: value });
+              }}
+            />
+          )}
+          {dialog?.kind === 'created' && <CreatedKeyDialog apiKey={dialog.key} onClose={() => setDialog(null)} />}
+          {dialog?.kind === 'revoke' && (
+            <ConfirmDialog
+              title={t('api_keys.revoke_title')}
+              body={t('api_keys.revoke_body', { name: label(dialog.key) })}
+              confirmLabel={t('common.revoke')}
+              onConfirm={() => revoke.mutateAsync(dialog.key.id)}
+              success={t('api_keys.revoked', { name: label(dialog.key) })}
+              onClose={() => setDialog(null)}
+            />
+          )}
+        </>
+      }
+    >
+      <DataTable label={t('api_keys.table')} columns={columns} rows={keys.data} getRowKey={(k) => k.id} loading={keys.isPending} />
+    </ApiKeySection>
   );
 }

@@ -68,7 +68,7 @@ export function ReleaseSettings({ fleet, canUpdate, change }: Props) {
         </SelectInput>
         <PermissionTooltip allowed={canUpdate}>
           <Button variant="outlined" disabled={!canUpdate || choice === current} loading={busy} onClick={() => void apply()}>
-            {t('fleet_settings.save')}
+            {t('common.save')}
           </Button>
         </PermissionTooltip>
       </Stack>

@@ -59,7 +59,7 @@ export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
               loading={busy === 'is_stored_at__repository_url'}
               onClick={() => void save('is_stored_at__repository_url', { is_stored_at__repository_url: repoUrl.trim() || null })}
             >
-              {t('fleet_settings.save')}
+              {t('common.save')}
             </Button>
           </PermissionTooltip>
         </Stack>
@@ -105,7 +105,7 @@ export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
               loading={busy === 'is_for__device_type'}
               onClick={() => void save('is_for__device_type', { is_for__device_type: Number(deviceTypeId) })}
             >
-              {t('fleet_settings.save')}
+              {t('common.save')}
             </Button>
           </PermissionTooltip>
         </Stack>

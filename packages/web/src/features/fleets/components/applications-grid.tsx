@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { ApplicationRow } from '../api/get-applications';
 import { DeviceStatusSummary } from './device-status-summary';
+import { paths } from '../../../lib/paths';
 
 /** The grid lens: one card per application, at least 370 px wide (spec 2 §9). */
 export function ApplicationsGrid({ appClass, rows }: { appClass: ApplicationClass; rows: ApplicationRow[] }) {
@@ -24,7 +25,7 @@ export function ApplicationsGrid({ appClass, rows }: { appClass: ApplicationClas
       {rows.map((a) => (
         <Paper key={a.id} component="li" variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-            <Link component={RouterLink} to={`/${appClass}s/${a.id}`}>
+            <Link component={RouterLink} to={paths.application(appClass, a.id)}>
               {a.app_name}
             </Link>
           </Typography>

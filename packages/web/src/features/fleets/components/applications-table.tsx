@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { ApplicationRow } from '../api/get-applications';
 import { DeviceStatusSummary } from './device-status-summary';
+import { paths } from '../../../lib/paths';
 
 /** The table lens: name (opens /{class}s/{id}), organization, device type, devices per status. */
 export function ApplicationsTable({ appClass, rows, loading }: { appClass: ApplicationClass; rows: ApplicationRow[] | undefined; loading?: boolean }) {
@@ -14,7 +15,7 @@ export function ApplicationsTable({ appClass, rows, loading }: { appClass: Appli
       key: 'name',
       header: t('fleets.col_name'),
       render: (a) => (
-        <Link component={RouterLink} to={`/${appClass}s/${a.id}`}>
+        <Link component={RouterLink} to={paths.application(appClass, a.id)}>
           {a.app_name}
         </Link>
       ),

@@ -18,6 +18,7 @@ import { useDeviceTypes, type DeviceTypeRow } from '../api/get-device-types';
 import { deviceTypeOptions } from '../device-type-options';
 import { DeviceTypeAutocomplete } from './device-type-autocomplete';
 import { suggestFleetName } from '../suggest-fleet-name';
+import { paths } from '../../../lib/paths';
 
 /** How long typing pauses before the name's availability is asked. */
 const NAME_CHECK_DELAY_MS = 250;
@@ -157,7 +158,7 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
       });
       notify.success(t('fleets.created', { name: submitted.name }));
       onClose();
-      void navigate(`/${submitted.applicationClass}s/${id}`);
+      void navigate(paths.application(submitted.applicationClass, id));
     } catch (err) {
       if (errorStatus(err) !== 409) return notify.error(err);
       // Someone took the name meanwhile: say which class holds it when the user can see it.
@@ -172,7 +173,6 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
       open
       title={t(`fleets.dialog_title_${appClass}`)}
       submitLabel={t(`fleets.create_${appClass}`)}
-      cancelLabel={t('fleets.cancel')}
       submitting={formState.isSubmitting}
       submitDisabled={loading || noOrganizations || !!loadError || !valid || checking}
       onSubmit={onSubmit}

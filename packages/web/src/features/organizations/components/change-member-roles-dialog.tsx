@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { RoleDialog } from '../../../components/role-dialog';
-import { useNotify } from '../../../lib/notify';
+import { throwIfBatchFailed } from '../../../lib/submit-mutation';
 import { useChangeMemberRoles } from '../api/change-member-role';
 import { useInstallConfig } from '../../../lib/dashboard-config';
 import { formatSeatPrice, ORGANIZATION_ROLES } from '../seat-price';
@@ -17,7 +17,6 @@ interface Props {
 export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose, onDone }: Props) {
   const { t } = useTranslation();
   const { billing } = useInstallConfig();
-  const notify = useNotify();
   const change = useChangeMemberRoles();
   return (
     <RoleDialog
@@ -29,11 +28,10 @@ export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose
       }))}
       onSubmit={async (roleName) => {
         const { failed, firstError } = await change.mutateAsync({ organizationId, membershipIds, roleName });
-        if (failed === 0) notify.success(t('members.roles_changed', { count: membershipIds.length }));
-        else if (membershipIds.length === 1) notify.error(firstError);
-        else notify.error(t('members.operation_failed_for', { count: failed }));
-        onDone();
+        throwIfBatchFailed({ total: membershipIds.length, failed, firstError }, (count) => t('members.operation_failed_for', { count }));
       }}
+      success={() => t('members.roles_changed', { count: membershipIds.length })}
+      onDone={onDone}
       onClose={onClose}
     />
   );

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { NameDialog } from '../../../components/name-dialog';
-import { useNotify } from '../../../lib/notify';
 import { useCreateOrganization } from '../api/create-organization';
 
 export function CreateOrganizationDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -10,22 +9,17 @@ export function CreateOrganizationDialog({ open, onClose }: { open: boolean; onC
 
 function CreateOrganizationForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const createOrganization = useCreateOrganization();
   return (
     <NameDialog
       title={t('orgs.dialog_title')}
       submitLabel={t('orgs.submit')}
-      cancelLabel={t('orgs.cancel')}
       label={t('orgs.name')}
       inputId="create-organization-name"
       autoComplete="organization"
       requiredMessage={t('orgs.name_required')}
-      onSave={async (name) => {
-        await createOrganization.mutateAsync({ name });
-        notify.success(t('orgs.created', { name }));
-        onClose();
-      }}
+      onSave={(name) => createOrganization.mutateAsync({ name })}
+      success={(name) => t('orgs.created', { name })}
       onClose={onClose}
     />
   );

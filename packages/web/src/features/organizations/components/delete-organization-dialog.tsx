@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
-import { useNotify } from '../../../lib/notify';
 import { useDeleteOrganization } from '../api/delete-organization';
 
 interface Props {
@@ -13,7 +12,6 @@ interface Props {
 /** Spec 2 §5 destructive confirmation: type the organization's name; paste is blocked. */
 export function DeleteOrganizationDialog({ organization, onClose, onDeleted }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const remove = useDeleteOrganization();
   return (
     <TypeToConfirmDialog
@@ -24,17 +22,10 @@ export function DeleteOrganizationDialog({ organization, onClose, onDeleted }: P
       hint={t('org_summary.delete_confirm_hint', { name: organization.name })}
       emptyHint={t('org_summary.all_fields_required')}
       submitLabel={t('org_summary.delete_submit')}
-      cancelLabel={t('org_summary.cancel')}
       inputId="delete-organization-confirm"
-      onConfirm={async () => {
-        try {
-          await remove.mutateAsync({ id: organization.id });
-          notify.success(t('org_summary.deleted', { name: organization.name }));
-          onDeleted();
-        } catch (err) {
-          notify.error(err);
-        }
-      }}
+      onConfirm={() => remove.mutateAsync({ id: organization.id })}
+      success={t('org_summary.deleted', { name: organization.name })}
+      onSuccess={onDeleted}
       onClose={onClose}
     />
   );

@@ -57,7 +57,7 @@ export function OrganizationInvitesTable({ invites, loading, selected, onSelecte
       header: t('members.col_actions'),
       render: (i) => (
         <Button size="small" color="error" onClick={() => onRevoke(i)} aria-label={t('members.revoke_named', { invitee: i.invitee })}>
-          {t('members.revoke')}
+          {t('common.revoke')}
         </Button>
       ),
     },

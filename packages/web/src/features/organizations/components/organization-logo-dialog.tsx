@@ -1,8 +1,10 @@
 import { Avatar, Button, FormHelperText, Stack } from '@mui/material';
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
+import { useRunMutation } from '../../../lib/notify';
 import { useRemoveOrganizationLogo } from '../api/remove-organization-logo';
 import { useSetOrganizationLogo } from '../api/set-organization-logo';
 import { LOGO_ACCEPT, logoFileProblem, logoSrc } from '../logo-file';
@@ -25,13 +27,20 @@ interface Props {
 /** The avatar dialog: choose a png/jpeg image (required) and upload it, or remove the logo. */
 export function OrganizationLogoDialog({ organization, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const inputId = useId();
   const setLogo = useSetOrganizationLogo();
   const removeLogo = useRemoveOrganizationLogo();
-  const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ file: z.custom<File | null>().check(z.refine((f) => f instanceof File, t('org_summary.logo_required'))) }),
+    defaultValues: { file: null },
+    submit: ({ file }) => setLogo.mutateAsync({ id: organization.id, file: file! }),
+    success: t('org_summary.logo_updated'),
+    onSuccess: onClose,
+  });
+  const file = form.watch('file');
+  const error = dialog.fieldError('file');
   const current = logoSrc(organization.logo_image);
   const busy = setLogo.isPending || removeLogo.isPending;
 
@@ -40,9 +49,10 @@ export function OrganizationLogoDialog({ organization, onClose }: Props) {
     e.target.value = ''; // choosing the same file again still fires a change
     if (!chosen) return;
     const problem = logoFileProblem(chosen);
-    setFile(problem ? null : chosen);
+    form.setValue('file', problem ? null : chosen);
     setPreview(undefined);
-    setError(problem ? t(`org_summary.${problem}`) : undefined);
+    if (problem) form.setError('file', { message: t(`org_summary.${problem}`) });
+    else form.clearErrors('file');
     if (problem) return;
     // A data: URL preview (the CSP allows data: images everywhere, blob: not under vite preview).
     const reader = new FileReader();
@@ -50,41 +60,15 @@ export function OrganizationLogoDialog({ organization, onClose }: Props) {
     reader.readAsDataURL(chosen);
   };
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (!file) {
-      setError(t('org_summary.logo_required'));
-      return;
-    }
-    try {
-      await setLogo.mutateAsync({ id: organization.id, file });
-      notify.success(t('org_summary.logo_updated'));
-      onClose();
-    } catch (err) {
-      notify.error(err);
-    }
-  };
-
-  const onRemove = async () => {
-    try {
-      await removeLogo.mutateAsync({ id: organization.id });
-      notify.success(t('org_summary.logo_removed'));
-      onClose();
-    } catch (err) {
-      notify.error(err);
-    }
-  };
+  const onRemove = () => run(() => removeLogo.mutateAsync({ id: organization.id }), { success: t('org_summary.logo_removed'), onSuccess: onClose });
 
   const shown = preview ?? current;
   return (
     <FormDialog
-      open
+      form={dialog}
       title={t('org_summary.logo_title')}
       submitLabel={t('org_summary.logo_upload')}
-      cancelLabel={t('org_summary.cancel')}
-      submitting={setLogo.isPending}
       submitDisabled={removeLogo.isPending}
-      onSubmit={(e) => void onSubmit(e)}
       onClose={busy ? () => undefined : onClose}
     >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>

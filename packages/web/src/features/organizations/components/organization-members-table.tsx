@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { OrganizationMember } from '../api/get-organization-members';
+import { paths } from '../../../lib/paths';
 
 interface Props {
   organizationId: number;
@@ -61,7 +62,7 @@ export function OrganizationMembersTable({ organizationId, members, loading, cur
       header: t('members.col_username'),
       render: (m) => (
         <>
-          <Link component={RouterLink} to={`/orgs/${organizationId}/members/${m.membershipId}`}>
+          <Link component={RouterLink} to={paths.organizationMember(organizationId, m.membershipId)}>
             {name(m)}
           </Link>
           {m.userId === currentUserId ? ` ${t('org_summary.you')}` : ''}

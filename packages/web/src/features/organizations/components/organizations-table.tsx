@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { Organization } from '../api/get-organizations';
+import { paths } from '../../../lib/paths';
 
 export function OrganizationsTable({ organizations, loading }: { organizations: Organization[] | undefined; loading?: boolean }) {
   const { t } = useTranslation();
@@ -18,7 +19,7 @@ export function OrganizationsTable({ organizations, loading }: { organizations: 
       header: t('orgs.col_name'),
       // Rows lead to the organization's summary, /orgs/{id} (spec 1 §2).
       render: (o) => (
-        <Link component={RouterLink} to={`/orgs/${o.id}`}>
+        <Link component={RouterLink} to={paths.organization(o.id)}>
           {o.name}
         </Link>
       ),

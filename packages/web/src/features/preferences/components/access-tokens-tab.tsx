@@ -1,14 +1,17 @@
 import { Button, Stack, TablePagination, TableSortLabel, Typography } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
-import { FullPageError } from '../../../components/full-page-status';
+import { ApiKeySection } from '../../../components/api-key-section';
 import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
 import { useRevokeUserApiKey, useSessionToken, useUserApiKeys, type ApiKeyPage, type ApiKeySortField, type UserApiKey } from '../api/api-keys';
-import { ApiKeyDialog, type RunSensitive } from './api-key-dialog';
+import type { RunSensitive } from './api-key-dialog';
 import { formatDate } from '../../../lib/date-format';
+
+// The form loads when first opened (the first-page budget).
+const ApiKeyDialog = lazy(async () => ({ default: (await import('./api-key-dialog')).ApiKeyDialog }));
 
 const PAGE_SIZES = [10, 25, 50];
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: UserApiKey } | { kind: 'revoke'; key: UserApiKey } | null;
@@ -54,7 +57,7 @@ function SessionTokenSection() {
             )
           }
         >
-          {t('preferences.tokens.copy')}
+          {t('common.copy')}
         </Button>
       </Stack>
     </Stack>
@@ -63,7 +66,6 @@ function SessionTokenSection() {
 
 function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const [paging, setPaging] = useState<ApiKeyPage>({ page: 0, pageSize: PAGE_SIZES[0]!, sort: { field: 'created_at', direction: 'desc' } });
   const keys = useUserApiKeys(paging);
   const revoke = useRevokeUserApiKey();
@@ -106,10 +108,10 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
       render: (k) => (
         <Stack direction="row" spacing={1}>
           <Button size="small" aria-label={t('preferences.tokens.edit_named', { name: k.name })} onClick={() => setDialog({ kind: 'edit', key: k })}>
-            {t('preferences.tokens.edit')}
+            {t('common.edit')}
           </Button>
           <Button size="small" color="error" aria-label={t('preferences.tokens.revoke_named', { name: k.name })} onClick={() => setDialog({ kind: 'revoke', key: k })}>
-            {t('preferences.tokens.revoke')}
+            {t('common.revoke')}
           </Button>
         </Stack>
       ),
@@ -117,58 +119,50 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
   ];
 
   return (
-    <Stack component="section" aria-label={t('preferences.tokens.keys_title')} spacing={1}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h6" component="h2">
-          {t('preferences.tokens.keys_title')}
-        </Typography>
+    <ApiKeySection
+      title={t('preferences.tokens.keys_title')}
+      explanation={t('preferences.tokens.keys_explanation')}
+      actions={
         <Button variant="contained" onClick={() => setDialog({ kind: 'create' })}>
           {t('preferences.tokens.create')}
         </Button>
-      </Stack>
-      <Typography variant="body2" color="text.secondary">
-        {t('preferences.tokens.keys_explanation')}
-      </Typography>
-      {keys.isError && !keys.data ? (
-        <FullPageError message={t('preferences.tokens.load_failed')} onRetry={() => void keys.refetch()} />
-      ) : keys.data?.total === 0 ? (
-        <Typography color="text.secondary">{t('preferences.tokens.empty')}</Typography>
-      ) : (
+      }
+      loadFailed={keys.isError && !keys.data}
+      loadFailedText={t('preferences.tokens.load_failed')}
+      onRetry={() => void keys.refetch()}
+      empty={keys.data?.total === 0}
+      emptyText={t('preferences.tokens.empty')}
+      dialogs={
         <>
-          <DataTable label={t('preferences.tokens.table')} columns={columns} rows={keys.data?.rows} getRowKey={(k) => k.id} loading={keys.isPending} />
-          <TablePagination
-            component="div"
-            count={keys.data?.total ?? 0}
-            page={paging.page}
-            rowsPerPage={paging.pageSize}
-            rowsPerPageOptions={PAGE_SIZES}
-            labelRowsPerPage={t('preferences.tokens.rows_per_page')}
-            onPageChange={(_e, page) => setPaging((p) => ({ ...p, page }))}
-            onRowsPerPageChange={(e) => setPaging((p) => ({ ...p, page: 0, pageSize: Number(e.target.value) }))}
-          />
+          {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+            <Suspense fallback={null}>
+              <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
+            </Suspense>
+          )}
+          {dialog?.kind === 'revoke' && (
+            <ConfirmDialog
+              title={t('preferences.tokens.revoke_title')}
+              body={t('preferences.tokens.revoke_body', { name: dialog.key.name })}
+              confirmLabel={t('common.revoke')}
+              onConfirm={() => revoke.mutateAsync(dialog.key.id)}
+              success={t('preferences.tokens.revoked', { name: dialog.key.name })}
+              onClose={() => setDialog(null)}
+            />
+          )}
         </>
-      )}
-      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
-        <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'revoke' && (
-        <ConfirmDialog
-          title={t('preferences.tokens.revoke_title')}
-          body={t('preferences.tokens.revoke_body', { name: dialog.key.name })}
-          confirmLabel={t('preferences.tokens.revoke')}
-          cancelLabel={t('preferences.tokens.cancel')}
-          onClose={() => setDialog(null)}
-          onConfirm={async () => {
-            try {
-              await revoke.mutateAsync(dialog.key.id);
-              notify.success(t('preferences.tokens.revoked', { name: dialog.key.name }));
-            } catch (err) {
-              notify.error(err);
-            }
-            setDialog(null);
-          }}
-        />
-      )}
-    </Stack>
+      }
+    >
+      <DataTable label={t('preferences.tokens.table')} columns={columns} rows={keys.data?.rows} getRowKey={(k) => k.id} loading={keys.isPending} />
+      <TablePagination
+        component="div"
+        count={keys.data?.total ?? 0}
+        page={paging.page}
+        rowsPerPage={paging.pageSize}
+        rowsPerPageOptions={PAGE_SIZES}
+        labelRowsPerPage={t('preferences.tokens.rows_per_page')}
+        onPageChange={(_e, page) => setPaging((p) => ({ ...p, page }))}
+        onRowsPerPageChange={(e) => setPaging((p) => ({ ...p, page: 0, pageSize: Number(e.target.value) }))}
+      />
+    </ApiKeySection>
   );
 }

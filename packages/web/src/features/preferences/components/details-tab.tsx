@@ -32,7 +32,7 @@ export function DetailsTab({ security, deleteAccount }: { security: ReactNode; d
             {user?.username}
           </Typography>
           <Button size="small" onClick={() => void copy()} aria-label={t('preferences.details.copy_username')}>
-            {t('preferences.tokens.copy')}
+            {t('common.copy')}
           </Button>
         </Stack>
       </Stack>

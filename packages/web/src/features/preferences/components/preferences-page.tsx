@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import type { RunSensitive } from './api-key-dialog';
 import { DetailsTab } from './details-tab';
+import { paths } from '../../../lib/paths';
 
 // Each other tab is its own chunk, loaded when it opens (the first-page budget).
 const SshKeysTab = lazy(async () => ({ default: (await import('./ssh-keys-tab')).SshKeysTab }));
@@ -32,7 +33,7 @@ export function PreferencesPage({ tab, slots, runSensitive }: Props) {
       <PageHeader title={t('preferences.title')} />
       <Tabs value={tab} aria-label={t('preferences.tabs.label')} variant="scrollable" allowScrollButtonsMobile>
         {PREFERENCE_TABS.map((id) => (
-          <Tab key={id} value={id} label={t(`preferences.tabs.${id}`)} component={RouterLink} to={id === 'details' ? '/preferences' : `/preferences/${id}`} />
+          <Tab key={id} value={id} label={t(`preferences.tabs.${id}`)} component={RouterLink} to={id === 'details' ? paths.preferences() : paths.preferences(id)} />
         ))}
       </Tabs>
       <Box role="tabpanel" aria-label={t(`preferences.tabs.${tab}`)} sx={{ pt: 1 }}>

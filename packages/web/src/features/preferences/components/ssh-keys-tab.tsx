@@ -1,21 +1,22 @@
 import { sshKeyFingerprint } from '@flotilla/model';
-import { Button, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { Button, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
-import { FullPageError } from '../../../components/full-page-status';
-import { useNotify } from '../../../lib/notify';
+import { ApiKeySection } from '../../../components/api-key-section';
 import { useDeleteSshKey, useSshKeys, type SshKey } from '../api/ssh-keys';
-import { AddSshKeyDialog, ImportSshKeysDialog } from './ssh-key-dialogs';
 import { formatDate } from '../../../lib/date-format';
+
+// The forms load when first opened (the first-page budget).
+const AddSshKeyDialog = lazy(async () => ({ default: (await import('./ssh-key-dialogs')).AddSshKeyDialog }));
+const ImportSshKeysDialog = lazy(async () => ({ default: (await import('./ssh-key-dialogs')).ImportSshKeysDialog }));
 
 type Dialog = { kind: 'add' } | { kind: 'import' } | { kind: 'delete'; key: SshKey } | null;
 
 /** Spec 1 §2 SSH keys: table (title, fingerprint, added), add manually or import from GitHub, delete. */
 export function SshKeysTab() {
   const { t } = useTranslation();
-  const notify = useNotify();
   const keys = useSshKeys();
   const remove = useDeleteSshKey();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -37,57 +38,51 @@ export function SshKeysTab() {
       header: t('preferences.ssh.col_actions'),
       render: (k) => (
         <Button size="small" color="error" aria-label={t('preferences.ssh.delete_named', { title: k.title })} onClick={() => setDialog({ kind: 'delete', key: k })}>
-          {t('preferences.ssh.delete')}
+          {t('common.delete')}
         </Button>
       ),
     },
   ];
 
   return (
-    <Stack component="section" aria-label={t('preferences.ssh.title')} spacing={1}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
-        <Typography variant="h6" component="h2">
-          {t('preferences.ssh.title')}
-        </Typography>
-        <Stack direction="row" spacing={1}>
+    <ApiKeySection
+      title={t('preferences.ssh.title')}
+      explanation={t('preferences.ssh.explanation')}
+      actions={
+        <>
           <Button variant="outlined" onClick={() => setDialog({ kind: 'import' })}>
             {t('preferences.ssh.import')}
           </Button>
           <Button variant="contained" onClick={() => setDialog({ kind: 'add' })}>
             {t('preferences.ssh.add')}
           </Button>
-        </Stack>
-      </Stack>
-      <Typography variant="body2" color="text.secondary">
-        {t('preferences.ssh.explanation')}
-      </Typography>
-      {keys.isError ? (
-        <FullPageError message={t('preferences.ssh.load_failed')} onRetry={() => void keys.refetch()} />
-      ) : keys.data?.length === 0 ? (
-        <Typography color="text.secondary">{t('preferences.ssh.empty')}</Typography>
-      ) : (
-        <DataTable label={t('preferences.ssh.table')} columns={columns} rows={keys.data} getRowKey={(k) => k.id} loading={keys.isPending} />
-      )}
-      {dialog?.kind === 'add' && <AddSshKeyDialog onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'import' && <ImportSshKeysDialog onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'delete' && (
-        <ConfirmDialog
-          title={t('preferences.ssh.delete_title')}
-          body={t('preferences.ssh.delete_body', { title: dialog.key.title })}
-          confirmLabel={t('preferences.ssh.delete')}
-          cancelLabel={t('preferences.ssh.cancel')}
-          onClose={() => setDialog(null)}
-          onConfirm={async () => {
-            try {
-              await remove.mutateAsync(dialog.key.id);
-              notify.success(t('preferences.ssh.deleted', { title: dialog.key.title }));
-            } catch (err) {
-              notify.error(err);
-            }
-            setDialog(null);
-          }}
-        />
-      )}
-    </Stack>
+        </>
+      }
+      loadFailed={keys.isError}
+      loadFailedText={t('preferences.ssh.load_failed')}
+      onRetry={() => void keys.refetch()}
+      empty={keys.data?.length === 0}
+      emptyText={t('preferences.ssh.empty')}
+      dialogs={
+        <>
+          <Suspense fallback={null}>
+            {dialog?.kind === 'add' && <AddSshKeyDialog onClose={() => setDialog(null)} />}
+            {dialog?.kind === 'import' && <ImportSshKeysDialog onClose={() => setDialog(null)} />}
+          </Suspense>
+          {dialog?.kind === 'delete' && (
+            <ConfirmDialog
+              title={t('preferences.ssh.delete_title')}
+              body={t('preferences.ssh.delete_body', { title: dialog.key.title })}
+              confirmLabel={t('common.delete')}
+              onConfirm={() => remove.mutateAsync(dialog.key.id)}
+              success={t('preferences.ssh.deleted', { title: dialog.key.title })}
+              onClose={() => setDialog(null)}
+            />
+          )}
+        </>
+      }
+    >
+      <DataTable label={t('preferences.ssh.table')} columns={columns} rows={keys.data} getRowKey={(k) => k.id} loading={keys.isPending} />
+    </ApiKeySection>
   );
 }

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { TypeToConfirmDialog } from '../../../components/type-to-confirm-dialog';
-import { useNotify } from '../../../lib/notify';
 import { useDeleteRelease } from '../api/release-mutations';
 import { shortCommit } from '../release-view';
 
@@ -13,7 +12,6 @@ interface Props {
 /** Spec 2 §5 destructive confirmation: type the release's short commit; paste is blocked. */
 export function DeleteReleaseDialog({ release, onClose, onDeleted }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const remove = useDeleteRelease();
   const commit = shortCommit(release.commit);
   return (
@@ -25,19 +23,12 @@ export function DeleteReleaseDialog({ release, onClose, onDeleted }: Props) {
       hint={t('releases.delete_confirm_hint', { commit })}
       emptyHint={t('releases.all_fields_required')}
       submitLabel={t('releases.delete')}
-      cancelLabel={t('releases.cancel')}
       inputId="delete-release-confirm"
-      onConfirm={async () => {
-        try {
-          await remove.mutateAsync({ ids: [release.id] });
-          notify.success(t('releases.deleted', { commit }));
-          onDeleted();
-        } catch (err) {
-          // The server's answer (e.g. 'cannot delete pinned releases' when a device is pinned to it).
-          notify.error(err);
-          onClose();
-        }
-      }}
+      onConfirm={() => remove.mutateAsync({ ids: [release.id] })}
+      success={t('releases.deleted', { commit })}
+      onSuccess={onDeleted}
+      // The server's answer (e.g. 'cannot delete pinned releases' when a device is pinned to it) is toasted.
+      onFailed={onClose}
       onClose={onClose}
     />
   );

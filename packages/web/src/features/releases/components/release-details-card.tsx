@@ -8,6 +8,7 @@ import { buildDuration, completion, shownStatus } from '../release-view';
 import { formatTimestamp } from './format';
 import { DefinitionList } from './definition-list';
 import { ReleaseStatusChip } from './release-status-chip';
+import { paths } from '../../../lib/paths';
 
 interface Props {
   release: ReleaseDetails;
@@ -52,7 +53,7 @@ export function ReleaseDetailsCard({ release, now, canUpdate, onEditVersion }: P
           {t('releases.details')}
         </Typography>
         {/* Spec 2 §2: a device list link built from the release with the filter is_running__release. */}
-        <Link component={RouterLink} to={`/fleets/${release.fleetId}/devices?is_running__release=${release.id}`}>
+        <Link component={RouterLink} to={paths.fleetDevices(release.fleetId, { is_running__release: release.id })}>
           {t('releases.devices_running')}
         </Link>
       </Stack>

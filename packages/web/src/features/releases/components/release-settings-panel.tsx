@@ -2,7 +2,7 @@ import { Button, Paper, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
+import { useRunMutation } from '../../../lib/notify';
 import type { ReleaseDetails } from '../api/get-release';
 import { useFinalizeRelease, useSetReleaseIsInvalidated } from '../api/release-mutations';
 import { blocksValidation, shownStatus } from '../release-view';
@@ -25,20 +25,11 @@ interface Props {
  */
 export function ReleaseSettingsPanel({ release, now, canUpdate, canDelete, onDeleted }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const setInvalidated = useSetReleaseIsInvalidated();
   const finalize = useFinalizeRelease();
   const [dialog, setDialog] = useState<'finalize' | 'delete' | null>(null);
   const status = shownStatus(release, now);
-
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    try {
-      await action();
-      notify.success(success);
-    } catch (err) {
-      notify.error(err);
-    }
-  };
 
   // Making an invalidated release valid again is what failed releases may not do.
   const validateBlocked = release.is_invalidated && blocksValidation(status);
@@ -55,10 +46,9 @@ export function ReleaseSettingsPanel({ release, now, canUpdate, canDelete, onDel
             disabled={!canUpdate || validateBlocked}
             loading={setInvalidated.isPending}
             onClick={() =>
-              void run(
-                () => setInvalidated.mutateAsync({ id: release.id, isInvalidated: !release.is_invalidated }),
-                release.is_invalidated ? t('releases.validated') : t('releases.invalidated'),
-              )
+              void run(() => setInvalidated.mutateAsync({ id: release.id, isInvalidated: !release.is_invalidated }), {
+                success: release.is_invalidated ? t('releases.validated') : t('releases.invalidated'),
+              })
             }
           >
             {validityLabel}
@@ -85,11 +75,8 @@ export function ReleaseSettingsPanel({ release, now, canUpdate, canDelete, onDel
             title={t('releases.finalize_title')}
             body={t('releases.finalize_confirm', { version: release.raw_version })}
             confirmLabel={t('releases.finalize')}
-            cancelLabel={t('releases.cancel')}
-            onConfirm={async () => {
-              await run(() => finalize.mutateAsync({ id: release.id }), t('releases.finalized'));
-              setDialog(null);
-            }}
+            onConfirm={() => finalize.mutateAsync({ id: release.id })}
+            success={t('releases.finalized')}
             onClose={() => setDialog(null)}
           />
         )}

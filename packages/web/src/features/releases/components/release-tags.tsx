@@ -1,11 +1,14 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { DataTable, type Column } from '../../../components/data-table';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
+import { requiredText } from '../../../lib/form-rules';
+import { useMutationForm } from '../../../lib/use-mutation-form';
+import { useRunMutation } from '../../../lib/notify';
 import { useRemoveReleaseTag, useSetReleaseTag } from '../api/release-mutations';
 
 interface Tag {
@@ -16,46 +19,20 @@ interface Tag {
 /** The release's tags (spec 2 §2): add, edit and remove for holders of resin.release_tag.all. */
 export function ReleaseTags({ releaseId, tags, canEdit }: { releaseId: number; tags: Tag[]; canEdit: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const setTag = useSetReleaseTag();
   const removeTag = useRemoveReleaseTag();
-  const [key, setKey] = useState('');
-  const [value, setValue] = useState('');
-  const [keyError, setKeyError] = useState<string>();
   const [editing, setEditing] = useState<Tag | null>(null);
+  const save = (tag: Tag) => setTag.mutateAsync({ id: releaseId, key: tag.tag_key, value: tag.value, exists: tags.some((x) => x.tag_key === tag.tag_key) });
+  const { form, ...adding } = useMutationForm({
+    schema: z.object({ tag_key: requiredText(t('releases.tag_key_required')), value: z.string() }),
+    defaultValues: { tag_key: '', value: '' },
+    submit: async (tag) => (await save(tag), tag.tag_key),
+    success: (key) => t('releases.tag_added', { key }),
+    onSuccess: () => form.reset(),
+  });
 
-  const save = async (tag: Tag) => {
-    try {
-      await setTag.mutateAsync({ id: releaseId, key: tag.tag_key, value: tag.value, exists: tags.some((x) => x.tag_key === tag.tag_key) });
-      notify.success(t('releases.tag_added', { key: tag.tag_key }));
-      return true;
-    } catch (err) {
-      notify.error(err);
-      return false;
-    }
-  };
-
-  const onAdd = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const tagKey = key.trim();
-    if (tagKey === '') {
-      setKeyError(t('releases.tag_key_required'));
-      return;
-    }
-    if (await save({ tag_key: tagKey, value })) {
-      setKey('');
-      setValue('');
-    }
-  };
-
-  const onRemove = async (tagKey: string) => {
-    try {
-      await removeTag.mutateAsync({ id: releaseId, key: tagKey });
-      notify.success(t('releases.tag_removed', { key: tagKey }));
-    } catch (err) {
-      notify.error(err);
-    }
-  };
+  const onRemove = (tagKey: string) => run(() => removeTag.mutateAsync({ id: releaseId, key: tagKey }), { success: t('releases.tag_removed', { key: tagKey }) });
 
   const columns: Column<Tag>[] = [
     { key: 'key', header: t('releases.tag_key'), render: (tag) => tag.tag_key },
@@ -67,7 +44,7 @@ export function ReleaseTags({ releaseId, tags, canEdit }: { releaseId: number; t
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <PermissionTooltip allowed={canEdit}>
             <Button size="small" disabled={!canEdit} onClick={() => setEditing(tag)} aria-label={t('releases.edit_tag', { key: tag.tag_key })}>
-              {t('releases.tag_edit')}
+              {t('common.edit')}
             </Button>
           </PermissionTooltip>
           <PermissionTooltip allowed={canEdit}>
@@ -78,7 +55,7 @@ export function ReleaseTags({ releaseId, tags, canEdit }: { releaseId: number; t
               onClick={() => void onRemove(tag.tag_key)}
               aria-label={t('releases.remove_tag', { key: tag.tag_key })}
             >
-              {t('releases.tag_remove')}
+              {t('common.remove')}
             </Button>
           </PermissionTooltip>
         </Stack>
@@ -96,58 +73,42 @@ export function ReleaseTags({ releaseId, tags, canEdit }: { releaseId: number; t
       ) : (
         <DataTable label={t('releases.tags')} columns={columns} rows={tags} getRowKey={(tag) => tag.tag_key} />
       )}
-      <Stack component="form" direction={{ xs: 'column', sm: 'row' }} spacing={1} noValidate onSubmit={(e) => void onAdd(e)} sx={{ alignItems: 'flex-start' }}>
+      <Stack component="form" direction={{ xs: 'column', sm: 'row' }} spacing={1} noValidate onSubmit={adding.onSubmit} sx={{ alignItems: 'flex-start' }}>
         <TextInput
+          {...form.register('tag_key')}
           id="release-tag-key"
           label={t('releases.tag_key')}
-          value={key}
           size="small"
           disabled={!canEdit}
-          error={keyError}
-          onChange={(e) => {
-            setKey(e.target.value);
-            setKeyError(undefined);
-          }}
+          error={adding.fieldError('tag_key')}
           inputProps={{ maxLength: 100 }}
         />
-        <TextInput id="release-tag-value" label={t('releases.tag_value')} value={value} size="small" disabled={!canEdit} onChange={(e) => setValue(e.target.value)} />
+        <TextInput {...form.register('value')} id="release-tag-value" label={t('releases.tag_value')} size="small" disabled={!canEdit} />
         <PermissionTooltip allowed={canEdit}>
-          <Button type="submit" variant="outlined" disabled={!canEdit} loading={setTag.isPending && editing === null} sx={{ flexShrink: 0, height: 40 }}>
+          <Button type="submit" variant="outlined" disabled={!canEdit} loading={adding.submitting} sx={{ flexShrink: 0, height: 40 }}>
             {t('releases.add_tag')}
           </Button>
         </PermissionTooltip>
       </Stack>
       {editing && (
-        <EditTagDialog
-          tag={editing}
-          submitting={setTag.isPending}
-          onSubmit={async (next) => {
-            if (await save(next)) setEditing(null);
-          }}
-          onClose={() => setEditing(null)}
-        />
+        <EditTagDialog tag={editing} onSave={save} onClose={() => setEditing(null)} />
       )}
     </Stack>
   );
 }
 
-function EditTagDialog({ tag, submitting, onSubmit, onClose }: { tag: Tag; submitting: boolean; onSubmit: (tag: Tag) => Promise<void>; onClose: () => void }) {
+function EditTagDialog({ tag, onSave, onClose }: { tag: Tag; onSave: (tag: Tag) => Promise<unknown>; onClose: () => void }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState(tag.value);
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ value: z.string() }),
+    defaultValues: { value: tag.value },
+    submit: ({ value }) => onSave({ tag_key: tag.tag_key, value }),
+    success: t('releases.tag_added', { key: tag.tag_key }),
+    onSuccess: onClose,
+  });
   return (
-    <FormDialog
-      open
-      title={t('releases.edit_tag_title', { key: tag.tag_key })}
-      submitLabel={t('releases.save_tag')}
-      cancelLabel={t('releases.cancel')}
-      submitting={submitting}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSubmit({ tag_key: tag.tag_key, value });
-      }}
-      onClose={onClose}
-    >
-      <TextInput id="release-tag-edit-value" label={t('releases.tag_value')} value={value} onChange={(e) => setValue(e.target.value)} autoFocus />
+    <FormDialog form={dialog} title={t('releases.edit_tag_title', { key: tag.tag_key })} submitLabel={t('releases.save_tag')} onClose={onClose}>
+      <TextInput {...form.register('value')} id="release-tag-edit-value" label={t('releases.tag_value')} autoFocus />
     </FormDialog>
   );
 }

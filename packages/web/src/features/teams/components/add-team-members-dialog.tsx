@@ -1,8 +1,10 @@
 import { Checkbox, FormControlLabel, FormGroup, FormHelperText, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
-import { useNotify } from '../../../lib/notify';
+import { throwIfBatchFailed } from '../../../lib/submit-mutation';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useAddTeamMembers } from '../api/add-team-members';
 
 export interface TeamCandidate {
@@ -20,54 +22,45 @@ interface Props {
 /** Spec 1 §5: add organization users to a team; at least one selection. */
 export function AddTeamMembersDialog({ teamId, candidates, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const add = useAddTeamMembers();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [error, setError] = useState<string>();
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (selected.size === 0) return setError(t('teams.select_at_least_one'));
-    const { failed, firstError } = await add.mutateAsync({ teamId, usernames: [...selected] });
-    if (failed.length === 0) notify.success(t('teams.member_added', { count: selected.size }));
-    else if (selected.size === 1) notify.error(firstError);
-    else notify.error(t('teams.operation_failed_for', { count: failed.length }));
-    onClose();
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ usernames: z.array(z.string()).check(z.minLength(1, t('teams.select_at_least_one'))) }),
+    defaultValues: { usernames: [] },
+    submit: async ({ usernames }) => {
+      const { failed, firstError } = await add.mutateAsync({ teamId, usernames });
+      throwIfBatchFailed({ total: usernames.length, failed: failed.length, firstError }, (count) => t('teams.operation_failed_for', { count }));
+      return usernames.length;
+    },
+    success: (count) => t('teams.member_added', { count }),
+    onSettled: onClose,
+  });
+  const error = dialog.fieldError('usernames');
 
   return (
-    <FormDialog
-      open
-      title={t('teams.add_members_title')}
-      submitLabel={t('teams.add_members_submit')}
-      cancelLabel={t('teams.cancel')}
-      submitting={add.isPending}
-      onSubmit={(e) => void onSubmit(e)}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={t('teams.add_members_title')} submitLabel={t('teams.add_members_submit')} onClose={onClose}>
       {candidates.length === 0 ? (
         <Typography color="text.secondary">{t('teams.no_candidates')}</Typography>
       ) : (
-        <FormGroup aria-label={t('teams.organization_members')}>
-          {candidates.map((c) => (
-            <FormControlLabel
-              key={c.userId}
-              label={c.username}
-              control={
-                <Checkbox
-                  checked={selected.has(c.username)}
-                  onChange={(e) => {
-                    const next = new Set(selected);
-                    if (e.target.checked) next.add(c.username);
-                    else next.delete(c.username);
-                    setSelected(next);
-                    setError(undefined);
-                  }}
+        <Controller
+          control={form.control}
+          name="usernames"
+          render={({ field }) => (
+            <FormGroup aria-label={t('teams.organization_members')}>
+              {candidates.map((c) => (
+                <FormControlLabel
+                  key={c.userId}
+                  label={c.username}
+                  control={
+                    <Checkbox
+                      checked={field.value.includes(c.username)}
+                      onChange={(e) => field.onChange(e.target.checked ? [...field.value, c.username] : field.value.filter((u) => u !== c.username))}
+                    />
+                  }
                 />
-              }
-            />
-          ))}
-        </FormGroup>
+              ))}
+            </FormGroup>
+          )}
+        />
       )}
       {error && <FormHelperText error>{error}</FormHelperText>}
     </FormDialog>

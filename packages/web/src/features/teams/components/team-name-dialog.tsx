@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { NameDialog } from '../../../components/name-dialog';
-import { useNotify } from '../../../lib/notify';
 import { useCreateTeam } from '../api/create-team';
 import { useRenameTeam } from '../api/rename-team';
 
@@ -14,31 +13,22 @@ type Props =
  */
 export function TeamNameDialog(props: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const create = useCreateTeam();
   const rename = useRenameTeam();
   const creating = props.mode === 'create';
   return (
     <NameDialog
       title={creating ? t('teams.create_title') : t('teams.rename_title')}
-      submitLabel={creating ? t('teams.create_submit') : t('teams.rename_submit')}
-      cancelLabel={t('teams.cancel')}
+      submitLabel={creating ? t('teams.create_submit') : t('common.rename')}
       label={t('teams.name')}
       inputId="team-name"
       requiredMessage={t('teams.name_required')}
       defaultName={props.mode === 'rename' ? props.team.name : undefined}
-      onSave={async (name) => {
-        if (props.mode === 'create') {
-          const team = await create.mutateAsync({ organizationId: props.organizationId, name });
-          notify.success(t('teams.created', { name }));
-          props.onClose();
-          props.onCreated?.(team.id);
-        } else {
-          await rename.mutateAsync({ id: props.team.id, name });
-          notify.success(t('teams.renamed'));
-          props.onClose();
-        }
-      }}
+      onSave={async (name) =>
+        props.mode === 'create' ? (await create.mutateAsync({ organizationId: props.organizationId, name })).id : (await rename.mutateAsync({ id: props.team.id, name }), undefined)
+      }
+      success={(name) => (creating ? t('teams.created', { name }) : t('teams.renamed'))}
+      onSaved={(id) => props.mode === 'create' && id !== undefined && props.onCreated?.(id)}
       onClose={props.onClose}
     />
   );

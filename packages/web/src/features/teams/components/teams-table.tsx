@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
 import type { TeamRow } from '../api/get-teams';
+import { paths } from '../../../lib/paths';
 
 /** The teams page's table: name (a link to the team), member and fleet counts. */
 export function TeamsTable({ organizationId, teams, loading }: { organizationId: number; teams: TeamRow[] | undefined; loading: boolean }) {
@@ -12,7 +13,7 @@ export function TeamsTable({ organizationId, teams, loading }: { organizationId:
       key: 'name',
       header: t('teams.col_name'),
       render: (team) => (
-        <Link component={RouterLink} to={`/orgs/${organizationId}/teams/${team.id}`}>
+        <Link component={RouterLink} to={paths.organizationTeam(organizationId, team.id)}>
           {team.name}
         </Link>
       ),

@@ -1,49 +1,34 @@
 import { Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useDisableTwoFactor } from '../api/two-factor';
 
 /** Enabled → disabled needs the password (spec 1 §4, §5). */
 export function DisableTwoFactorDialog({ onClose, onDisabled }: { onClose: () => void; onDisabled: () => void }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const disable = useDisableTwoFactor();
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!password) {
-      setFieldError(t('twoFactor.password_required'));
-      return;
-    }
-    setFieldError(undefined);
-    disable.mutate(password, { onSuccess: onDisabled, onError: notify.error });
-  };
+  const { form, ...dialog } = useMutationForm({
+    schema: z.object({ password: z.string().check(z.minLength(1, t('twoFactor.password_required'))) }),
+    defaultValues: { password: '' },
+    submit: ({ password }) => disable.mutateAsync(password),
+    success: t('twoFactor.disabled_success'),
+    onSuccess: onDisabled,
+  });
 
   return (
-    <FormDialog
-      open
-      title={t('twoFactor.disable_title')}
-      submitLabel={t('twoFactor.disable_submit')}
-      cancelLabel={t('twoFactor.cancel')}
-      submitting={disable.isPending}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={t('twoFactor.disable_title')} submitLabel={t('twoFactor.disable_submit')} onClose={onClose}>
       <Typography variant="body2">{t('twoFactor.disable_body')}</Typography>
       <TextInput
+        {...form.register('password')}
         id="two-factor-disable-password"
         type="password"
         label={t('twoFactor.password')}
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
         autoComplete="current-password"
         autoFocus
-        error={fieldError}
+        error={dialog.fieldError('password')}
       />
     </FormDialog>
   );

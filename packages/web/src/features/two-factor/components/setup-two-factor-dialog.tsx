@@ -1,10 +1,10 @@
 import { Alert, Box, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { getSetupKey, useEnableTwoFactor } from '../api/two-factor';
 import { formatPairingCode } from '../two-factor-rules';
 
@@ -22,10 +22,15 @@ async function qrCodeDataUrl(text: string): Promise<string> {
  */
 export function SetupTwoFactorDialog({ onClose, onEnabled }: { onClose: () => void; onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const enable = useEnableTwoFactor();
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
+  const { form, ...dialog } = useMutationForm({
+    // The code as the app shows it, spaces and all; it is sent without them.
+    schema: z.object({ code: z.string().check(z.overwrite((v) => v.replace(/\s/g, '')), z.minLength(1, t('twoFactor.code_required'))) }),
+    defaultValues: { code: '' },
+    submit: ({ code }) => enable.mutateAsync(code),
+    success: t('twoFactor.enabled_success'),
+    onSuccess: onEnabled,
+  });
   // A new pending secret each time the dialog opens; never cached or retried.
   const setup = useQuery({ queryKey: ['two-factor-setup'], queryFn: getSetupKey, retry: false, gcTime: 0, staleTime: Infinity });
   const qr = useQuery({
@@ -36,28 +41,8 @@ export function SetupTwoFactorDialog({ onClose, onEnabled }: { onClose: () => vo
     staleTime: Infinity,
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const trimmed = code.replace(/\s/g, '');
-    if (!trimmed) {
-      setFieldError(t('twoFactor.code_required'));
-      return;
-    }
-    setFieldError(undefined);
-    enable.mutate(trimmed, { onSuccess: onEnabled, onError: notify.error });
-  };
-
   return (
-    <FormDialog
-      open
-      title={t('twoFactor.setup_title')}
-      submitLabel={t('twoFactor.setup_submit')}
-      cancelLabel={t('twoFactor.cancel')}
-      submitting={enable.isPending}
-      submitDisabled={!setup.data}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
+    <FormDialog form={dialog} title={t('twoFactor.setup_title')} submitLabel={t('twoFactor.setup_submit')} submitDisabled={!setup.data} onClose={onClose}>
       {setup.isError && <Alert severity="error">{t('twoFactor.load_failed')}</Alert>}
       {setup.isPending && <CircularProgress aria-label={t('app.loading')} sx={{ alignSelf: 'center' }} />}
       {setup.data && (
@@ -80,13 +65,12 @@ export function SetupTwoFactorDialog({ onClose, onEnabled }: { onClose: () => vo
           </Box>
           <Typography variant="body2">{t('twoFactor.setup_enter_code')}</Typography>
           <TextInput
+            {...form.register('code')}
             id="two-factor-setup-code"
             label={t('twoFactor.code')}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
             autoComplete="one-time-code"
             inputProps={{ inputMode: 'numeric' }}
-            error={fieldError}
+            error={dialog.fieldError('code')}
           />
         </>
       )}

@@ -81,7 +81,6 @@ export function TwoFactorPanel() {
           onClose={() => setOpen(null)}
           onEnabled={(recoveryCodes) => {
             setOpen(null);
-            notify.success(t('twoFactor.enabled_success'));
             setCodes(recoveryCodes);
           }}
         />
@@ -89,10 +88,7 @@ export function TwoFactorPanel() {
       {open === 'disable' && (
         <DisableTwoFactorDialog
           onClose={() => setOpen(null)}
-          onDisabled={() => {
-            setOpen(null);
-            notify.success(t('twoFactor.disabled_success'));
-          }}
+          onDisabled={() => setOpen(null)}
         />
       )}
       {open === 'regenerate' && (
@@ -100,7 +96,6 @@ export function TwoFactorPanel() {
           title={t('twoFactor.regenerate_title')}
           body={t('twoFactor.regenerate_body')}
           confirmLabel={t('twoFactor.regenerate_confirm')}
-          cancelLabel={t('twoFactor.cancel')}
           onClose={() => setOpen(null)}
           onConfirm={async () => {
             try {

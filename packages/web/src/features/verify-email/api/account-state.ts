@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { paths } from '../../../lib/paths';
 
 /** `GET /user/v1/account-state`: e-mail verification (spec 1 §4) and the profile step. */
 export interface AccountState {
@@ -34,5 +35,5 @@ export function useAccountState(userId: number | undefined) {
 
 /** Where a user goes once the address is dealt with: the profile step first, if not done. */
 export function nextAfterVerification(state: Pick<AccountState, 'profile_complete'> | undefined): string {
-  return state && !state.profile_complete ? '/signup/profile' : '/';
+  return state && !state.profile_complete ? paths.signupProfile() : paths.home();
 }

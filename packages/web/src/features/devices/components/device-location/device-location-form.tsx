@@ -121,11 +121,11 @@ export function DeviceLocationForm({ deviceId, uuid, initial, canUpdate }: Props
           ) : null}
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
             <Button onClick={() => setValues(initial)} disabled={saving || !locationChanged(values, initial)}>
-              {t('devices.location_cancel')}
+              {t('common.cancel')}
             </Button>
             <PermissionTooltip allowed={canUpdate}>
               <Button type="submit" variant="contained" disabled={locationSaveDisabled({ values, initial, saving, canUpdate })}>
-                {saving ? t('devices.location_saving') : t('devices.location_save')}
+                {saving ? t('devices.location_saving') : t('common.save')}
               </Button>
             </PermissionTooltip>
           </Stack>

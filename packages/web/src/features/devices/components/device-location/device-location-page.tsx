@@ -15,6 +15,7 @@ import { initialLocationForm } from '../../device-location';
 import { useDeviceMapText } from '../device-map-text';
 import { formatTimestamp } from '../format';
 import '../../location-i18n';
+import { paths } from '../../../../lib/paths';
 
 const DeviceMap = lazy(() => import('../../../../components/map/device-map'));
 // The form's inputs (text fields, radios, tooltip) load after the first paint: the page stays
@@ -42,7 +43,7 @@ function LoadedLocation({ device, location, canUpdate }: { device: DeviceDetails
   const offline = !device.is_online && device.api_heartbeat_state !== 'online';
   const statusText = device.overall_status ? t(`devices.status_${device.overall_status}`) : t('devices.map_status_unknown');
   const markers = useMemo<DeviceMarker[]>(
-    () => (at ? [{ id: device.id, lat: at.lat, lng: at.lng, label: device.device_name, status: device.overall_status, statusText, href: `/devices/${device.uuid}` }] : []),
+    () => (at ? [{ id: device.id, lat: at.lat, lng: at.lng, label: device.device_name, status: device.overall_status, statusText, href: paths.device(device.uuid) }] : []),
     [at?.lat, at?.lng, device.id, device.device_name, device.overall_status, device.uuid, statusText],
   );
   const initial = initialLocationForm(location);

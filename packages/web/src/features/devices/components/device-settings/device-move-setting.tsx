@@ -18,6 +18,7 @@ import type { DeviceDetails } from '../../api/get-device';
 import { deviceKey, fleetDevicesKey } from '../../api/keys';
 import { moveCandidates, movePersistentStorageWarning, type MoveFleet } from '../../device-settings-rules';
 import { SettingRow } from '../../../../components/setting-row';
+import { paths } from '../../../../lib/paths';
 
 /**
  * Spec 2 §5 Devices move: fleets with the device's CPU architecture; a fleet is disabled
@@ -46,7 +47,7 @@ export function DeviceMoveSetting({ device, architecture, canUpdate }: { device:
         queryClient.invalidateQueries({ queryKey: fleetDevicesKey(target) }),
       ]);
       // Spec 2 §2: after moving a device the user goes to /fleets/{id}.
-      void navigate(`/fleets/${target}`);
+      void navigate(paths.application('fleet', target));
     } catch (err) {
       notify.error(err);
     } finally {

@@ -60,7 +60,7 @@ export function DeviceReleaseSetting({ device, canUpdate, localMode }: { device:
         </SelectInput>
         <PermissionTooltip allowed={canUpdate}>
           <Button variant="outlined" disabled={!canUpdate || localMode || choice === current} loading={change.isPending} onClick={() => void apply()}>
-            {t('devices.save')}
+            {t('common.save')}
           </Button>
         </PermissionTooltip>
       </Stack>

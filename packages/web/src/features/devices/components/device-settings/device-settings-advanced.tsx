@@ -3,13 +3,12 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../../components/confirm-dialog';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { TypeToConfirmDialog } from '../../../../components/type-to-confirm-dialog';
-import { useNotify } from '../../../../lib/notify';
+import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
 import type { FleetAccess } from '../../../fleet-access/fleet-access';
 import { useDeviceSettingsChange, type DeviceSettingsFacts } from '../../api/device-settings';
@@ -18,6 +17,10 @@ import { deviceKey, fleetDevicesKey } from '../../api/keys';
 import { deactivateUnavailable, localModeUnavailable } from '../../device-settings-rules';
 import { DeviceMoveSetting } from './device-move-setting';
 import { SettingRow } from '../../../../components/setting-row';
+import { paths } from '../../../../lib/paths';
+
+// The typed confirmation loads when first opened (the first-page budget).
+const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
 
 /** The settings below support access (spec 2 §2): public URL, move, local mode, deactivate, delete. */
 export function DeviceSettingsAdvanced({ device, facts, access }: { device: DeviceDetails; facts: DeviceSettingsFacts; access: FleetAccess }) {
@@ -34,7 +37,7 @@ export function DeviceSettingsAdvanced({ device, facts, access }: { device: Devi
 }
 
 /** A labelled switch whose change runs `write`, disabled with a reason or the permission tooltip. */
-function SettingSwitch(props: { label: string; checked: boolean; allowed: boolean; reason?: string | undefined; onChange: (on: boolean) => Promise<void> }) {
+function SettingSwitch(props: { label: string; checked: boolean; allowed: boolean; reason?: string | undefined; onChange: (on: boolean) => Promise<unknown> }) {
   const [busy, setBusy] = useState(false);
   const control = (
     <FormControlLabel
@@ -56,7 +59,7 @@ function SettingSwitch(props: { label: string; checked: boolean; allowed: boolea
 
 function PublicUrlSetting({ device, facts, canUpdate }: { device: DeviceDetails; facts: DeviceSettingsFacts; canUpdate: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const change = useDeviceSettingsChange(device.uuid);
   return (
     <SettingRow title={t('devices.settings_public_url')} description={t('devices.settings_public_url_description')}>
@@ -64,14 +67,11 @@ function PublicUrlSetting({ device, facts, canUpdate }: { device: DeviceDetails;
         label={t('devices.settings_public_url_switch')}
         checked={facts.is_web_accessible}
         allowed={canUpdate}
-        onChange={async (on) => {
-          try {
-            await change.mutateAsync(() => (on ? sdk.models.device.enableDeviceUrl(device.uuid) : sdk.models.device.disableDeviceUrl(device.uuid)));
-            notify.success(t(on ? 'devices.settings_public_url_on' : 'devices.settings_public_url_off'));
-          } catch (err) {
-            notify.error(err);
-          }
-        }}
+        onChange={(on) =>
+          run(() => change.mutateAsync(() => (on ? sdk.models.device.enableDeviceUrl(device.uuid) : sdk.models.device.disableDeviceUrl(device.uuid))), {
+            success: t(on ? 'devices.settings_public_url_on' : 'devices.settings_public_url_off'),
+          })
+        }
       />
     </SettingRow>
   );
@@ -79,7 +79,7 @@ function PublicUrlSetting({ device, facts, canUpdate }: { device: DeviceDetails;
 
 function LocalModeSetting({ device, facts, canConfigure }: { device: DeviceDetails; facts: DeviceSettingsFacts; canConfigure: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const change = useDeviceSettingsChange(device.uuid);
   const reason = localModeUnavailable(device);
   return (
@@ -90,14 +90,11 @@ function LocalModeSetting({ device, facts, canConfigure }: { device: DeviceDetai
         allowed={canConfigure}
         // Turning it off stays possible for a device that no longer qualifies.
         reason={reason && !facts.localMode ? reason : undefined}
-        onChange={async (on) => {
-          try {
-            await change.mutateAsync(() => (on ? sdk.models.device.enableLocalMode(device.uuid) : sdk.models.device.disableLocalMode(device.uuid)));
-            notify.success(t(on ? 'devices.settings_local_mode_on' : 'devices.settings_local_mode_off'));
-          } catch (err) {
-            notify.error(err);
-          }
-        }}
+        onChange={(on) =>
+          run(() => change.mutateAsync(() => (on ? sdk.models.device.enableLocalMode(device.uuid) : sdk.models.device.disableLocalMode(device.uuid))), {
+            success: t(on ? 'devices.settings_local_mode_on' : 'devices.settings_local_mode_off'),
+          })
+        }
       />
       {reason && !facts.localMode ? <Typography variant="body2" color="text.secondary">{t(`devices.${reason}`)}</Typography> : null}
     </SettingRow>
@@ -106,7 +103,6 @@ function LocalModeSetting({ device, facts, canConfigure }: { device: DeviceDetai
 
 function DeactivateSetting({ device, canUpdate }: { device: DeviceDetails; canUpdate: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const change = useDeviceSettingsChange(device.uuid);
   const [confirming, setConfirming] = useState(false);
   const reason = deactivateUnavailable(device);
@@ -123,17 +119,8 @@ function DeactivateSetting({ device, canUpdate }: { device: DeviceDetails; canUp
           title={t('devices.settings_deactivate_title', { name: device.device_name })}
           body={t('devices.settings_deactivate_fee')}
           confirmLabel={t('devices.settings_deactivate_button')}
-          cancelLabel={t('devices.cancel')}
-          onConfirm={async () => {
-            try {
-              await change.mutateAsync(() => sdk.models.device.deactivate(device.uuid));
-              notify.success(t('devices.settings_deactivated'));
-            } catch (err) {
-              notify.error(err);
-            } finally {
-              setConfirming(false);
-            }
-          }}
+          onConfirm={() => change.mutateAsync(() => sdk.models.device.deactivate(device.uuid))}
+          success={t('devices.settings_deactivated')}
           onClose={() => setConfirming(false)}
         />
       ) : null}
@@ -143,7 +130,6 @@ function DeactivateSetting({ device, canUpdate }: { device: DeviceDetails; canUp
 
 function DeleteSetting({ device, canDelete }: { device: DeviceDetails; canDelete: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -155,32 +141,29 @@ function DeleteSetting({ device, canDelete }: { device: DeviceDetails; canDelete
         </Button>
       </PermissionTooltip>
       {confirming ? (
-        <TypeToConfirmDialog
-          title={t('devices.settings_delete_title', { name: device.device_name })}
-          warning={t('devices.settings_delete_warning')}
-          expected={device.device_name}
-          label={t('devices.settings_delete_label', { name: device.device_name })}
-          hint={t('devices.settings_delete_hint')}
-          emptyHint={t('devices.confirm_empty')}
-          submitLabel={t('devices.settings_delete_button')}
-          cancelLabel={t('devices.cancel')}
-          inputId="device-delete-confirm"
-          onConfirm={async () => {
-            try {
-              await sdk.models.device.remove(device.uuid);
-            } catch (err) {
-              notify.error(err);
-              return;
+        <Suspense fallback={null}>
+          <TypeToConfirmDialog
+            title={t('devices.settings_delete_title', { name: device.device_name })}
+            warning={t('devices.settings_delete_warning')}
+            expected={device.device_name}
+            label={t('devices.settings_delete_label', { name: device.device_name })}
+            hint={t('devices.settings_delete_hint')}
+            emptyHint={t('devices.confirm_empty')}
+            submitLabel={t('devices.settings_delete_button')}
+            inputId="device-delete-confirm"
+            onConfirm={() => sdk.models.device.remove(device.uuid)}
+            success={t('devices.settings_deleted')}
+            onSuccess={() =>
+              // Spec 2 §2: after deleting a device the user goes to /fleets/{id}; the device's
+              // cached query goes too, so its refetch does not redirect to / first.
+              void Promise.resolve(navigate(paths.application('fleet', device.fleet.id))).then(() => {
+                queryClient.removeQueries({ queryKey: deviceKey(device.uuid) });
+                void queryClient.invalidateQueries({ queryKey: fleetDevicesKey(device.fleet.id) });
+              })
             }
-            notify.success(t('devices.settings_deleted'));
-            // Spec 2 §2: after deleting a device the user goes to /fleets/{id}; the device's
-            // cached query goes too, so its refetch does not redirect to / first.
-            await navigate(`/fleets/${device.fleet.id}`);
-            queryClient.removeQueries({ queryKey: deviceKey(device.uuid) });
-            void queryClient.invalidateQueries({ queryKey: fleetDevicesKey(device.fleet.id) });
-          }}
-          onClose={() => setConfirming(false)}
-        />
+            onClose={() => setConfirming(false)}
+          />
+        </Suspense>
       ) : null}
     </SettingRow>
   );

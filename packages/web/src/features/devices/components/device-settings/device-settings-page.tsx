@@ -64,7 +64,7 @@ function RenameSetting({ device, canUpdate }: { device: DeviceDetails; canUpdate
     <SettingRow title={t('devices.settings_rename')} description={device.device_name}>
       <PermissionTooltip allowed={canUpdate}>
         <Button variant="outlined" disabled={!canUpdate} onClick={() => setOpen(true)}>
-          {t('devices.rename')}
+          {t('common.rename')}
         </Button>
       </PermissionTooltip>
       {open ? (

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { useNotify } from '../../../../lib/notify';
+import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
 import { useDeviceSettingsChange } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';
@@ -11,25 +11,18 @@ import { formatTimestamp } from '../format';
 import { SettingRow } from '../../../../components/setting-row';
 
 // The date form loads when it first opens (the first-page budget).
-const GrantDialog = lazy(async () => ({ default: (await import('./device-support-grant-dialog')).DeviceSupportGrantDialog }));
+const GrantDialog = lazy(async () => ({ default: (await import('../../../../components/grant-support-dialog')).GrantSupportDialog }));
 
 /** Spec 2 §4, §5: support access on until a future date (default 5 days ahead), or revoked. */
 export function DeviceSupportSetting({ device, canUpdate }: { device: DeviceDetails; canUpdate: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const change = useDeviceSettingsChange(device.uuid);
   const [granting, setGranting] = useState(false);
   const until = device.is_accessible_by_support_until__date;
   const on = until !== null && Date.parse(until) > Date.now();
 
-  const revoke = async () => {
-    try {
-      await change.mutateAsync(() => sdk.models.device.revokeSupportAccess(device.uuid));
-      notify.success(t('devices.settings_support_revoked'));
-    } catch (err) {
-      notify.error(err);
-    }
-  };
+  const revoke = () => run(() => change.mutateAsync(() => sdk.models.device.revokeSupportAccess(device.uuid)), { success: t('devices.settings_support_revoked') });
 
   return (
     <SettingRow
@@ -53,15 +46,10 @@ export function DeviceSupportSetting({ device, canUpdate }: { device: DeviceDeta
       {granting ? (
         <Suspense fallback={null}>
           <GrantDialog
-            onGrant={async (date) => {
-              try {
-                await change.mutateAsync(() => sdk.models.device.grantSupportAccess(device.uuid, date.getTime()));
-                setGranting(false);
-                notify.success(t('devices.settings_support_granted'));
-              } catch (err) {
-                notify.error(err);
-              }
-            }}
+            inputId="device-support-until"
+            futureText={t('devices.settings_support_date_future')}
+            success={t('devices.settings_support_granted')}
+            onGrant={(date) => change.mutateAsync(() => sdk.models.device.grantSupportAccess(device.uuid, date.getTime()))}
             onClose={() => setGranting(false)}
           />
         </Suspense>
