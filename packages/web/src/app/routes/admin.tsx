@@ -55,18 +55,13 @@ function LoginAs() {
   const loginAs = useLoginAs();
   return (
     <LoginAsForm
-      submitting={loginAs.isPending}
-      error={loginAs.error}
-      onSubmit={(username) =>
-        loginAs.mutate(username, {
-          onSuccess: async () => {
-            const session = await getSession();
-            queryClient.setQueryData(sessionQueryKey, session);
-            queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
-            await navigate(paths.applications());
-          },
-        })
-      }
+      onLogin={async (username) => {
+        await loginAs.mutateAsync(username);
+        const session = await getSession();
+        queryClient.setQueryData(sessionQueryKey, session);
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
+        await navigate(paths.applications());
+      }}
     />
   );
 }

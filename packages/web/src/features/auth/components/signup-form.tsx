@@ -1,18 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
 import { Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { TextInput } from '../../../components/form-fields';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { SignUpNotSignedIn, useRegister } from '../api/register';
 import { useCaptcha } from '../../../components/captcha';
 import '../signup-i18n';
 
 export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const registerMutation = useRegister();
   const captcha = useCaptcha();
   // Spec 1 §5: a valid email, a password of 8 to 64 characters, and a matching confirmation.
@@ -31,24 +28,21 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     .check(
       z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }),
     );
-  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     mode: 'onTouched',
     defaultValues: { email: defaultEmail, password: '', confirmPassword: '', newsletter: false },
+    submit: async ({ email, password, newsletter }) => {
+      // Spec 1 §5: a captcha response is required (the dummy when none is configured).
+      const captchaResponse = captcha.response();
+      if (captchaResponse === null) throw t('signup.captcha_required');
+      await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
+        captcha.reset();
+        throw err instanceof SignUpNotSignedIn ? t('signup.check_email') : err;
+      });
+    },
   });
-
-  const onSubmit = handleSubmit(async ({ email, password, newsletter }) => {
-    // Spec 1 §5: a captcha response is required (the dummy when none is configured).
-    const captchaResponse = captcha.response();
-    if (captchaResponse === null) {
-      notify.error(t('signup.captcha_required'));
-      return;
-    }
-    await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
-      captcha.reset();
-      notify.error(err instanceof SignUpNotSignedIn ? t('signup.check_email') : err);
-    });
-  });
+  const { register, formState } = form;
 
   const newsletterField = register('newsletter');
 
@@ -82,7 +76,7 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
       />
       <FormControlLabel control={<Checkbox inputRef={newsletterField.ref} name={newsletterField.name} onChange={newsletterField.onChange} onBlur={newsletterField.onBlur} id="signup-newsletter" />} label={t('signup.newsletter')} />
       {captcha.element}
-      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={submitting}>
         {t('auth.sign_up')}
       </Button>
     </Stack>
