@@ -1,4 +1,4 @@
-import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { isValidEmail } from '@flotilla/model';
 import { Button, Divider, Stack, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextInput } from '../../../components/form-fields';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { matchingConfirmation, newPassword } from '../../../lib/form-rules';
 import { useNotify } from '../../../lib/notify';
 import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useChangeEmail, useChangePassword, useOwnAccount } from '../api/account';
@@ -57,12 +59,7 @@ function ChangePasswordForm() {
   const schema = z
     .object({
       currentPassword: z.string(),
-      password: z
-        .string()
-        .check(
-          z.minLength(PASSWORD_MIN_LENGTH, t('account.security.password_too_short')),
-          z.maxLength(PASSWORD_MAX_LENGTH, t('account.security.password_too_long')),
-        ),
+      password: newPassword(),
       confirmPassword: z.string(),
     })
     .check(
@@ -70,7 +67,7 @@ function ChangePasswordForm() {
         path: ['currentPassword'],
         error: t('account.security.current_password_required'),
       }),
-      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('account.security.passwords_do_not_match') }),
+      matchingConfirmation(t('account.security.passwords_do_not_match')),
     );
   const { form, onSubmit, submitting } = useMutationForm({
     schema,
@@ -94,21 +91,12 @@ function ChangePasswordForm() {
           error={formState.errors.currentPassword?.message}
         />
       )}
-      <TextInput
-        {...register('password')}
-        id="account-new-password"
-        type="password"
-        label={t('account.security.new_password')}
-        autoComplete="new-password"
-        error={formState.errors.password?.message}
-      />
-      <TextInput
-        {...register('confirmPassword')}
-        id="account-confirm-password"
-        type="password"
-        label={t('account.security.confirm_password')}
-        autoComplete="new-password"
-        error={formState.errors.confirmPassword?.message}
+      <NewPasswordFields
+        ids={{ password: 'account-new-password', confirmation: 'account-confirm-password' }}
+        labels={{ password: t('account.security.new_password'), confirmation: t('account.security.confirm_password') }}
+        password={register('password')}
+        confirmation={register('confirmPassword')}
+        errors={{ password: formState.errors.password?.message, confirmation: formState.errors.confirmPassword?.message }}
       />
       <div>
         <Button type="submit" variant="contained" loading={submitting} disabled={account.isPending}>

@@ -1,6 +1,8 @@
-import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { isValidEmail } from '@flotilla/model';
 import { Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { TextInput } from '../../../components/form-fields';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { matchingConfirmation, newPassword } from '../../../lib/form-rules';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { useMutationForm } from '../../../lib/use-mutation-form';
@@ -16,18 +18,11 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const schema = z
     .object({
       email: z.string().check(z.trim(), z.refine(isValidEmail, t('auth.email_invalid'))),
-      password: z
-        .string()
-        .check(
-          z.minLength(PASSWORD_MIN_LENGTH, t('auth.password_too_short', { min: PASSWORD_MIN_LENGTH })),
-          z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long')),
-        ),
+      password: newPassword(),
       confirmPassword: z.string(),
       newsletter: z.boolean(),
     })
-    .check(
-      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }),
-    );
+    .check(matchingConfirmation(t('auth.passwords_do_not_match')));
   const { form, onSubmit, submitting } = useMutationForm({
     schema,
     mode: 'onTouched',
@@ -57,22 +52,13 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
         autoFocus={!defaultEmail}
         error={formState.errors.email?.message}
       />
-      <TextInput
-        {...register('password')}
-        id="signup-password"
-        type="password"
-        label={t('auth.password')}
-        autoComplete="new-password"
+      <NewPasswordFields
+        ids={{ password: 'signup-password', confirmation: 'signup-confirm-password' }}
+        labels={{ password: t('auth.password'), confirmation: t('auth.confirm_password') }}
+        password={register('password')}
+        confirmation={register('confirmPassword')}
+        errors={{ password: formState.errors.password?.message, confirmation: formState.errors.confirmPassword?.message }}
         autoFocus={!!defaultEmail}
-        error={formState.errors.password?.message}
-      />
-      <TextInput
-        {...register('confirmPassword')}
-        id="signup-confirm-password"
-        type="password"
-        label={t('auth.confirm_password')}
-        autoComplete="new-password"
-        error={formState.errors.confirmPassword?.message}
       />
       <FormControlLabel control={<Checkbox inputRef={newsletterField.ref} name={newsletterField.name} onChange={newsletterField.onChange} onBlur={newsletterField.onBlur} id="signup-newsletter" />} label={t('signup.newsletter')} />
       {captcha.element}

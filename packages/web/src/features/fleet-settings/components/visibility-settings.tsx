@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
+import { useRunMutation } from '../../../lib/notify';
 import type { FleetChange, FleetPatch } from '../api/fleet-changes';
 import { useCompatibleDeviceTypes } from '../api/get-compatible-device-types';
 import type { FleetSettings } from '../api/get-fleet-settings';
@@ -18,7 +18,7 @@ interface Props {
 /** Repository URL, public visibility and default device type (spec 2 §2 settings, §5). */
 export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const [repoUrl, setRepoUrl] = useState(fleet.is_stored_at__repository_url ?? '');
   const [deviceTypeId, setDeviceTypeId] = useState(String(fleet.deviceType?.id ?? ''));
   const [busy, setBusy] = useState<keyof FleetPatch | null>(null);
@@ -28,14 +28,8 @@ export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
 
   const save = async (field: keyof FleetPatch, body: FleetPatch) => {
     setBusy(field);
-    try {
-      await change({ kind: 'patch', body });
-      notify.success(t('fleet_settings.setting_changed'));
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setBusy(null);
-    }
+    await run(() => change({ kind: 'patch', body }), { success: t('fleet_settings.setting_changed') });
+    setBusy(null);
   };
 
   const savedRepoUrl = fleet.is_stored_at__repository_url ?? '';
