@@ -21,15 +21,18 @@ interface Props {
   /** Saves a choice; the success toast names what happened. */
   onSave: (choice: string) => Promise<unknown>;
   success: (choice: string) => string;
+  /** Above the controls (a warning). */
+  intro?: ReactNode;
   /** Below the controls (a reason, a hint). */
   children?: ReactNode;
 }
 
 /**
- * One choice saved with a button (spec 2 §4 release policy of a fleet or a device): a select
+ * One choice saved with a button (release policy of a fleet or a device, a fleet's default
+ * device type; spec 2 §4, §5): a select
  * and Save, disabled without permission (with the denial tooltip) or while unchanged.
  */
-export function SelectSetting({ title, description, id, current, options, allowed, disabled = false, onSave, success, children }: Props) {
+export function SelectSetting({ title, description, id, current, options, allowed, disabled = false, onSave, success, intro, children }: Props) {
   const { t } = useTranslation();
   const run = useRunMutation();
   const [choice, setChoice] = useState(current);
@@ -41,6 +44,7 @@ export function SelectSetting({ title, description, id, current, options, allowe
   };
   return (
     <SettingRow title={title} description={description}>
+      {intro}
       <Stack direction="row" spacing={1} sx={{ width: '100%' }}>
         <SelectInput id={id} label={title} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!allowed || disabled}>
           {options.map((o) => (
