@@ -1,8 +1,9 @@
-import { Checkbox, FormControlLabel, FormGroup, FormHelperText, Skeleton, Typography } from '@mui/material';
+import { FormHelperText, Skeleton, Typography } from '@mui/material';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { useMutationForm } from '../lib/use-mutation-form';
+import { CheckboxGroup } from './checkbox-group';
 import { FormDialog } from './form-dialog';
 import { RoleSelect, type RoleOption } from './role-select';
 
@@ -50,20 +51,7 @@ export function GrantAccessDialog({ title, submitLabel, itemsLabel, items, empty
           control={form.control}
           name="ids"
           render={({ field }) => (
-            <FormGroup aria-label={itemsLabel}>
-              {items.map((item) => (
-                <FormControlLabel
-                  key={item.id}
-                  label={item.name}
-                  control={
-                    <Checkbox
-                      checked={field.value.includes(item.id)}
-                      onChange={(e) => field.onChange(e.target.checked ? [...field.value, item.id] : field.value.filter((id) => id !== item.id))}
-                    />
-                  }
-                />
-              ))}
-            </FormGroup>
+            <CheckboxGroup label={itemsLabel} options={items.map((item) => ({ value: item.id, label: item.name }))} value={field.value} onChange={field.onChange} />
           )}
         />
       )}

@@ -1,7 +1,7 @@
-import { fleetNameProblem, parseReleaseSemver, SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
+import { fleetNameProblem, parseReleaseSemver, passwordProblem, SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { optionalText, requiredText, ruledText } from './form-rules';
+import { matchingConfirmation, newPassword, optionalText, requiredText, ruledText } from './form-rules';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
@@ -24,5 +24,21 @@ describe('form rules from the model', () => {
     expect(requiredText('x').parse(' a ')).toBe('a');
     expect(optionalText().parse('  ')).toBeUndefined();
     expect(optionalText().parse(' note ')).toBe('note');
+  });
+});
+
+describe('a new password and its confirmation', () => {
+  const schema = z.object({ password: newPassword(), confirmPassword: z.string() }).check(matchingConfirmation('Passwords do not match'));
+
+  it("refuses a password outside 8 to 64 characters with the model's text", () => {
+    expect(firstMessage(schema.safeParse({ password: 'short', confirmPassword: 'short' }))).toBe(passwordProblem('short'));
+    const long = 'x'.repeat(65);
+    expect(firstMessage(schema.safeParse({ password: long, confirmPassword: long }))).toBe(passwordProblem(long));
+  });
+
+  it('says a confirmation that differs under the confirmation field', () => {
+    const result = schema.safeParse({ password: 'long-enough', confirmPassword: 'different' });
+    expect(result.error?.issues[0]).toMatchObject({ path: ['confirmPassword'], message: 'Passwords do not match' });
+    expect(schema.safeParse({ password: 'long-enough', confirmPassword: 'long-enough' }).success).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { passwordProblem } from '@flotilla/model';
 import { z } from 'zod/mini';
 
 /**
@@ -34,4 +35,14 @@ export function optionalText(maxLength?: number) {
     text,
     z.transform((v) => (v === '' ? undefined : v)),
   );
+}
+
+/** A new password: the model's rule (spec 1 §5, 8 to 64 characters) with the model's text. */
+export function newPassword() {
+  return z.string().check(ruleCheck(passwordProblem));
+}
+
+/** The confirmation field must repeat the new password; `mismatch` is said under it. */
+export function matchingConfirmation(mismatch: string) {
+  return z.refine<{ password: string; confirmPassword: string }>((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: mismatch });
 }

@@ -1,5 +1,6 @@
 import { API_KEY_EXPIRY_PRESET_DAYS } from '@flotilla/model';
 import { fromDateTimeLocal } from './datetime-local';
+import { optionalText, requiredText } from './form-rules';
 import { z } from 'zod/mini';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,4 +53,9 @@ export function keyExpirySchema(message: (error: KeyExpiryError) => string) {
       return 'error' in expiry ? undefined : expiry.expiryDate;
     }),
   );
+}
+
+/** A new or edited key (user API keys, provisioning keys): name required, description optional, expiry. */
+export function keyFormSchema(nameRequired: string, expiryMessage: (error: KeyExpiryError) => string) {
+  return z.object({ name: requiredText(nameRequired), description: optionalText(), expiry: keyExpirySchema(expiryMessage) });
 }

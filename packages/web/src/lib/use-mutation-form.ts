@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, type FormEventHandler } from 'react';
-import { useForm, type DefaultValues, type FieldValues, type Mode, type Path, type UseFormReturn } from 'react-hook-form';
+import { useForm, type DefaultValues, type FieldValues, type KeepStateOptions, type Mode, type Path, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { useNotify } from './notify';
 import { submitMutation, type MutationOutcome } from './submit-mutation';
@@ -11,6 +11,8 @@ export interface MutationFormOptions<TIn extends FieldValues, TOut extends Field
   defaultValues: DefaultValues<NoInfer<TIn>>;
   /** Values that arrive after the form opened (react-hook-form `values`). */
   values?: NoInfer<TIn> | undefined;
+  /** What `values` arriving keeps (e.g. `keepDirtyValues`: what the user typed). */
+  resetOptions?: KeepStateOptions;
   /** When fields are checked; react-hook-form's default is on submit, then on change. */
   mode?: Mode;
   /** The mutation, with the checked values (`mutateAsync` or an `onSave` the caller gave). */
@@ -39,6 +41,7 @@ export function useMutationForm<TIn extends FieldValues, TOut extends FieldValue
     resolver: zodResolver<TIn, unknown, TOut>(options.schema),
     defaultValues: options.defaultValues,
     values: options.values,
+    resetOptions: options.resetOptions,
     mode: options.mode ?? 'onSubmit',
   });
   const { submit, success, onSuccess, onError, onSettled } = options;

@@ -1,5 +1,6 @@
 import { Divider, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/page-header';
@@ -7,9 +8,11 @@ import { getSession, sessionQueryKey, useSession } from '../../features/auth/api
 import { useSessionClaims } from '../../features/auth/api/get-session-claims';
 import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/session-claims';
 import { useLoginAs } from '../../features/admin/api/login-as';
-import { LoginAsForm } from '../../features/admin/components/login-as-form';
 import { MailOutbox } from '../../features/admin/components/mail-outbox';
 import { paths } from '../../lib/paths';
+
+// The form loads with it (only platform administrators see it; the first-page budget).
+const LoginAsForm = lazy(async () => ({ default: (await import('../../features/admin/components/login-as-form')).LoginAsForm }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminRoute() {
@@ -54,19 +57,16 @@ function LoginAs() {
   const navigate = useNavigate();
   const loginAs = useLoginAs();
   return (
-    <LoginAsForm
-      submitting={loginAs.isPending}
-      error={loginAs.error}
-      onSubmit={(username) =>
-        loginAs.mutate(username, {
-          onSuccess: async () => {
-            const session = await getSession();
-            queryClient.setQueryData(sessionQueryKey, session);
-            queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
-            await navigate(paths.applications());
-          },
-        })
-      }
-    />
+    <Suspense fallback={null}>
+      <LoginAsForm
+        onLogin={async (username) => {
+          await loginAs.mutateAsync(username);
+          const session = await getSession();
+          queryClient.setQueryData(sessionQueryKey, session);
+          queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
+          await navigate(paths.applications());
+        }}
+      />
+    </Suspense>
   );
 }

@@ -1,14 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { isValidEmail } from '@flotilla/model';
 import { Button, Divider, Stack, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextInput } from '../../../components/form-fields';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { matchingConfirmation, newPassword } from '../../../lib/form-rules';
 import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useChangeEmail, useChangePassword, useOwnAccount } from '../api/account';
 import { useLogoutOtherSessions } from '../api/session';
 import '../i18n';
@@ -45,18 +46,11 @@ export function AccountSecuritySection() {
   );
 }
 
-/** Errors of a sensitive action; a cancelled password dialog is not one. */
-function useReportError() {
-  const notify = useNotify();
-  return (err: unknown) => {
-    if (!isReverificationCancelled(err)) notify.error(err);
-  };
-}
+/** Errors of a sensitive action are toasted; a cancelled password dialog is not one. */
+const cancelledQuietly = (err: unknown) => isReverificationCancelled(err);
 
 function ChangePasswordForm() {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const report = useReportError();
   const account = useOwnAccount();
   const changePassword = useChangePassword();
   const withRecentAuth = useWithRecentAuth();
@@ -65,12 +59,7 @@ function ChangePasswordForm() {
   const schema = z
     .object({
       currentPassword: z.string(),
-      password: z
-        .string()
-        .check(
-          z.minLength(PASSWORD_MIN_LENGTH, t('account.security.password_too_short')),
-          z.maxLength(PASSWORD_MAX_LENGTH, t('account.security.password_too_long')),
-        ),
+      password: newPassword(),
       confirmPassword: z.string(),
     })
     .check(
@@ -78,21 +67,17 @@ function ChangePasswordForm() {
         path: ['currentPassword'],
         error: t('account.security.current_password_required'),
       }),
-      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('account.security.passwords_do_not_match') }),
+      matchingConfirmation(t('account.security.passwords_do_not_match')),
     );
-  const { register, handleSubmit, formState, reset } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
+    submit: ({ currentPassword, password }) => withRecentAuth(() => changePassword.mutateAsync(hasPassword ? { currentPassword, password } : { password })),
+    success: t('account.security.password_changed'),
+    onSuccess: () => form.reset(),
+    onError: cancelledQuietly,
   });
-  const onSubmit = handleSubmit(async ({ currentPassword, password }) => {
-    try {
-      await withRecentAuth(() => changePassword.mutateAsync(hasPassword ? { currentPassword, password } : { password }));
-      reset();
-      notify.success(t('account.security.password_changed'));
-    } catch (err) {
-      report(err);
-    }
-  });
+  const { register, formState } = form;
 
   return (
     <Stack component="form" noValidate spacing={2} onSubmit={onSubmit} sx={{ maxWidth: 420 }} aria-label={t('account.security.password_title')}>
@@ -106,24 +91,15 @@ function ChangePasswordForm() {
           error={formState.errors.currentPassword?.message}
         />
       )}
-      <TextInput
-        {...register('password')}
-        id="account-new-password"
-        type="password"
-        label={t('account.security.new_password')}
-        autoComplete="new-password"
-        error={formState.errors.password?.message}
-      />
-      <TextInput
-        {...register('confirmPassword')}
-        id="account-confirm-password"
-        type="password"
-        label={t('account.security.confirm_password')}
-        autoComplete="new-password"
-        error={formState.errors.confirmPassword?.message}
+      <NewPasswordFields
+        ids={{ password: 'account-new-password', confirmation: 'account-confirm-password' }}
+        labels={{ password: t('account.security.new_password'), confirmation: t('account.security.confirm_password') }}
+        password={register('password')}
+        confirmation={register('confirmPassword')}
+        errors={{ password: formState.errors.password?.message, confirmation: formState.errors.confirmPassword?.message }}
       />
       <div>
-        <Button type="submit" variant="contained" loading={formState.isSubmitting} disabled={account.isPending}>
+        <Button type="submit" variant="contained" loading={submitting} disabled={account.isPending}>
           {hasPassword ? t('account.security.change_password') : t('account.security.set_password')}
         </Button>
       </div>
@@ -133,8 +109,6 @@ function ChangePasswordForm() {
 
 function ChangeEmailForm() {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const report = useReportError();
   const account = useOwnAccount();
   const changeEmail = useChangeEmail();
   const withRecentAuth = useWithRecentAuth();
@@ -149,19 +123,15 @@ function ChangeEmailForm() {
       ),
     password: z.string().check(z.minLength(1, t('account.security.password_required'))),
   });
-  const { register, handleSubmit, formState, reset } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     defaultValues: { email: '', password: '' },
+    submit: async ({ email, password }) => (await withRecentAuth(() => changeEmail.mutateAsync({ email, password })), email),
+    success: (email) => t('account.security.email_changed', { email }),
+    onSuccess: () => form.reset(),
+    onError: cancelledQuietly,
   });
-  const onSubmit = handleSubmit(async ({ email, password }) => {
-    try {
-      await withRecentAuth(() => changeEmail.mutateAsync({ email, password }));
-      reset();
-      notify.success(t('account.security.email_changed', { email }));
-    } catch (err) {
-      report(err);
-    }
-  });
+  const { register, formState } = form;
 
   return (
     <Stack component="form" noValidate spacing={2} onSubmit={onSubmit} sx={{ maxWidth: 420 }} aria-label={t('account.security.email_title')}>
@@ -187,7 +157,7 @@ function ChangeEmailForm() {
         error={formState.errors.password?.message}
       />
       <div>
-        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+        <Button type="submit" variant="contained" loading={submitting}>
           {t('account.security.change_email')}
         </Button>
       </div>

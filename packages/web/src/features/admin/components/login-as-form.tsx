@@ -1,43 +1,34 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
+import { requiredText } from '../../../lib/form-rules';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 
-interface LoginAsFormProps {
-  submitting: boolean;
-  error: unknown;
-  onSubmit: (username: string) => void;
-}
-
-/** "Log in as a user": a username, then PATCH /login_ (the route does the rest). */
-export function LoginAsForm({ submitting, error, onSubmit }: LoginAsFormProps) {
+/** "Log in as a user": a username, then PATCH /login_ (`onLogin` does the rest); a refusal is said under the form. */
+export function LoginAsForm({ onLogin }: { onLogin: (username: string) => Promise<unknown> }) {
   const { t } = useTranslation();
   const id = useId();
-  const [username, setUsername] = useState('');
-  const [blank, setBlank] = useState(false);
-
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const name = username.trim();
-    setBlank(!name);
-    if (name) onSubmit(name);
-  };
+  const { form, onSubmit, submitting, fieldError } = useMutationForm({
+    schema: z.object({ username: requiredText(t('admin.login_as.username_required')) }),
+    defaultValues: { username: '' },
+    submit: ({ username }) => onLogin(username),
+    onError: (err) => {
+      form.setError('root.server', { message: errorMessage(err, t) });
+      return true;
+    },
+  });
+  const error = form.formState.errors.root?.server?.message;
 
   return (
-    <Stack component="form" noValidate onSubmit={submit} spacing={2} sx={{ maxWidth: 420 }}>
+    <Stack component="form" noValidate onSubmit={onSubmit} spacing={2} sx={{ maxWidth: 420 }}>
       <Typography color="text.secondary">{t('admin.login_as.description')}</Typography>
-      <TextInput
-        id={id}
-        label={t('admin.login_as.username')}
-        value={username}
-        autoComplete="off"
-        onChange={(e) => setUsername(e.target.value)}
-        error={blank ? t('admin.login_as.username_required') : undefined}
-      />
+      <TextInput {...form.register('username')} id={id} label={t('admin.login_as.username')} autoComplete="off" error={fieldError('username')} />
       {!!error && (
         <Typography role="alert" color="error">
-          {errorMessage(error, t)}
+          {error}
         </Typography>
       )}
       <Button type="submit" variant="contained" loading={submitting} sx={{ alignSelf: 'flex-start' }}>

@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
 import { Button, Stack } from '@mui/material';
 import { TextInput } from '../../../components/form-fields';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { errorMessage } from '../../../lib/errors';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useLogin } from '../api/login';
 
 export function LoginForm() {
@@ -16,17 +15,19 @@ export function LoginForm() {
     username: z.string().check(z.trim(), z.minLength(1, t('auth.username_required'))),
     password: z.string().check(z.minLength(1, t('auth.password_required')), z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long'))),
   });
-  const { register, handleSubmit, formState, setError, clearErrors } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
-    defaultValues: { username: '', password: '' },
-  });
-
   // A refused sign-in is shown on the form (both fields marked, the message under the
   // password), not as a toast that would outlive it; each new try starts clean. The
   // public-only guard moves the user on once the session is set.
-  const onSubmit = handleSubmit((values) =>
-    loginMutation.mutateAsync(values).catch((err: unknown) => setError('root.server', { message: errorMessage(err, t) })),
-  );
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
+    defaultValues: { username: '', password: '' },
+    submit: (values) => loginMutation.mutateAsync(values),
+    onError: (err) => {
+      form.setError('root.server', { message: errorMessage(err, t) });
+      return true;
+    },
+  });
+  const { register, formState, clearErrors } = form;
   const serverError = formState.errors.root?.server?.message;
 
   return (
@@ -36,7 +37,7 @@ export function LoginForm() {
       spacing={2}
       onSubmit={(e) => {
         clearErrors('root.server');
-        void onSubmit(e);
+        onSubmit(e);
       }}
     >
       <TextInput
@@ -56,7 +57,7 @@ export function LoginForm() {
         autoComplete="current-password"
         error={formState.errors.password?.message ?? serverError}
       />
-      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={submitting}>
         {t('auth.sign_in')}
       </Button>
     </Stack>

@@ -1,54 +1,43 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
+import { isValidEmail } from '@flotilla/model';
 import { Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { TextInput } from '../../../components/form-fields';
-import { useForm } from 'react-hook-form';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { matchingConfirmation, newPassword } from '../../../lib/form-rules';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { SignUpNotSignedIn, useRegister } from '../api/register';
 import { useCaptcha } from '../../../components/captcha';
 import '../signup-i18n';
 
 export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const registerMutation = useRegister();
   const captcha = useCaptcha();
   // Spec 1 §5: a valid email, a password of 8 to 64 characters, and a matching confirmation.
   const schema = z
     .object({
       email: z.string().check(z.trim(), z.refine(isValidEmail, t('auth.email_invalid'))),
-      password: z
-        .string()
-        .check(
-          z.minLength(PASSWORD_MIN_LENGTH, t('auth.password_too_short', { min: PASSWORD_MIN_LENGTH })),
-          z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long')),
-        ),
+      password: newPassword(),
       confirmPassword: z.string(),
       newsletter: z.boolean(),
     })
-    .check(
-      z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }),
-    );
-  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+    .check(matchingConfirmation(t('auth.passwords_do_not_match')));
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     mode: 'onTouched',
     defaultValues: { email: defaultEmail, password: '', confirmPassword: '', newsletter: false },
+    submit: async ({ email, password, newsletter }) => {
+      // Spec 1 §5: a captcha response is required (the dummy when none is configured).
+      const captchaResponse = captcha.response();
+      if (captchaResponse === null) throw t('signup.captcha_required');
+      await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
+        captcha.reset();
+        throw err instanceof SignUpNotSignedIn ? t('signup.check_email') : err;
+      });
+    },
   });
-
-  const onSubmit = handleSubmit(async ({ email, password, newsletter }) => {
-    // Spec 1 §5: a captcha response is required (the dummy when none is configured).
-    const captchaResponse = captcha.response();
-    if (captchaResponse === null) {
-      notify.error(t('signup.captcha_required'));
-      return;
-    }
-    await registerMutation.mutateAsync({ email, password, hasDisabledNewsletter: !newsletter, captchaResponse }).catch((err: unknown) => {
-      captcha.reset();
-      notify.error(err instanceof SignUpNotSignedIn ? t('signup.check_email') : err);
-    });
-  });
+  const { register, formState } = form;
 
   const newsletterField = register('newsletter');
 
@@ -63,26 +52,17 @@ export function SignupForm({ defaultEmail = '' }: { defaultEmail?: string }) {
         autoFocus={!defaultEmail}
         error={formState.errors.email?.message}
       />
-      <TextInput
-        {...register('password')}
-        id="signup-password"
-        type="password"
-        label={t('auth.password')}
-        autoComplete="new-password"
+      <NewPasswordFields
+        ids={{ password: 'signup-password', confirmation: 'signup-confirm-password' }}
+        labels={{ password: t('auth.password'), confirmation: t('auth.confirm_password') }}
+        password={register('password')}
+        confirmation={register('confirmPassword')}
+        errors={{ password: formState.errors.password?.message, confirmation: formState.errors.confirmPassword?.message }}
         autoFocus={!!defaultEmail}
-        error={formState.errors.password?.message}
-      />
-      <TextInput
-        {...register('confirmPassword')}
-        id="signup-confirm-password"
-        type="password"
-        label={t('auth.confirm_password')}
-        autoComplete="new-password"
-        error={formState.errors.confirmPassword?.message}
       />
       <FormControlLabel control={<Checkbox inputRef={newsletterField.ref} name={newsletterField.name} onChange={newsletterField.onChange} onBlur={newsletterField.onBlur} id="signup-newsletter" />} label={t('signup.newsletter')} />
       {captcha.element}
-      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={submitting}>
         {t('auth.sign_up')}
       </Button>
     </Stack>

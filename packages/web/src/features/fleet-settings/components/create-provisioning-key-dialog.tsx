@@ -1,11 +1,9 @@
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
 import { ExpiryField } from '../../../components/expiry-field';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
-import { optionalText, requiredText } from '../../../lib/form-rules';
-import { DEFAULT_KEY_EXPIRY, keyExpirySchema } from '../../../lib/key-expiry';
+import { DEFAULT_KEY_EXPIRY, keyFormSchema } from '../../../lib/key-expiry';
 import { useMutationForm } from '../../../lib/use-mutation-form';
 import type { NewProvisioningKey } from '../api/provisioning-keys';
 
@@ -19,11 +17,7 @@ interface Props {
 export function CreateProvisioningKeyDialog({ onCreate, onClose }: Props) {
   const { t } = useTranslation();
   const { form, ...dialog } = useMutationForm({
-    schema: z.object({
-      name: requiredText(t('api_keys.name_required')),
-      description: optionalText(),
-      expiry: keyExpirySchema((e) => t(`key_expiry.${e}`)),
-    }),
+    schema: keyFormSchema(t('api_keys.name_required'), (e) => t(`key_expiry.${e}`)),
     defaultValues: { name: '', description: '', expiry: DEFAULT_KEY_EXPIRY },
     submit: ({ name, description, expiry }) => onCreate({ name, description, expiryDate: expiry ?? null }),
   });

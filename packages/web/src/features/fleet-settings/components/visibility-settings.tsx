@@ -1,9 +1,10 @@
 import { Alert, Button, FormControlLabel, Stack, Switch, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectInput, TextInput } from '../../../components/form-fields';
+import { TextInput } from '../../../components/form-fields';
+import { SelectSetting } from '../../../components/select-setting';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
-import { useNotify } from '../../../lib/notify';
+import { useRunMutation } from '../../../lib/notify';
 import type { FleetChange, FleetPatch } from '../api/fleet-changes';
 import { useCompatibleDeviceTypes } from '../api/get-compatible-device-types';
 import type { FleetSettings } from '../api/get-fleet-settings';
@@ -18,9 +19,8 @@ interface Props {
 /** Repository URL, public visibility and default device type (spec 2 §2 settings, §5). */
 export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const [repoUrl, setRepoUrl] = useState(fleet.is_stored_at__repository_url ?? '');
-  const [deviceTypeId, setDeviceTypeId] = useState(String(fleet.deviceType?.id ?? ''));
   const [busy, setBusy] = useState<keyof FleetPatch | null>(null);
   const deviceTypes = useCompatibleDeviceTypes(fleet.deviceType?.cpuArchitecture?.id);
   // Spec 2 §5: public visibility of legacy-type apps needs a repository URL first.
@@ -28,14 +28,8 @@ export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
 
   const save = async (field: keyof FleetPatch, body: FleetPatch) => {
     setBusy(field);
-    try {
-      await change({ kind: 'patch', body });
-      notify.success(t('fleet_settings.setting_changed'));
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setBusy(null);
-    }
+    await run(() => change({ kind: 'patch', body }), { success: t('fleet_settings.setting_changed') });
+    setBusy(null);
   };
 
   const savedRepoUrl = fleet.is_stored_at__repository_url ?? '';
@@ -79,37 +73,21 @@ export function VisibilitySettings({ fleet, canUpdate, change }: Props) {
         </PermissionTooltip>
         {publicBlocked && <Typography variant="body2">{t('fleet_settings.public_needs_repo')}</Typography>}
       </SettingRow>
-      <SettingRow title={t('fleet_settings.device_type')} description={t('fleet_settings.device_type_description')}>
-        <Alert severity="info">
-          {t('fleet_settings.device_type_mixing', { architecture: fleet.deviceType?.cpuArchitecture?.slug ?? '—' })}
-        </Alert>
-        <Stack direction="row" spacing={1} sx={{ width: '100%' }}>
-          <SelectInput
-            id="fleet-default-device-type"
-            label={t('fleet_settings.device_type')}
-            value={deviceTypeId}
-            onChange={(e) => setDeviceTypeId(e.target.value)}
-            disabled={!canUpdate || !deviceTypes.data}
-          >
-            {fleet.deviceType && !deviceTypes.data && <option value={fleet.deviceType.id}>{fleet.deviceType.name}</option>}
-            {deviceTypes.data?.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </SelectInput>
-          <PermissionTooltip allowed={canUpdate}>
-            <Button
-              variant="outlined"
-              disabled={!canUpdate || deviceTypeId === String(fleet.deviceType?.id ?? '')}
-              loading={busy === 'is_for__device_type'}
-              onClick={() => void save('is_for__device_type', { is_for__device_type: Number(deviceTypeId) })}
-            >
-              {t('common.save')}
-            </Button>
-          </PermissionTooltip>
-        </Stack>
-      </SettingRow>
+      <SelectSetting
+        title={t('fleet_settings.device_type')}
+        description={t('fleet_settings.device_type_description')}
+        id="fleet-default-device-type"
+        current={String(fleet.deviceType?.id ?? '')}
+        options={[
+          ...(fleet.deviceType && !deviceTypes.data ? [{ value: String(fleet.deviceType.id), label: fleet.deviceType.name }] : []),
+          ...(deviceTypes.data ?? []).map((d) => ({ value: String(d.id), label: d.name })),
+        ]}
+        allowed={canUpdate}
+        disabled={!deviceTypes.data}
+        onSave={(id) => change({ kind: 'patch', body: { is_for__device_type: Number(id) } })}
+        success={() => t('fleet_settings.setting_changed')}
+        intro={<Alert severity="info">{t('fleet_settings.device_type_mixing', { architecture: fleet.deviceType?.cpuArchitecture?.slug ?? '—' })}</Alert>}
+      />
     </>
   );
 }

@@ -1,16 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { applicationNameClash, fleetNameProblem, type ApplicationClass } from '@flotilla/model';
 import { Alert, CircularProgress, Stack } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { errorMessage, errorStatus } from '../../../lib/errors';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useCreateApplication } from '../api/create-fleet';
 import { useAdminOrganizations } from '../api/get-admin-organizations';
 import { applicationsNamedQueryOptions, useApplicationsNamed, useOrganizationApplicationNames } from '../api/get-application-names';
@@ -69,7 +68,6 @@ interface FormProps {
 
 function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, initialDeviceType, classes, organizations, deviceTypes, loadError }: FormProps) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const createApplication = useCreateApplication();
@@ -123,12 +121,38 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
     }),
     [preselectedOrganization, suggestedName, typeOptions, initialClass, initialDeviceType],
   );
-  const { register, handleSubmit, formState, setError, watch, control } = useForm<Values>({
+  const { form, ...dialog } = useMutationForm({
+    schema,
+    defaultValues: initialValues,
     mode: 'onChange',
     values: initialValues,
     resetOptions: { keepDirtyValues: true },
-    resolver: zodResolver(schema),
+    submit: async (submitted) => {
+      const id = await createApplication.mutateAsync({
+        name: submitted.name,
+        organizationId: Number(submitted.organizationId),
+        deviceTypeSlug: submitted.deviceTypeSlug,
+        applicationClass: submitted.applicationClass,
+      });
+      return { ...submitted, id };
+    },
+    success: (created) => t('fleets.created', { name: created.name }),
+    onSuccess: (created) => {
+      onClose();
+      void navigate(paths.application(created.applicationClass, created.id));
+    },
+    onError: (err) => {
+      if (errorStatus(err) !== 409) return false;
+      // Someone took the name meanwhile: say which class holds it when the user can see it.
+      const name = form.getValues('name');
+      void queryClient
+        .fetchQuery({ ...applicationsNamedQueryOptions(name), staleTime: 0 })
+        .catch(() => [])
+        .then((holders) => form.setError('name', { message: applicationNameClash(name, holders) ?? errorMessage(err, t) }));
+      return true;
+    },
   });
+  const { register, formState, watch, control } = form;
 
   const values = watch();
   const { onChange: onOrganizationChange, ...organizationField } = register('organizationId');
@@ -148,34 +172,13 @@ function CreateApplicationForm({ onClose, initialClass, initialOrganizationId, i
   const nameError = formState.errors.name?.message ?? clash;
   const valid = schema.safeParse(values).success && !clash;
 
-  const onSubmit = handleSubmit(async (submitted) => {
-    try {
-      const id = await createApplication.mutateAsync({
-        name: submitted.name,
-        organizationId: Number(submitted.organizationId),
-        deviceTypeSlug: submitted.deviceTypeSlug,
-        applicationClass: submitted.applicationClass,
-      });
-      notify.success(t('fleets.created', { name: submitted.name }));
-      onClose();
-      void navigate(paths.application(submitted.applicationClass, id));
-    } catch (err) {
-      if (errorStatus(err) !== 409) return notify.error(err);
-      // Someone took the name meanwhile: say which class holds it when the user can see it.
-      const holders = await queryClient.fetchQuery({ ...applicationsNamedQueryOptions(submitted.name), staleTime: 0 }).catch(() => []);
-      setError('name', { message: applicationNameClash(submitted.name, holders) ?? errorMessage(err, t) });
-    }
-  });
-
   const appClass = values.applicationClass ?? initialClass;
   return (
     <FormDialog
-      open
+      form={dialog}
       title={t(`fleets.dialog_title_${appClass}`)}
       submitLabel={t(`fleets.create_${appClass}`)}
-      submitting={formState.isSubmitting}
       submitDisabled={loading || noOrganizations || !!loadError || !valid || checking}
-      onSubmit={onSubmit}
       onClose={onClose}
     >
       {loading && (

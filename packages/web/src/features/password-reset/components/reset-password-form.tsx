@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@flotilla/model';
 import { Button, Stack } from '@mui/material';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { TextInput } from '../../../components/form-fields';
-import { useNotify } from '../../../lib/notify';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { matchingConfirmation, newPassword } from '../../../lib/form-rules';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { passwordResetErrorText, useResetPassword } from '../api/password-reset';
 import '../i18n';
 
@@ -15,55 +13,37 @@ import '../i18n';
  */
 export function ResetPasswordForm({ loginCode, onDone }: { loginCode: string; onDone: () => void }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const reset = useResetPassword();
   const schema = z
     .object({
-      password: z
-        .string()
-        .check(
-          z.minLength(PASSWORD_MIN_LENGTH, t('auth.password_too_short', { min: PASSWORD_MIN_LENGTH })),
-          z.maxLength(PASSWORD_MAX_LENGTH, t('auth.password_too_long')),
-        ),
+      password: newPassword(),
       confirmPassword: z.string(),
     })
-    .check(z.refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: t('auth.passwords_do_not_match') }));
-  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+    .check(matchingConfirmation(t('auth.passwords_do_not_match')));
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     mode: 'onTouched',
     defaultValues: { password: '', confirmPassword: '' },
+    submit: ({ password }) =>
+      reset.mutateAsync({ resetCode: loginCode, password }).catch((err: unknown) => {
+        throw passwordResetErrorText(err, t);
+      }),
+    success: t('passwordReset.reset_done'),
+    onSuccess: onDone,
   });
-
-  const onSubmit = handleSubmit(async ({ password }) => {
-    try {
-      await reset.mutateAsync({ resetCode: loginCode, password });
-      notify.success(t('passwordReset.reset_done'));
-      onDone();
-    } catch (err) {
-      notify.error(passwordResetErrorText(err, t));
-    }
-  });
+  const { register, formState } = form;
 
   return (
     <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
-      <TextInput
-        {...register('password')}
-        id="reset-new-password"
-        type="password"
-        label={t('passwordReset.new_password')}
-        autoComplete="new-password"
+      <NewPasswordFields
+        ids={{ password: 'reset-new-password', confirmation: 'reset-confirm-password' }}
+        labels={{ password: t('passwordReset.new_password'), confirmation: t('passwordReset.confirm_new_password') }}
+        password={register('password')}
+        confirmation={register('confirmPassword')}
+        errors={{ password: formState.errors.password?.message, confirmation: formState.errors.confirmPassword?.message }}
         autoFocus
-        error={formState.errors.password?.message}
       />
-      <TextInput
-        {...register('confirmPassword')}
-        id="reset-confirm-password"
-        type="password"
-        label={t('passwordReset.confirm_new_password')}
-        autoComplete="new-password"
-        error={formState.errors.confirmPassword?.message}
-      />
-      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={submitting}>
         {t('passwordReset.save_password')}
       </Button>
     </Stack>

@@ -2,12 +2,10 @@ import { Alert, Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
 import { ExpiryField } from '../../../components/expiry-field';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
-import { optionalText, requiredText } from '../../../lib/form-rules';
-import { DEFAULT_KEY_EXPIRY, keyExpirySchema } from '../../../lib/key-expiry';
+import { DEFAULT_KEY_EXPIRY, keyFormSchema } from '../../../lib/key-expiry';
 import { useNotify } from '../../../lib/notify';
 import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useCreateUserApiKey, useUpdateUserApiKey, type UserApiKey } from '../api/api-keys';
@@ -34,11 +32,7 @@ export function ApiKeyDialog({ editing, runSensitive, onClose }: Props) {
   const update = useUpdateUserApiKey();
   const [created, setCreated] = useState<string | null>(null);
   const { form, ...dialog } = useMutationForm({
-    schema: z.object({
-      name: requiredText(t('preferences.tokens.name_required')),
-      description: optionalText(),
-      expiry: keyExpirySchema((e) => t(`key_expiry.${e}`)),
-    }),
+    schema: keyFormSchema(t('preferences.tokens.name_required'), (e) => t(`key_expiry.${e}`)),
     defaultValues: { name: editing?.name ?? '', description: editing?.description ?? '', expiry: editing ? { choice: 'keep', custom: '' } : DEFAULT_KEY_EXPIRY },
     submit: async ({ name, description, expiry }) => {
       const input = { name, description: description ?? null, expiryDate: expiry };

@@ -1,12 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { profileProblems, PROFILE_ACCOUNT_TYPES, type ProfileAccountType } from '@flotilla/model';
 import { Button, Stack, Typography } from '@mui/material';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
-import { useNotify } from '../../../lib/notify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useSaveProfile } from '../api/save-profile';
 import '../i18n';
 
@@ -16,7 +14,6 @@ import '../i18n';
  */
 export function ProfileForm({ onSaved }: { onSaved: () => void }) {
   const { t } = useTranslation();
-  const notify = useNotify();
   const save = useSaveProfile();
   const schema = z
     .object({ first_name: z.string(), last_name: z.string(), company: z.string(), account_type: z.string() })
@@ -25,26 +22,25 @@ export function ProfileForm({ onSaved }: { onSaved: () => void }) {
         for (const [field, message] of Object.entries(profileProblems(value))) ctx.addIssue({ code: 'custom', message, path: [field] });
       }),
     );
-  const { register, handleSubmit, formState } = useForm<z.infer<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, onSubmit, submitting } = useMutationForm({
+    schema,
     mode: 'onTouched',
     defaultValues: { first_name: '', last_name: '', company: '', account_type: '' },
+    submit: (values) =>
+      save
+        .mutateAsync({
+          first_name: values.first_name.trim(),
+          last_name: values.last_name.trim(),
+          company: values.company.trim(),
+          account_type: values.account_type as ProfileAccountType,
+        })
+        .catch((err: unknown) => {
+          throw t('signupProfile.failed_save_profile', { message: errorMessage(err, t) });
+        }),
+    success: t('signupProfile.saved'),
+    onSuccess: onSaved,
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync({
-        first_name: values.first_name.trim(),
-        last_name: values.last_name.trim(),
-        company: values.company.trim(),
-        account_type: values.account_type as ProfileAccountType,
-      });
-      notify.success(t('signupProfile.saved'));
-      onSaved();
-    } catch (err) {
-      notify.error(t('signupProfile.failed_save_profile', { message: errorMessage(err, t) }));
-    }
-  });
+  const { register, formState } = form;
 
   return (
     <Stack component="form" noValidate spacing={2} onSubmit={onSubmit}>
@@ -60,7 +56,7 @@ export function ProfileForm({ onSaved }: { onSaved: () => void }) {
           </option>
         ))}
       </SelectInput>
-      <Button type="submit" variant="contained" size="large" loading={formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={submitting}>
         {t('signupProfile.save')}
       </Button>
     </Stack>

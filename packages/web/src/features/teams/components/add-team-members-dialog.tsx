@@ -1,7 +1,8 @@
-import { Checkbox, FormControlLabel, FormGroup, FormHelperText, Typography } from '@mui/material';
+import { FormHelperText, Typography } from '@mui/material';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
+import { CheckboxGroup } from '../../../components/checkbox-group';
 import { FormDialog } from '../../../components/form-dialog';
 import { throwIfBatchFailed } from '../../../lib/submit-mutation';
 import { useMutationForm } from '../../../lib/use-mutation-form';
@@ -45,20 +46,12 @@ export function AddTeamMembersDialog({ teamId, candidates, onClose }: Props) {
           control={form.control}
           name="usernames"
           render={({ field }) => (
-            <FormGroup aria-label={t('teams.organization_members')}>
-              {candidates.map((c) => (
-                <FormControlLabel
-                  key={c.userId}
-                  label={c.username}
-                  control={
-                    <Checkbox
-                      checked={field.value.includes(c.username)}
-                      onChange={(e) => field.onChange(e.target.checked ? [...field.value, c.username] : field.value.filter((u) => u !== c.username))}
-                    />
-                  }
-                />
-              ))}
-            </FormGroup>
+            <CheckboxGroup
+              label={t('teams.organization_members')}
+              options={candidates.map((c) => ({ value: c.username, label: c.username }))}
+              value={field.value}
+              onChange={field.onChange}
+            />
           )}
         />
       )}

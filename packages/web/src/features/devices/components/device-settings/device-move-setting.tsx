@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { useNotify } from '../../../../lib/notify';
+import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
 import { useFleetAccess } from '../../../fleet-access/use-fleet-access';
 import { useMoveFleets } from '../../api/device-settings';
@@ -27,7 +27,7 @@ import { paths } from '../../../../lib/paths';
  */
 export function DeviceMoveSetting({ device, architecture, canUpdate }: { device: DeviceDetails; architecture: string; canUpdate: boolean }) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const fleets = useMoveFleets(canUpdate);
@@ -38,21 +38,17 @@ export function DeviceMoveSetting({ device, architecture, canUpdate }: { device:
   const move = async () => {
     if (target === null) return;
     setBusy(true);
-    try {
+    const moved = async () => {
       await sdk.models.device.move(device.uuid, target);
-      notify.success(t('devices.settings_moved'));
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: deviceKey(device.uuid) }),
         queryClient.invalidateQueries({ queryKey: fleetDevicesKey(device.fleet.id) }),
         queryClient.invalidateQueries({ queryKey: fleetDevicesKey(target) }),
       ]);
-      // Spec 2 §2: after moving a device the user goes to /fleets/{id}.
-      void navigate(paths.application('fleet', target));
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    // Spec 2 §2: after moving a device the user goes to /fleets/{id}.
+    await run(moved, { success: t('devices.settings_moved'), onSuccess: () => void navigate(paths.application('fleet', target)) });
+    setBusy(false);
   };
 
   return (
