@@ -1,4 +1,4 @@
-import { DEFAULT_POLL_INTERVAL_MS } from './devices.js';
+import { DEFAULT_POLL_INTERVAL_MS } from '../device/device.rules.js';
 /**
  * The seeded device-type catalogue. Each contract records LED support (identify) and the
  * schema of the configuration variables the type accepts (spec 2 "config variable schema").

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPES } from './device-types.js';
-import { DEFAULT_POLL_INTERVAL_MS, heartbeatState, osVariantOf } from './devices.js';
+import { DEVICE_TYPES } from '../device-type/device-types.js';
+import { DEFAULT_POLL_INTERVAL_MS, heartbeatState, osVariantOf } from './device.rules.js';
 
 describe('heartbeatState', () => {
   const now = new Date('2026-01-01T00:00:00Z');

@@ -1,4 +1,4 @@
-import { fleetRoleAtLeast } from './roles/filters.js';
+import { fleetRoleAtLeast } from '../roles/filters.js';
 
 /**
  * Navigations to the caller's own row, computed rather than stored: from a row of the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReleaseSemver, releaseDisplayStatus, releaseRawVersion, RUNNING_RELEASE_TIMEOUT_MINUTES } from './releases.js';
+import { parseReleaseSemver, releaseDisplayStatus, releaseRawVersion, RUNNING_RELEASE_TIMEOUT_MINUTES } from './release.rules.js';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);

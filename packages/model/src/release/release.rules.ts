@@ -1,4 +1,4 @@
-import type { ReleaseStatus } from './resources/release.js';
+import type { ReleaseStatus } from './release.resource.js';
 
 /**
  * Pure release rules shared by the server (which decides) and the dashboard (which shows

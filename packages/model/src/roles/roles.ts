@@ -1,11 +1,11 @@
-import { model } from './model.js';
-import { isPublicOsFleet } from './os-lines.js';
-import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './roles/filters.js';
-import type { FleetRole } from './roles/fleet.js';
+import { model } from '../model.js';
+import { isPublicOsFleet } from '../device-type/os-lines.js';
+import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './filters.js';
+import type { FleetRole } from './fleet.js';
 
-export * from './roles/fleet.js';
-export { fleetRoleAtLeast } from './roles/filters.js';
-export * from './roles/fleet-permissions.js';
+export * from './fleet.js';
+export { fleetRoleAtLeast } from './filters.js';
+export * from './fleet-permissions.js';
 
 /**
  * Roles as data. Each role maps to a permission set; conditions are OData filters over the

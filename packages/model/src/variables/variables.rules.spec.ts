@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWhitelistedConfigName, VARIABLE_MESSAGES as M, variableNameProblem } from './variables.js';
+import { isWhitelistedConfigName, VARIABLE_MESSAGES as M, variableNameProblem } from './variables.rules.js';
 
 describe('variableNameProblem: environment variables', () => {
   const problem = (name: string | null | undefined) => variableNameProblem('environment', name);
