@@ -1,6 +1,6 @@
 import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Fleet access (issue 3): fleets shared through a fleet membership or a team, the table
 // rights of each fleet role (spec 2 §6), and the membership and team rules.

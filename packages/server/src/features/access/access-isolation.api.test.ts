@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Two tenants and the fleet-access resources: tenant B can neither read A's teams, team
 // memberships, team fleet access or fleet memberships (by id, by filter probe, by expand),

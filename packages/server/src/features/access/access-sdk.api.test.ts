@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type TestApp, sdkClient } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type TestApp, sdkClient } from '../../../test/harness.js';
 
 // Fleet memberships through the published balena-sdk (application.membership.*).
 let t: TestApp;

@@ -7,11 +7,11 @@ import {
   PASSWORD_RESET_EMAIL_INTERVAL_SECONDS,
   PASSWORD_RESET_IP_MAX_REQUESTS,
 } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { Mailer } from '../src/infra/mail/mailer.js';
-import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET } from './harness.js';
-import { mailLink, SmtpInbox } from './support/smtp-inbox.js';
-import { eventually } from './support/cloud-link.js';
+import { buildApp } from '../../app.js';
+import { Mailer } from '../../infra/mail/mailer.js';
+import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
+import { mailLink, SmtpInbox } from '../../../test/support/smtp-inbox.js';
+import { eventually } from '../../../test/support/cloud-link.js';
 
 /*
  * Password reset (spec 1 §2 /password-reset, /user/reset-password/{loginCode}; §5; §8):

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, EMAIL_VERIFICATION_TOKEN_TTL_SECONDS, VERIFICATION_EMAIL_INTERVAL_SECONDS } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { Mailer } from '../src/infra/mail/mailer.js';
-import { bearer, createTestDb, sdkClient, TEST_JWT_SECRET } from './harness.js';
-import { freePort } from './support/net.js';
-import { mailLink, SmtpInbox } from './support/smtp-inbox.js';
+import { buildApp } from '../../app.js';
+import { Mailer } from '../../infra/mail/mailer.js';
+import { bearer, createTestDb, sdkClient, TEST_JWT_SECRET } from '../../../test/harness.js';
+import { freePort } from '../../../test/support/net.js';
+import { mailLink, SmtpInbox } from '../../../test/support/smtp-inbox.js';
 
 /*
  * Sign-up with captcha, newsletter flag and verification mail; POST /user/v1/verify-email

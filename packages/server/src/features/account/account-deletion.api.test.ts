@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { addOrganizationMember, bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
+import { buildApp } from '../../app.js';
+import { hashApiKey } from '../../infra/auth/api-keys.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { addOrganizationMember, bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 
 const PASSWORD = 'correct horse battery';
 let offset = 0;

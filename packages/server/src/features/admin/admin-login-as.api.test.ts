@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/features/users/user.service.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { createUser } from '../users/user.service.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Spec 1 §6–§7: PATCH /login_ {username} lets a platform administrator log in as a user.
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, giveFleetRole, requester, row } from './support/fleet-helpers.js';
+import { hashApiKey } from '../../infra/auth/api-keys.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, giveFleetRole, requester, row } from '../../../test/support/fleet-helpers.js';
 
 // Provisioning keys (dialect §1.3, spec 2 §6 "Operator adds: API keys"): created by fleet
 // operators and up through POST /api-key/v2/ (balena-sdk generateProvisioningKey) or the

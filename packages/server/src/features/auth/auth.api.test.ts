@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, TEST_JWT_SECRET, type TestApp } from './harness.js';
-import { signJwt } from '../src/infra/auth/jwt.js';
+import { bearer, buildTestApp, signUp, TEST_JWT_SECRET, type TestApp } from '../../../test/harness.js';
+import { signJwt } from '../../infra/auth/jwt.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { LOGIN_MAX_FAILURES } from '@flotilla/model';
-import { LOGIN_MAX_FAILURES_PER_ADDRESS } from '../src/features/auth/login-throttle.js';
+import { LOGIN_MAX_FAILURES_PER_ADDRESS } from './login-throttle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, signUp, type TestApp } from './harness.js';
-import { hex } from './support/fleet-helpers.js';
+import { buildTestApp, signUp, type TestApp } from '../../../test/harness.js';
+import { hex } from '../../../test/support/fleet-helpers.js';
 
 // Issue 11 (1h): the failed-login lock counts per account (username and e-mail share one
 // counter), atomically (parallel tries cannot all pass the check), and per source address,

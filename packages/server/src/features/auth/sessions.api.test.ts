@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_VALIDITY_FROM_AUTH_TIME_MS } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import { requireRecentAuth } from '../src/features/auth/recent-auth.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from './harness.js';
+import { buildApp } from '../../app.js';
+import { hashApiKey } from '../../infra/auth/api-keys.js';
+import { requireRecentAuth } from './recent-auth.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
 
 const PASSWORD = 'correct horse battery';
 const MINUTE = 60_000;

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { RedisBus } from '../src/infra/bus/redis.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { sweepHeartbeats, HEARTBEAT_SWEEP_JOB } from '../src/infra/jobs/heartbeat-sweep.js';
-import { MAIL_RETRY_JOB } from '../src/infra/jobs/mail-delivery.js';
-import { FILE_GARBAGE_JOB } from '../src/infra/files/garbage.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { createFleet } from './support/fleet-helpers.js';
-import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from './support/cloud-link.js';
+import { buildApp } from '../../app.js';
+import { RedisBus } from '../../infra/bus/redis.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { sweepHeartbeats, HEARTBEAT_SWEEP_JOB } from '../../infra/jobs/heartbeat-sweep.js';
+import { MAIL_RETRY_JOB } from '../../infra/jobs/mail-delivery.js';
+import { FILE_GARBAGE_JOB } from '../../infra/files/garbage.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { createFleet } from '../../../test/support/fleet-helpers.js';
+import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from '../../../test/support/cloud-link.js';
 
 /**
  * Many server processes (ARCHITECTURE "Many machines"): two apps, each with its own Redis

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { createFleet, giveFleetRole } from './support/fleet-helpers.js';
-import { eventually, insertDevice, LinkRefused, TestLink, type TestDevice } from './support/cloud-link.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { markLinkClosed, markLinkOpened } from '../src/features/cloud-link/link-connectivity.js';
+import { buildApp } from '../../app.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { createFleet, giveFleetRole } from '../../../test/support/fleet-helpers.js';
+import { eventually, insertDevice, LinkRefused, TestLink, type TestDevice } from '../../../test/support/cloud-link.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { markLinkClosed, markLinkOpened } from './link-connectivity.js';
 
 /**
  * The cloud link (issue-5 contract): `GET /device/v1/link` over real HTTP with a device

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { freePort } from './support/net.js';
+import { buildApp } from '../../app.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { freePort } from '../../../test/support/net.js';
 
 /*
  * GET /deploy/v1/contract (spec 2 §2 /deploy, §5, §8, §9): the server reads a repository's

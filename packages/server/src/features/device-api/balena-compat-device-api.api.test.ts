@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../agent/src/core/config.js';
-import type { DeviceEvent } from '../../agent/src/core/device.js';
-import { startAgent, type RunningAgent } from '../../agent/src/host/run-agent.js';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { giveFleetRole, hex, row } from './support/fleet-helpers.js';
-import { eventually, insertDevice, TestLink, type TestDevice } from './support/cloud-link.js';
+import { normalizeConfig } from '../../../../agent/src/core/config.js';
+import type { DeviceEvent } from '../../../../agent/src/core/device.js';
+import { startAgent, type RunningAgent } from '../../../../agent/src/host/run-agent.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { giveFleetRole, hex, row } from '../../../test/support/fleet-helpers.js';
+import { eventually, insertDevice, TestLink, type TestDevice } from '../../../test/support/cloud-link.js';
 
 // Issue 12, item 10: the device-API endpoints balena-sdk calls with a user's credentials,
 // driven by the published balena-sdk over real HTTP as a balena user would:

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { RedisBus } from '../src/infra/bus/redis.js';
-import type { Db, PoolDb } from '../src/infra/db/db.js';
-import { API_KEYS_CHANGED } from '../src/infra/auth/api-key-cache.js';
-import { StateReportBatch } from '../src/features/device-api/state-report-batch.js';
-import { createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
-import { eventually, insertDevice, startRedis, type RedisServer } from './support/cloud-link.js';
+import { buildApp } from '../../app.js';
+import { RedisBus } from '../../infra/bus/redis.js';
+import type { Db, PoolDb } from '../../infra/db/db.js';
+import { API_KEYS_CHANGED } from '../../infra/auth/api-key-cache.js';
+import { StateReportBatch } from './state-report-batch.js';
+import { createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { createFleet, hex, requester, row } from '../../../test/support/fleet-helpers.js';
+import { eventually, insertDevice, startRedis, type RedisServer } from '../../../test/support/cloud-link.js';
 
 // Issue 5 benchmarks: the caches and the group commit behind the device API's speed must
 // not change what it answers. API keys are cached per process and revoked at once (on this

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
-import { insertDevice, type TestDevice } from './support/cloud-link.js';
+import { buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, hex, requester, row } from '../../../test/support/fleet-helpers.js';
+import { insertDevice, type TestDevice } from '../../../test/support/cloud-link.js';
 
 // Dialect §4.2/§4.3: the legacy v2 target state and state report (older supervisors), and
 // the supervisor and hostApp releases in the v3 target state.

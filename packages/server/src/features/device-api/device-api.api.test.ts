@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
+import { buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, hex, requester, row } from '../../../test/support/fleet-helpers.js';
 
 // The device side of the API (issue 5 item 2, dialect §4): registration with a
 // provisioning key, the key exchange, the v3 target state (ETag/304, cache invalidation),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { insertDevice } from './support/cloud-link.js';
-import { createFleet, requester } from './support/fleet-helpers.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { insertDevice } from '../../../test/support/cloud-link.js';
+import { createFleet, requester } from '../../../test/support/fleet-helpers.js';
 
 /*
  * Spec 2 §3 `last_update_status_event` (the summary card's "last update status duration"):

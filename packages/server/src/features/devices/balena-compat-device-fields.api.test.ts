@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { eventually, TestLink } from './support/cloud-link.js';
+import { addOrganizationMember, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { eventually, TestLink } from '../../../test/support/cloud-link.js';
 
 // Issue 12, item 2: the device fields balena lets a user with device write rights set
 // (balena-sdk's own fixtures patch them) are writable through the published balena-sdk by a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 12, item 9: overall_status and overall_progress follow balena's computed definition
 // (open-balena-api's device model with the is_active case; balena-sdk 23's values) for every

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type TestApp } from './harness.js';
+import { buildTestApp, sdkClient, signUp, type TestApp } from '../../../test/harness.js';
 
 // Issue 12, item 3 (part): device.should_be_running__release is computed and read-only, the
 // device's pin or else its fleet's target release; readable by $select, $filter and $expand

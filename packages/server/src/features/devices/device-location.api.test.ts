@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LOCATION_MESSAGES } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/infra/config/config.js';
-import { mapTileSource } from '../src/infra/config/map-tiles.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { createFleet, deviceTypeId, giveFleetRole, insertDevice, row } from './support/fleet-helpers.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../infra/config/config.js';
+import { mapTileSource } from '../../infra/config/map-tiles.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { createFleet, deviceTypeId, giveFleetRole, insertDevice, row } from '../../../test/support/fleet-helpers.js';
 
 /**
  * Device location (spec 2 §2 Map lens and Location page, §5 "Location save needs both

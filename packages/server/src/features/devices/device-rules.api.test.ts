@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { eventually, insertDevice, TestLink } from './support/cloud-link.js';
-import { createFleet } from './support/fleet-helpers.js';
+import { buildApp } from '../../app.js';
+import type { PoolDb } from '../../infra/db/db.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { eventually, insertDevice, TestLink } from '../../../test/support/cloud-link.js';
+import { createFleet } from '../../../test/support/fleet-helpers.js';
 
 /**
  * Device rules the dashboard mirrors, enforced by the server (spec 2 §4): deactivating needs

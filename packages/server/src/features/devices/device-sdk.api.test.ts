@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { eventually, TestLink } from './support/cloud-link.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { eventually, TestLink } from '../../../test/support/cloud-link.js';
 
 // Devices through the published balena-sdk over real HTTP (issue 5): registration as
 // `sdk.models.device.register` does it, then the device model calls the dashboard uses.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asRoot, odataRead } from '../src/infra/odata/index.js';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, deviceTypeId, giveFleetRole, hex, insertDevice, insertRelease, requester, row } from './support/fleet-helpers.js';
+import { asRoot, odataRead } from '../../infra/odata/index.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, deviceTypeId, giveFleetRole, hex, insertDevice, insertRelease, requester, row } from '../../../test/support/fleet-helpers.js';
 
 // Device core (spec 2 §3, §5 Devices, §6 table rights): creation by fleet operators, uuid
 // and name rules, architecture, pins, moves, and two-tenant isolation.

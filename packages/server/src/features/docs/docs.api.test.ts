@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { createTestDb, TEST_JWT_SECRET } from './harness.js';
+import { buildApp } from '../../app.js';
+import { createTestDb, TEST_JWT_SECRET } from '../../../test/harness.js';
 
 /*
  * Issue 11 item 10: the dashboard's documentation links point at Flotilla's own guides,

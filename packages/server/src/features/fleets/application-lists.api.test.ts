@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 /*
  * The reads behind the dashboard's application lists and create dialog (spec 2 §5, §7):

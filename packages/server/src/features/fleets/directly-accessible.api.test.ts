@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { addOrganizationMember, bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // balena-sdk's "directly accessible" fleet calls filter on the computed navigation
 // application.is_directly_accessible_by__user (CALLER_NAVIGATIONS in the model): fleets the

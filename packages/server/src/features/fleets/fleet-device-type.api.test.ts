@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 /*
  * Spec 2 §5 Fleets, device-type option states: the server, not only the create dialog,

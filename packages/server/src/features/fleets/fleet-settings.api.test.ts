@@ -1,8 +1,8 @@
 import { FLEET_NAME_LENGTH_RULE } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, deviceTypeId, giveFleetRole, hex, insertDevice, insertRelease, requester, row } from './support/fleet-helpers.js';
+import { hashApiKey } from '../../infra/auth/api-keys.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, deviceTypeId, giveFleetRole, hex, insertDevice, insertRelease, requester, row } from '../../../test/support/fleet-helpers.js';
 
 // Fleet settings page rules (spec 2 §2 settings, §5 Fleets): rename, legacy applications,
 // public visibility, default device type, support access, transfer ownership, delete.

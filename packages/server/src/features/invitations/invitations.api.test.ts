@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { Mailer } from '../src/infra/mail/mailer.js';
-import { HttpError } from '../src/infra/errors.js';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient, TEST_JWT_SECRET } from './harness.js';
+import { buildApp } from '../../app.js';
+import { Mailer } from '../../infra/mail/mailer.js';
+import { HttpError } from '../../infra/errors.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient, TEST_JWT_SECRET } from '../../../test/harness.js';
 
 // Invitations by e-mail (issue 3): organization and fleet invites through the data API,
 // the invitation mail in the outbox (where the token is read, as the invitee would read

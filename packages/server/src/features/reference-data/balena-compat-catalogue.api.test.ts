@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedReferenceData } from '../src/features/reference-data/seed.js';
-import { bearer, buildTestApp, createTestDb, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { seedReferenceData } from './seed.js';
+import { bearer, buildTestApp, createTestDb, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 /*
  * Issue 12, the device-type catalogue: the published balena-sdk used as a balena user uses it

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type TestApp } from './harness.js';
+import { buildTestApp, sdkClient, signUp, type TestApp } from '../../../test/harness.js';
 
 // Issue 12: balena-sdk's config model reads the legacy device-type manifests
 // (GET /device-types/v1) for getDeviceTypes, getDeviceTypeManifestBySlug and getDeviceOptions.

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { DirectoryFileStore } from '../src/infra/files/file-store.js';
-import { fileGarbageJob } from '../src/infra/files/garbage.js';
-import { createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
+import { buildApp } from '../../app.js';
+import { DirectoryFileStore } from '../../infra/files/file-store.js';
+import { fileGarbageJob } from '../../infra/files/garbage.js';
+import { createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 
 // Issue 12: release assets through the published balena-sdk (models.release.asset), as a
 // balena user drives them: small files go as multipart/form-data to /v7/release_asset, files

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Releases through the published balena-sdk over real HTTP: a deploy made the way
 // balena-cli makes one (through sdk.pine), then the release and fleet model calls the

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
-import { ONE_SUCCESS_PER_COMMIT_MESSAGE } from '../src/features/releases/one-success-per-commit.js';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { ONE_SUCCESS_PER_COMMIT_MESSAGE } from './one-success-per-commit.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Releases on the server (issue 4): creating them as `balena deploy` does, the release
 // rules and their messages, the fleet's target release (pinned or tracking the latest),

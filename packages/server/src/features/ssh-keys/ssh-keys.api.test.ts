@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { SSH_KEY_INVALID, sshKeyFingerprint } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET } from './harness.js';
+import { buildApp } from '../../app.js';
+import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
 
 /** A fresh OpenSSH `ssh-ed25519 AAAA… comment` line. */
 function ed25519Line(comment = 'someone@host'): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Tag key rules (dialect §3 "Key/value tables"), enforced by the server for every tag
 // resource: reserved namespaces and whitespace are a 400 with the message, and nothing is stored.

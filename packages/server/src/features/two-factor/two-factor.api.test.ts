@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { signJwt } from '../src/infra/auth/jwt.js';
-import { totpAt, totpStep, TOTP_STEP_SECONDS } from '../src/features/two-factor/totp.js';
-import { sealPlaintextTwoFactorSecrets } from '../src/features/two-factor/two-factor.service.js';
-import { SecretBox } from '../src/infra/crypto/secret-box.js';
-import { resolveSecretsBox, SECRETS_KEY_FILE, SecretsKeyMismatchError } from '../src/infra/crypto/secrets-key.js';
-import { TWO_FACTOR_FAILURE_WINDOW_SECONDS, TWO_FACTOR_MAX_FAILURES } from '../src/features/two-factor/two-factor-throttle.js';
-import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
+import { buildApp } from '../../app.js';
+import { signJwt } from '../../infra/auth/jwt.js';
+import { totpAt, totpStep, TOTP_STEP_SECONDS } from './totp.js';
+import { sealPlaintextTwoFactorSecrets } from './two-factor.service.js';
+import { SecretBox } from '../../infra/crypto/secret-box.js';
+import { resolveSecretsBox, SECRETS_KEY_FILE, SecretsKeyMismatchError } from '../../infra/crypto/secrets-key.js';
+import { TWO_FACTOR_FAILURE_WINDOW_SECONDS, TWO_FACTOR_MAX_FAILURES } from './two-factor-throttle.js';
+import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 
 // The server's clock is this variable (AppOptions.clock): tests move it
 // instead of sleeping. Each test starts from its own instant, in the middle of a step.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_COLOR_INVALID } from '@flotilla/model';
-import { buildApp } from '../src/app.js';
-import { bearer, buildTestApp, createTestDb, signUp, TEST_JWT_SECRET, type TestApp } from './harness.js';
+import { buildApp } from '../../app.js';
+import { bearer, buildTestApp, createTestDb, signUp, TEST_JWT_SECRET, type TestApp } from '../../../test/harness.js';
 
 // Preferences: the profile fields and the appearance preferences stored per user (spec 1 §2, §5).
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/features/users/user.service.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
+import { createUser } from './user.service.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from '../../../test/harness.js';
 
 // Members of an organization read each other's user rows (username, names), but a user's
 // private fields (email, newsletter, account type, verification, platform role) only the

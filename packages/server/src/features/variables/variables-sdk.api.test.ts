@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Variables through the published balena-sdk over real HTTP (spec 2 §7 Variables): the
 // SDK's `set` is an upsert (POST; on 409 'Unique key constraint violated' a PATCH by

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VARIABLE_MESSAGES as M } from '@flotilla/model';
-import { DEVICE_STATE_CHANGED, type DeviceStateChanged } from '../src/features/device-api/state-changes.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { DEVICE_STATE_CHANGED, type DeviceStateChanged } from '../device-api/state-changes.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Variables on the server (issue 5): the name rules and their messages per table, the
 // duplicate answer the SDK's upsert relies on, service checks, table rights per fleet

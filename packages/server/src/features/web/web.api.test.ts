@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { createTestDb, TEST_JWT_SECRET } from './harness.js';
+import { buildApp } from '../../app.js';
+import { createTestDb, TEST_JWT_SECRET } from '../../../test/harness.js';
 
 let app: FastifyInstance;
 let dir: string;

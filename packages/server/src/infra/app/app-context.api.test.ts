@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { API_KEYS_CHANGED } from '../src/infra/auth/api-key-cache.js';
-import { InProcessBus } from '../src/infra/bus/bus.js';
-import type { Db, PoolDb } from '../src/infra/db/db.js';
-import { BadRequestError } from '../src/infra/errors.js';
-import { Mailer } from '../src/infra/mail/mailer.js';
-import { DEVICE_STATE_CHANGED } from '../src/features/device-api/state-changes.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
-import { insertDevice, type TestDevice } from './support/cloud-link.js';
-import { createFleet, requester } from './support/fleet-helpers.js';
+import { buildApp } from '../../app.js';
+import { API_KEYS_CHANGED } from '../auth/api-key-cache.js';
+import { InProcessBus } from '../bus/bus.js';
+import type { Db, PoolDb } from '../db/db.js';
+import { BadRequestError } from '../errors.js';
+import { Mailer } from '../mail/mailer.js';
+import { DEVICE_STATE_CHANGED } from '../../features/device-api/state-changes.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { insertDevice, type TestDevice } from '../../../test/support/cloud-link.js';
+import { createFleet, requester } from '../../../test/support/fleet-helpers.js';
 
 // Issue 13 item 2: each buildApp has its own app context (rules, bus, mailer, clock,
 // config, caches). Two apps in one process, on two databases, with their own bus, mailer

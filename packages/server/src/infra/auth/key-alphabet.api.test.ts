@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import { buildTestApp, bearer, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet } from './support/fleet-helpers.js';
+import { hashApiKey } from './api-keys.js';
+import { buildTestApp, bearer, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet } from '../../../test/support/fleet-helpers.js';
 
 // Issue 22: every key a person may copy is letters and digits only (a key starting with "-"
 // reads as an option on a command line); keys issued before in base64url keep working.

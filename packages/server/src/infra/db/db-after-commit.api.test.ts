@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PoolDb } from '../src/infra/db/db.js';
-import { createTestDb } from './harness.js';
+import type { PoolDb } from './db.js';
+import { createTestDb } from '../../../test/harness.js';
 
 // Db.afterCommit: side effects (mail) run only once their transaction has committed.
 let db: PoolDb;

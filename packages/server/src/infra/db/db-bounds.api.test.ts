@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from './harness.js';
+import { buildApp } from '../../app.js';
+import { bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 
 // Issue 11 (1b, 1d): one caller cannot take the database down or away from others. Each
 // statement of a request is cancelled after the statement timeout (a 503 with a message) or

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { model } from '@flotilla/model';
-import { SQL_TYPES, stored } from '../src/infra/db/schema.js';
-import { createTestDb } from './harness.js';
+import { SQL_TYPES, stored } from './schema.js';
+import { createTestDb } from '../../../test/harness.js';
 
 // The migrations and the model must agree: this fails when someone changes one without the other.
 describe('database schema', () => {

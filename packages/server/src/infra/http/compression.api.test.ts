@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESSION_THRESHOLD_BYTES } from '../src/infra/http/compression.js';
-import { buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
+import { buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 item 2: JSON API responses above the threshold go out brotli- or gzip-compressed
 // (the dashboard's fleet list is tens of KB), smaller ones as they are; over real HTTP, so

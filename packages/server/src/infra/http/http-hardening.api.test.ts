@@ -2,10 +2,10 @@ import { connect } from 'node:net';
 import { PASSWORD_RESET_IP_MAX_REQUESTS } from '@flotilla/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { Mailer } from '../src/infra/mail/mailer.js';
-import { bearer, buildTestApp, signUp, TEST_JWT_SECRET, type TestApp } from './harness.js';
-import { hex } from './support/fleet-helpers.js';
+import { buildApp } from '../../app.js';
+import { Mailer } from '../mail/mailer.js';
+import { bearer, buildTestApp, signUp, TEST_JWT_SECRET, type TestApp } from '../../../test/harness.js';
+import { hex } from '../../../test/support/fleet-helpers.js';
 
 // Issue 11: 1i (trust proxies only as configured) and 1j (headers on API responses, HSTS,
 // no-store on credentials, no e-mail enumeration at sign-up, Fastify's own errors in the

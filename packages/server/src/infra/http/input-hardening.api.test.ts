@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
-import { insertDevice, type TestDevice } from './support/cloud-link.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { createFleet, hex, requester, row } from '../../../test/support/fleet-helpers.js';
+import { insertDevice, type TestDevice } from '../../../test/support/cloud-link.js';
 
 // Issue 11 (1e): input that used to reach hand-written SQL or the URI decoder and answer 500
 // is refused at the edge with a 4xx in the dialect's shape (a JSON string), and every route

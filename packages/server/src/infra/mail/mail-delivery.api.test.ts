@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { buildApp } from '../src/app.js';
-import { MAIL_DELIVERY_JOB } from '../src/infra/jobs/mail-delivery.js';
-import { MAIL_MAX_ATTEMPTS, Mailer } from '../src/infra/mail/mailer.js';
-import { createTestDb, TEST_JWT_SECRET } from './harness.js';
-import { eventually } from './support/cloud-link.js';
-import { freePort } from './support/net.js';
+import { buildApp } from '../../app.js';
+import { MAIL_DELIVERY_JOB } from '../jobs/mail-delivery.js';
+import { MAIL_MAX_ATTEMPTS, Mailer } from './mailer.js';
+import { createTestDb, TEST_JWT_SECRET } from '../../../test/harness.js';
+import { eventually } from '../../../test/support/cloud-link.js';
+import { freePort } from '../../../test/support/net.js';
 
 /*
  * Durable mail delivery (infra/mail/mailer.ts, infra/jobs/mail-delivery.ts): mail is queued

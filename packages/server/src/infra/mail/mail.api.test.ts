@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { EMPTY_BODY } from '../src/infra/http/schemas.js';
-import { loadConfig } from '../src/infra/config/config.js';
-import { Mailer, createMailer, publicLink } from '../src/infra/mail/mailer.js';
-import { escapeHtml, fleetInvitation, organizationInvitation } from '../src/infra/mail/templates.js';
-import { createUser } from '../src/features/users/user.service.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from './harness.js';
-import { freePort } from './support/net.js';
+import { buildApp } from '../../app.js';
+import { EMPTY_BODY } from '../http/schemas.js';
+import { loadConfig } from '../config/config.js';
+import { Mailer, createMailer, publicLink } from './mailer.js';
+import { escapeHtml, fleetInvitation, organizationInvitation } from './templates.js';
+import { createUser } from '../../features/users/user.service.js';
+import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
+import { freePort } from '../../../test/support/net.js';
 
 // Outgoing mail (issue 3): a real SMTP server in-process, the outbox on real PostgreSQL,
 // and the outbox's visibility through the data API.

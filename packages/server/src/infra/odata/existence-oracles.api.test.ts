@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { insertDevice } from './support/cloud-link.js';
-import { createFleet } from './support/fleet-helpers.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { insertDevice } from '../../../test/support/cloud-link.js';
+import { createFleet } from '../../../test/support/fleet-helpers.js';
 
 /**
  * Issue 11, 1f and 1g: a write must not tell a stranger whether a row of another tenant

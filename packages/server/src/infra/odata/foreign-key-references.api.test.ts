@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { model, type FieldDef } from '@flotilla/model';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from './harness.js';
-import { insertDevice } from './support/cloud-link.js';
-import { createFleet, deviceTypeId } from './support/fleet-helpers.js';
+import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { insertDevice } from '../../../test/support/cloud-link.js';
+import { createFleet, deviceTypeId } from '../../../test/support/fleet-helpers.js';
 
 /**
  * Issue 11, security 1: every foreign key written through /v7 (POST, PATCH by id, PATCH by

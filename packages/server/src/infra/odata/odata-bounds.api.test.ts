@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 (1b, 1d): every data-API response is bounded. Each level (the collection and each
 // $expand) is a page of at most 1,000 rows unless $top asks for up to 10,000; the JSON is

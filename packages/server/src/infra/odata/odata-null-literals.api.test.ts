@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 (1e): null literals in comparisons and arithmetic. Every such $filter is either
 // correct SQL (OData: an ordering comparison with null is false, arithmetic with null is

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
+import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from '../../../test/harness.js';
 
 // GET on the data API against seeded reference data (device types, aliases, CPU
 // architectures) and fleets inserted directly, as a signed-in user.

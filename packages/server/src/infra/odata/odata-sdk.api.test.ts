@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from './harness.js';
+import { buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from '../../../test/harness.js';
 
 // The data API through the published balena-sdk's pine client over real HTTP: the URLs
 // exactly as pinejs-client encodes them (dialect §2), and the response shapes it expects.

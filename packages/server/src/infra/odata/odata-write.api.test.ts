@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from './harness.js';
-import { asRoot, odataDelete, odataPatch } from '../src/infra/odata/index.js';
-import { BadRequestError } from '../src/infra/errors.js';
+import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp, insertFleet as insertFleetRow } from '../../../test/harness.js';
+import { asRoot, odataDelete, odataPatch } from './index.js';
+import { BadRequestError } from '../errors.js';
 
 // POST, PATCH/PUT and DELETE on the data API: validation, permission rules inside the
 // transaction, error mapping and hooks.

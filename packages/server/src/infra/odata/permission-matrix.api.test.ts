@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR_ALIAS, conditionsFor, model, type Action } from '@flotilla/model';
-import { asRoot, odataPost, odataRead, type DataContext } from '../src/infra/odata/index.js';
-import type { Db } from '../src/infra/db/db.js';
-import { bearer, buildTestApp, type TestApp } from './harness.js';
-import { buildWorld, FIXTURES, type Caller, type Fixture, type World } from './support/fixtures.js';
+import { asRoot, odataPost, odataRead, type DataContext } from './index.js';
+import type { Db } from '../db/db.js';
+import { bearer, buildTestApp, type TestApp } from '../../../test/harness.js';
+import { buildWorld, FIXTURES, type Caller, type Fixture, type World } from '../../../test/support/fixtures.js';
 
 // Issue 3: a permission matrix generated from the model. For every resource in `model` ×
 // every role (as a caller in one fixture world) × read/create/update/delete, the expected
