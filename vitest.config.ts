@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two tiers run by vitest: `unit` (pure specs beside the code) and `api` (the server on
-// real PostgreSQL, through inject, real HTTP and the published balena-sdk). The e2e tier
+// Two tiers run by vitest: `unit` (pure specs beside the code, `*.spec.ts`) and `api` (the
+// server on real PostgreSQL, through inject, real HTTP and the published balena-sdk:
+// `*.api.test.ts` next to the feature or infra area they test in packages/server/src, and
+// the cross-cutting ones in packages/server/test beside the shared harness). The e2e tier
 // is Playwright (e2e/playwright.config.ts).
 export default defineConfig({
   test: {
@@ -16,7 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
-          include: ['packages/server/test/**/*.test.ts'],
+          include: ['packages/server/{src,test}/**/*.api.test.ts'],
           environment: 'node',
           globalSetup: ['packages/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -1,13 +1,13 @@
 import type { Model, ResourceDef } from './types.js';
-import { actor, api_key, user } from './resources/identity.js';
-import { organization, organization_membership, organization_membership_role, organization_membership_tag } from './resources/organization.js';
-import { cpu_architecture, device_type, device_type_alias } from './resources/device-type.js';
-import { application, application_type } from './resources/application.js';
-import { email_outbox } from './resources/mail.js';
-import { invitee, invitee__is_invited_to__application, invitee__is_invited_to__organization } from './resources/invitation.js';
-import { application_tag, image, image__is_part_of__release, release, release_asset, release_tag, service } from './resources/release.js';
-import { device, device_tag } from './resources/device.js';
-import { image_install, service_install } from './resources/device-state.js';
+import { actor, api_key, user } from './identity/identity.resource.js';
+import { organization, organization_membership, organization_membership_role, organization_membership_tag } from './organization/organization.resource.js';
+import { cpu_architecture, device_type, device_type_alias } from './device-type/device-type.resource.js';
+import { application, application_type } from './fleet/application.resource.js';
+import { email_outbox } from './mail/mail.resource.js';
+import { invitee, invitee__is_invited_to__application, invitee__is_invited_to__organization } from './invitation/invitation.resource.js';
+import { application_tag, image, image__is_part_of__release, release, release_asset, release_tag, service } from './release/release.resource.js';
+import { device, device_tag } from './device/device.resource.js';
+import { image_install, service_install } from './device/device-state.resource.js';
 import {
   application_config_variable,
   application_environment_variable,
@@ -16,10 +16,10 @@ import {
   device_environment_variable,
   device_service_environment_variable,
   service_environment_variable,
-} from './resources/variables.js';
-import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './resources/access.js';
-import { social_service_account, user__has__public_key } from './resources/user-keys.js';
-import { oauth_application, oauth_application_authorization } from './resources/oauth.js';
+} from './variables/variables.resource.js';
+import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './access/access.resource.js';
+import { social_service_account, user__has__public_key } from './ssh-keys/user-keys.resource.js';
+import { oauth_application, oauth_application_authorization } from './oauth/oauth.resource.js';
 
 const all: ResourceDef[] = [
   actor,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsFor } from './permissions.js';
-import { ROLES } from './roles.js';
+import { ROLES } from './roles/roles.js';
 
 describe('read-private', () => {
   it('is implied by all, not by read', () => {

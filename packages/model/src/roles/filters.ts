@@ -1,5 +1,5 @@
 import { ACTOR_ALIAS } from '../permissions.js';
-import { APPLICATION_MEMBERSHIP_ROLES } from '../resources/access.js';
+import { APPLICATION_MEMBERSHIP_ROLES } from '../access/access.resource.js';
 import { fleetRolesFrom, type FleetRole } from './fleet.js';
 
 /**

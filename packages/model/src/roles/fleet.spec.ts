@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsFor } from '../permissions.js';
-import { ROLES } from '../roles.js';
+import { ROLES } from './roles.js';
 import { effectiveFleetRole, FLEET_ROLE_LEVELS, fleetRolesFrom, highestFleetRole, SEAT_ROLES } from './fleet.js';
 import { fleetRoleAtLeast } from './filters.js';
 

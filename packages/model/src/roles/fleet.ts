@@ -1,5 +1,5 @@
-import { APPLICATION_MEMBERSHIP_ROLES, type ApplicationMembershipRole } from '../resources/access.js';
-import type { OrganizationRole } from '../resources/organization.js';
+import { APPLICATION_MEMBERSHIP_ROLES, type ApplicationMembershipRole } from '../access/access.resource.js';
+import type { OrganizationRole } from '../organization/organization.resource.js';
 
 /**
  * Fleet roles accumulate: each level may do everything the levels below it may

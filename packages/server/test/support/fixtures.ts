@@ -6,7 +6,7 @@ import { createUser } from '../../src/features/users/user.service.js';
 import { insertFleet, signUp, type SignedUpUser } from '../harness.js';
 
 /**
- * The fixture world of the permission matrix (permission-matrix.test.ts) and one fixture
+ * The fixture world of the permission matrix (permission-matrix.api.test.ts) and one fixture
  * builder per model resource: a sample row in the world, a fresh row for DELETE, a POST
  * body and a harmless PATCH. Rows are written as root (direct SQL), never through the
  * permission checks under test.
@@ -413,7 +413,7 @@ export const FIXTURES: Record<string, Fixture> = {
     update: { field: 'value', value: () => `value-${uid()}` },
   },
   // Its one field writable after creation is the file, written only by uploading
-  // (balena-compat-release-asset.test.ts): the PATCH case checks the permission answer.
+  // (balena-compat-release-asset.api.test.ts): the PATCH case checks the permission answer.
   release_asset: {
     sample: async (w) => insert(w.db, 'release_asset', { release: await insertRelease(w), asset_key: `sample_${uid()}` }),
     fresh: async (w) => insert(w.db, 'release_asset', { release: await insertRelease(w), asset_key: `fresh_${uid()}` }),

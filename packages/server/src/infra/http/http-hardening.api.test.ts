@@ -1,0 +1,137 @@
+import { connect } from 'node:net';
+import { PASSWORD_RESET_IP_MAX_REQUESTS } from '@flotilla/model';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { Mailer } from '../mail/mailer.js';
+import { bearer, buildTestApp, signUp, TEST_JWT_SECRET, type TestApp } from '../../../test/harness.js';
+import { hex } from '../../../test/support/fleet-helpers.js';
+
+// Issue 11: 1i (trust proxies only as configured) and 1j (headers on API responses, HSTS,
+// no-store on credentials, no e-mail enumeration at sign-up, Fastify's own errors in the
+// dialect's shape).
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const resetFrom = (app: FastifyInstance, peer: string, forwardedFor: string) =>
+  app.inject({
+    method: 'POST',
+    url: `/user/v1/reset-password/${encodeURIComponent(`nobody-${hex(4)}@example.com`)}`,
+    payload: {},
+    remoteAddress: peer,
+    headers: { 'x-forwarded-for': forwardedFor },
+  });
+
+describe('X-Forwarded-For (1i)', () => {
+  it('is ignored by default: a spoofed header does not escape the per-address reset limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= PASSWORD_RESET_IP_MAX_REQUESTS; i++) statuses.push((await resetFrom(t.app, '10.9.0.1', `198.51.100.${i + 1}`)).statusCode);
+    expect(statuses.slice(0, PASSWORD_RESET_IP_MAX_REQUESTS)).toEqual(Array(PASSWORD_RESET_IP_MAX_REQUESTS).fill(200));
+    expect(statuses[PASSWORD_RESET_IP_MAX_REQUESTS]).toBe(429);
+  });
+
+  it('is believed from a configured proxy only (FLOTILLA_TRUST_PROXY list)', async () => {
+    const app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, trustProxy: ['10.9.0.2'] });
+    try {
+      for (let i = 0; i <= PASSWORD_RESET_IP_MAX_REQUESTS; i++) expect((await resetFrom(app, '10.9.0.2', `192.0.2.${i + 1}`)).statusCode).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i <= PASSWORD_RESET_IP_MAX_REQUESTS; i++) statuses.push((await resetFrom(app, '10.9.0.3', `192.0.2.${i + 100}`)).statusCode);
+      expect(statuses[PASSWORD_RESET_IP_MAX_REQUESTS]).toBe(429);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('response headers (1j)', () => {
+  it('API responses carry nosniff, frame and referrer headers; no HSTS on an http public URL', async () => {
+    const u = await signUp(t.app);
+    for (const res of [
+      await t.app.inject({ method: 'GET', url: '/v7/application', headers: bearer(u.token) }),
+      await t.app.inject({ method: 'GET', url: '/v7/nothing-here' }),
+      await t.app.inject({ method: 'GET', url: '/ping' }),
+    ]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('HSTS when the public URL is https', async () => {
+    const mailer = new Mailer({ db: t.db, publicUrl: 'https://fleet.example.com' });
+    const app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, mailer });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/ping' });
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d{7,}/);
+    } finally {
+      await app.close();
+      mailer.close();
+    }
+  });
+
+  it('/login_ and the token refresh answer Cache-Control: no-store', async () => {
+    const u = await signUp(t.app, `nostore-${hex(4)}@example.com`, 'correct horse battery');
+    const login = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: u.email, password: 'correct horse battery' } });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['cache-control']).toBe('no-store');
+    const refresh = await t.app.inject({ method: 'GET', url: '/user/v1/refresh-token', headers: bearer(u.token) });
+    expect(refresh.statusCode).toBe(200);
+    expect(refresh.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('sign-up with an e-mail that has an account (1j)', () => {
+  it('is answered like a sign-up (201 and a token-shaped body) that opens nothing, and the owner is mailed once', async () => {
+    const owner = await signUp(t.app, `owner-${hex(4)}@example.com`);
+    const users = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "user"')).rows[0]!.n;
+    const before = await users();
+    const fresh = await t.app.inject({ method: 'POST', url: '/user/register', payload: { email: `fresh-${hex(4)}@example.com`, password: 'correct horse battery' } });
+    const taken = await t.app.inject({ method: 'POST', url: '/user/register', payload: { email: owner.email.toUpperCase(), password: 'correct horse battery' } });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.headers['content-type']).toBe(fresh.headers['content-type']);
+    expect(taken.body).not.toMatch(/taken/i);
+    const claims = (token: string) => Object.keys(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as object).sort();
+    expect(claims(taken.body)).toEqual(claims(fresh.body));
+    expect(await users()).toBe(before + 1);
+    const use = await t.app.inject({ method: 'GET', url: '/user/v1/whoami', headers: bearer(taken.body) });
+    expect(use.statusCode).toBe(401);
+    await t.app.inject({ method: 'POST', url: '/user/register', payload: { email: owner.email, password: 'correct horse battery' } });
+    const { rows } = await t.db.query<{ subject: string }>('SELECT subject FROM email_outbox WHERE lower(recipient) = lower($1) AND subject LIKE $2', [
+      owner.email,
+      'Someone tried to sign up%',
+    ]);
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe("Fastify's own refusals (1j)", () => {
+  it('an oversized header answers 431 with a JSON string body', async () => {
+    const app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as { port: number }).port;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`GET /ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+        });
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', (err) => (data ? resolve(data) : reject(err)));
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      expect(raw).toMatch(/content-type: application\/json/i);
+      expect(typeof JSON.parse(body)).toBe('string');
+    } finally {
+      await app.close();
+    }
+  });
+});
