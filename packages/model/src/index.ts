@@ -3,6 +3,7 @@
 // (`*.resource.ts`) and its rules side by side (see packages/model/README.md).
 export * from './types.js';
 export * from './model.js';
+export * from './rows.js';
 export * from './permissions.js';
 export * from './common/constants.js';
 export * from './common/validation.js';
