@@ -1,5 +1,5 @@
 import { LOGIN_MAX_FAILURES } from '@flotilla/model';
-import { LOGIN_MAX_FAILURES_PER_ADDRESS } from '../src/features/auth/login-throttle.js';
+import { LOGIN_MAX_FAILURES_PER_ADDRESS } from '../src/infra/auth/login-throttle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from './harness.js';
 import { hex } from './support/fleet-helpers.js';

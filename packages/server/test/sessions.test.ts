@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_VALIDITY_FROM_AUTH_TIME_MS } from '@flotilla/model';
 import { buildApp } from '../src/app.js';
 import { hashApiKey } from '../src/infra/auth/api-keys.js';
-import { requireRecentAuth } from '../src/features/auth/recent-auth.js';
+import { requireRecentAuth } from '../src/infra/auth/recent-auth.js';
 import type { PoolDb } from '../src/infra/db/db.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from './harness.js';
 
