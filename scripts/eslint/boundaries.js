@@ -9,7 +9,8 @@
 // - packages/model imports no other workspace package;
 // - a server feature (`packages/server/src/features/<name>/`) imports another feature only
 //   through that feature's `index.ts` (its public entry), and the rest of the server
-//   outside `features/` likewise; `infra/` imports no feature at all;
+//   outside `features/` likewise; `infra/` imports no feature at all; features use the OData
+//   engine through `infra/odata/index.ts`;
 // - a web feature (`packages/web/src/features/<name>/`) imports no other feature, and the
 //   web's shared `components/` and `lib/` import no feature.
 // Tests (`*.spec.ts`, `*.test.ts`, `packages/*/test/`) may import their own package's
@@ -73,6 +74,10 @@ function check(fromRel, spec) {
     if (!sameFeature && !isEntry(to.file)) {
       return `'${spec}' is internal to the ${to.feature} feature: import what it shares from '${to.feature}/index.js'`;
     }
+  }
+  // The OData engine's public entry is its index.ts (its compiler and SQL are internals).
+  if (from.kind === 'server-feature' && /^packages\/server\/src\/infra\/odata\/(?!index\.[jt]s$)[^/]+$/.test(target)) {
+    return `'${spec}' is internal to the OData engine: import it from 'infra/odata/index.js'`;
   }
   if (to.kind === 'web-feature') {
     if (from.kind === 'web-shared') return `shared components/ and lib/ import no feature ('${spec}')`;

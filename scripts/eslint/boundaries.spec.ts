@@ -30,6 +30,14 @@ describe('import boundaries (flotilla/boundaries)', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("refuses a feature importing the OData engine's internals, and allows its index.ts", async () => {
+    const file = 'packages/server/src/features/actions/boundary-fixture.ts';
+    expect(await problems(file, "import { compileAffectedIds } from '../../infra/odata/query.js';\nexport { compileAffectedIds };\n")).toEqual([
+      "flotilla/boundaries: '../../infra/odata/query.js' is internal to the OData engine: import it from 'infra/odata/index.js'",
+    ]);
+    expect(await problems(file, "import { odataActionableIds } from '../../infra/odata/index.js';\nexport { odataActionableIds };\n")).toEqual([]);
+  });
+
   it('refuses the model importing another package', async () => {
     const file = 'packages/model/src/boundary-fixture.ts';
     expect(await problems(file, "import type { Db } from '../../server/src/infra/db/db.js';\nexport type { Db };\n")).toHaveLength(1);
