@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.spec.ts'],
+          include: ['packages/*/src/**/*.spec.ts', 'scripts/**/*.spec.ts'],
           environment: 'node',
         },
       },

@@ -1,4 +1,4 @@
-import { WsConnection } from '../../packages/agent/src/net/ws-client.js';
+import { WsConnection } from '@flotilla/agent';
 
 /**
  * A full garbage collection in a Node process started with `--inspect=host:port`, through

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { startSimulation, type Simulation, type SimulateOptions } from '../../packages/agent/src/simulate/simulator';
+import { startSimulation, type Simulation, type SimulateOptions } from '@flotilla/agent';
 import type { ApiUser } from './api';
 import { E2E_PORTS } from './ports';
 

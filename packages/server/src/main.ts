@@ -7,9 +7,9 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedde
 import { migrate } from './infra/db/migrate.js';
 import { resolveJwtSecret } from './infra/auth/jwt-secret.js';
 import { resolveSecretsBox } from './infra/crypto/secrets-key.js';
-import { sealPlaintextTwoFactorSecrets } from './features/two-factor/two-factor.service.js';
-import { seedReferenceData } from './features/reference-data/seed.js';
-import { ensurePlatformAdmin } from './features/users/platform-admin.js';
+import { sealPlaintextTwoFactorSecrets } from './features/two-factor/index.js';
+import { seedReferenceData } from './features/reference-data/index.js';
+import { ensurePlatformAdmin } from './features/users/index.js';
 import { buildApp } from './app.js';
 import { DirectoryFileStore } from './infra/files/file-store.js';
 import { createMailer, describeSmtpUrl } from './infra/mail/mailer.js';

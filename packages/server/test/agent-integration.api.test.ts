@@ -2,10 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../agent/src/core/config.js';
-import type { Device, DeviceEvent } from '../../agent/src/core/device.js';
-import { startAgent, type RunningAgent } from '../../agent/src/host/run-agent.js';
-import { startSimulation } from '../../agent/src/simulate/simulator.js';
+import { normalizeConfig, startAgent, startSimulation, type Device, type DeviceEvent, type RunningAgent } from '@flotilla/agent';
 import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 

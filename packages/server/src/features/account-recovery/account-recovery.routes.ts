@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ProfileInput } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { issueSessionToken } from '../auth/session.service.js';
-import { revokeOtherSessions } from '../auth/session-revocation.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
+import { revokeOtherSessions } from '../../infra/auth/session-revocation.js';
 import { checkCaptcha } from './captcha.js';
 import { verifyEmail } from './email-verification.service.js';
 import type { AccountOptions } from './options.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
 import { accountState, saveProfile } from './profile.service.js';
-import { RateLimitedError } from './rate-limit.js';
+import { RateLimitedError } from '../../infra/auth/rate-limit.js';
 
 export interface AccountRecoveryRoutesOptions {
   db: Db;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ACCOUNT_MESSAGES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError } from '../../infra/errors.js';
+import { isUserVerified } from './account-recovery.repository.js';
 
 // The caller's own account record stays reachable, so an unverified user can still read it
 // and ask for another verification mail (the SDK's requestVerificationEmail PATCHes it).
@@ -24,8 +25,7 @@ export function emailVerificationGuard(db: Db): (request: FastifyRequest) => Pro
     if (actor.claims && actor.claims.actualUser !== undefined && actor.claims.actualUser !== actor.claims.id) return;
     const at = verified.get(actor.userId);
     if (at !== undefined && Date.now() - at < VERIFIED_TTL_MS) return;
-    const { rows } = await db.query<{ is_verified: boolean }>('SELECT is_verified FROM "user" WHERE id = $1', [actor.userId]);
-    if (rows[0]?.is_verified) {
+    if (await isUserVerified(db, actor.userId)) {
       if (verified.size > 10_000) verified.clear();
       verified.set(actor.userId, Date.now());
       return;

@@ -2,8 +2,9 @@ import { ACCOUNT_MESSAGES, EMAIL_VERIFICATION_TOKEN_TTL_SECONDS, VERIFICATION_EM
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { emailVerification, type Mailer } from '../../infra/mail/index.js';
-import { takeRequestSlot } from './rate-limit.js';
+import { takeRequestSlot } from '../../infra/auth/rate-limit.js';
 import { hashSecret, newSecret } from './tokens.js';
+import { findVerificationUser, insertVerificationToken, lockVerificationToken, markVerificationEmailSent, verifyUser } from './account-recovery.repository.js';
 
 /**
  * The dashboard route a verification mail links to. Segment order token, then email, as
@@ -21,11 +22,14 @@ export function verificationPath(token: string, email: string): string {
 export async function sendVerificationEmail(db: Db, mailer: Mailer, user: { id: number; email: string }, now: Date): Promise<void> {
   await takeRequestSlot(db, 'verification-email', String(user.id), { max: 1, windowSeconds: VERIFICATION_EMAIL_INTERVAL_SECONDS }, now);
   const token = newSecret();
-  await db.query(
-    `INSERT INTO email_verification_token ("user", email, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-    [user.id, user.email, hashSecret(token), now, new Date(now.getTime() + EMAIL_VERIFICATION_TOKEN_TTL_SECONDS * 1000)],
-  );
-  await db.query('UPDATE "user" SET has_been_sent_verification_email = true WHERE id = $1', [user.id]);
+  await insertVerificationToken(db, {
+    userId: user.id,
+    email: user.email,
+    hash: hashSecret(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_TOKEN_TTL_SECONDS * 1000),
+  });
+  await markVerificationEmailSent(db, user.id);
   const mail = emailVerification({
     email: user.email,
     verifyUrl: mailer.publicLink(verificationPath(token, user.email)),
@@ -36,11 +40,7 @@ export async function sendVerificationEmail(db: Db, mailer: Mailer, user: { id: 
 
 /** A resend (the SDK's requestVerificationEmail): nothing to do for a verified user. */
 export async function resendVerificationEmail(db: Db, mailer: Mailer, userId: number, now: Date): Promise<boolean> {
-  const { rows } = await db.query<{ id: number; email: string; is_verified: boolean }>(
-    'SELECT id, email, is_verified FROM "user" WHERE id = $1',
-    [userId],
-  );
-  const user = rows[0];
+  const user = await findVerificationUser(db, userId);
   if (!user || user.is_verified) return false;
   await sendVerificationEmail(db, mailer, user, now);
   return true;
@@ -56,19 +56,12 @@ export async function verifyEmail(db: Db, token: unknown, email: unknown, now: D
     throw new BadRequestError(ACCOUNT_MESSAGES.verificationMissing);
   }
   return db.tx(async (tx) => {
-    const { rows } = await tx.query<{ id: number; user: number; email: string; expires_at: Date; used_at: Date | null; current_email: string }>(
-      `SELECT t.id, t."user", t.email, t.expires_at, t.used_at, u.email AS current_email
-         FROM email_verification_token t JOIN "user" u ON u.id = t."user"
-        WHERE t.token_hash = $1 FOR UPDATE OF t`,
-      [hashSecret(token)],
-    );
-    const row = rows[0];
+    const row = await lockVerificationToken(tx, hashSecret(token));
     const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
     if (!row || row.used_at !== null || row.expires_at.getTime() <= now.getTime() || !sameAddress(row.email, email) || !sameAddress(row.current_email, row.email)) {
       throw new BadRequestError(ACCOUNT_MESSAGES.verificationFailed);
     }
-    await tx.query('UPDATE email_verification_token SET used_at = $2 WHERE "user" = $1 AND used_at IS NULL', [row.user, now]);
-    await tx.query('UPDATE "user" SET is_verified = true WHERE id = $1', [row.user]);
+    await verifyUser(tx, row.user, now);
     return row.user;
   });
 }

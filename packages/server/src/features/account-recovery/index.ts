@@ -4,6 +4,10 @@ import { accountRecoveryRoutes } from './account-recovery.routes.js';
 import { emailVerificationGuard } from './email-verification.guard.js';
 import { registerVerificationResendRules } from './verification-resend.hooks.js';
 
+// Shared with sign-up (features/auth) and the e-mail change (features/account).
+export { checkCaptcha } from './captcha.js';
+export { sendVerificationEmail } from './email-verification.service.js';
+
 /**
  * E-mail verification, password reset and the profile step. With
  * FLOTILLA_REQUIRE_EMAIL_VERIFICATION unverified users get no data API (spec 1 §4

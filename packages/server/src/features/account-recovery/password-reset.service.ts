@@ -1,4 +1,4 @@
-import { clearAccountLoginFailures } from '../auth/login-throttle.js';
+import { clearAccountLoginFailures } from '../../infra/auth/login-throttle.js';
 import {
   ACCOUNT_MESSAGES,
   isValidEmail,
@@ -12,8 +12,9 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { hashPassword } from '../../infra/auth/password.js';
 import { passwordReset, type Mailer } from '../../infra/mail/index.js';
-import { takeRequestSlot } from './rate-limit.js';
+import { takeRequestSlot } from '../../infra/auth/rate-limit.js';
 import { hashSecret, newSecret } from './tokens.js';
+import { findUserByEmail, insertResetCode, lockResetCode, setPasswordFromReset } from './account-recovery.repository.js';
 
 /** The dashboard route a reset mail links to (spec 1 §2). */
 export function resetPasswordPath(loginCode: string): string {
@@ -32,16 +33,10 @@ export async function requestPasswordReset(db: Db, mailer: Mailer, email: string
   await db.tx(async (tx) => {
     await takeRequestSlot(tx, 'password-reset-ip', ip, { max: PASSWORD_RESET_IP_MAX_REQUESTS, windowSeconds: PASSWORD_RESET_IP_WINDOW_SECONDS }, now);
     await takeRequestSlot(tx, 'password-reset-email', address, { max: 1, windowSeconds: PASSWORD_RESET_EMAIL_INTERVAL_SECONDS }, now);
-    const { rows } = await tx.query<{ id: number; email: string }>('SELECT id, email FROM "user" WHERE lower(email) = lower($1)', [address]);
-    const user = rows[0];
+    const user = await findUserByEmail(tx, address);
     if (!user) return;
     const code = newSecret();
-    await tx.query(`INSERT INTO password_reset_code ("user", code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4)`, [
-      user.id,
-      hashSecret(code),
-      now,
-      new Date(now.getTime() + PASSWORD_RESET_CODE_TTL_SECONDS * 1000),
-    ]);
+    await insertResetCode(tx, { userId: user.id, hash: hashSecret(code), createdAt: now, expiresAt: new Date(now.getTime() + PASSWORD_RESET_CODE_TTL_SECONDS * 1000) });
     const mail = passwordReset({ resetUrl: mailer.publicLink(resetPasswordPath(code)), validMinutes: PASSWORD_RESET_CODE_TTL_SECONDS / 60 });
     await mailer.queue(tx, { to: user.email, ...mail });
   });
@@ -59,15 +54,10 @@ export async function resetPassword(db: Db, code: unknown, password: unknown, no
   if (problem) throw new BadRequestError(problem);
   const passwordHash = await hashPassword(password);
   return db.tx(async (tx) => {
-    const { rows } = await tx.query<{ user: number; expires_at: Date; used_at: Date | null }>(
-      'SELECT "user", expires_at, used_at FROM password_reset_code WHERE code_hash = $1 FOR UPDATE',
-      [hashSecret(code.trim())],
-    );
-    const row = rows[0];
+    const row = await lockResetCode(tx, hashSecret(code.trim()));
     if (!row || row.used_at !== null) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeInvalid);
     if (row.expires_at.getTime() <= now.getTime()) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeExpired);
-    await tx.query('UPDATE password_reset_code SET used_at = $2 WHERE "user" = $1 AND used_at IS NULL', [row.user, now]);
-    await tx.query('UPDATE "user" SET password = $2, has_password_set = true, is_verified = true WHERE id = $1', [row.user, passwordHash]);
+    await setPasswordFromReset(tx, row.user, passwordHash, now);
     // A new password lifts the failed-login lock of the account.
     await clearAccountLoginFailures(tx, row.user);
     return row.user;

@@ -1,6 +1,7 @@
 import { emailVerificationState, profileProblems, type EmailVerificationState, type ProfileInput } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
+import { findAccountState, updateProfile } from './account-recovery.repository.js';
 
 export interface Profile {
   first_name: string;
@@ -20,13 +21,7 @@ export async function saveProfile(db: Db, userId: number, input: ProfileInput): 
     company: String(input.company).trim(),
     account_type: input.account_type as Profile['account_type'],
   };
-  await db.query('UPDATE "user" SET first_name = $2, last_name = $3, company = $4, account_type = $5 WHERE id = $1', [
-    userId,
-    profile.first_name,
-    profile.last_name,
-    profile.company,
-    profile.account_type,
-  ]);
+  await updateProfile(db, userId, profile);
   return profile;
 }
 
@@ -42,19 +37,7 @@ export interface AccountState {
 }
 
 export async function accountState(db: Db, userId: number, mustBeVerified: boolean): Promise<AccountState> {
-  const { rows } = await db.query<{
-    email: string;
-    is_verified: boolean;
-    has_been_sent_verification_email: boolean;
-    first_name: string | null;
-    last_name: string | null;
-    company: string | null;
-    account_type: string | null;
-  }>(
-    'SELECT email, is_verified, has_been_sent_verification_email, first_name, last_name, company, account_type FROM "user" WHERE id = $1',
-    [userId],
-  );
-  const u = rows[0];
+  const u = await findAccountState(db, userId);
   if (!u) throw new UnauthorizedError('You have to log in');
   return {
     email: u.email,

@@ -1,5 +1,6 @@
 import type { Rules } from '../../infra/app/context.js';
 import { resendVerificationEmail } from './email-verification.service.js';
+import { ownUserAmong } from './account-recovery.repository.js';
 
 /**
  * The SDK's `auth.requestVerificationEmail()` is `PATCH /v7/user(id)
@@ -11,9 +12,8 @@ export function registerVerificationResendRules(rules: Rules): void {
   rules.register('user', 'PATCH', {
     async before({ tx, app, actor, body, ids }) {
       if (body.has_been_sent_verification_email !== true || actor.actorId === null) return;
-      const { rows } = await tx.query<{ id: number }>('SELECT id FROM "user" WHERE actor = $1 AND id = ANY($2::int[])', [actor.actorId, ids]);
-      const own = rows[0];
-      if (own) await resendVerificationEmail(tx, app.mailer, own.id, new Date(app.clock()));
+      const own = await ownUserAmong(tx, actor.actorId, ids);
+      if (own !== undefined) await resendVerificationEmail(tx, app.mailer, own, new Date(app.clock()));
     },
   });
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { AppContext } from '../../infra/app/context.js';
 import { odataDelete, type DataContext } from '../../infra/odata/index.js';
+import { countOrganizationContents, deleteActor, deleteUserRow, singleAdminOrganizationRows } from './account.repository.js';
 
 /** The user refuses deletion while an organization they alone administer keeps other members. */
 export const SOLE_ADMIN_OF_SHARED_ORGANIZATION = 'cannot_delete_last_organization_admin';
@@ -18,36 +19,18 @@ export function planCodeOf(_organizationId: number): string {
 }
 
 export async function singleAdminOrganizations(db: Db, userId: number, lock = false): Promise<SingleAdminOrganization[]> {
-  const { rows } = await db.query<SingleAdminOrganization>(
-    `WITH admin AS (
-       SELECT m."user", m.is_member_of__organization AS org FROM organization_membership m
-         JOIN organization_membership_role r ON r.id = m.organization_membership_role AND r.name = 'administrator')
-     SELECT o.id, o.name, o.handle,
-            (SELECT count(*)::int FROM organization_membership m WHERE m.is_member_of__organization = o.id AND m."user" <> $1) AS "otherMembers"
-       FROM organization o
-      WHERE o.id IN (SELECT org FROM admin WHERE "user" = $1)
-        AND NOT EXISTS (SELECT 1 FROM admin a WHERE a.org = o.id AND a."user" <> $1)
-      ORDER BY o.name
-      ${lock ? 'FOR UPDATE' : ''}`,
-    [userId],
-  );
-  return rows;
+  return singleAdminOrganizationRows(db, userId, lock);
 }
 
 export async function accountDeletionPreflight(db: Db, userId: number): Promise<AccountDeletionPreflight> {
   const orgs = await singleAdminOrganizations(db, userId);
   const ids = orgs.map((o) => o.id);
-  const { rows } = await db.query<{ applications: number; devices: number }>(
-    `SELECT (SELECT count(*)::int FROM application WHERE organization = ANY($1::int[])) AS applications,
-            (SELECT count(*)::int FROM device d JOIN application a ON a.id = d.belongs_to__application
-              WHERE a.organization = ANY($1::int[])) AS devices`,
-    [ids],
-  );
+  const counts = await countOrganizationContents(db, ids);
   return {
     singleAdminOrgs: orgs,
     billingPlanCodesByOrg: Object.fromEntries(orgs.map((o) => [String(o.id), planCodeOf(o.id)])),
-    applicationCount: rows[0]?.applications ?? 0,
-    deviceCount: rows[0]?.devices ?? 0,
+    applicationCount: counts.applications,
+    deviceCount: counts.devices,
   };
 }
 
@@ -74,11 +57,10 @@ export async function deleteAccount(app: AppContext, db: Db, ctx: DataContext, u
       await odataDelete(app, tx, ctx, `/application?$filter=organization in (${list})`);
       await odataDelete(app, tx, ctx, `/organization?$filter=id in (${list})`);
     }
-    const { rows } = await tx.query<{ actor: number }>('DELETE FROM "user" WHERE id = $1 RETURNING actor', [userId]);
-    const actor = rows[0]?.actor;
+    const actor = await deleteUserRow(tx, userId);
     if (actor !== undefined) {
       app.apiKeyChanges.forget(tx, { actorIds: [actor] });
-      await tx.query('DELETE FROM actor WHERE id = $1', [actor]);
+      await deleteActor(tx, actor);
     }
   });
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { requireRecentAuth } from '../auth/recent-auth.js';
-import { checkOwnPassword } from '../auth/password-check.js';
-import { revokeOtherSessions } from '../auth/session-revocation.js';
+import { requireRecentAuth } from '../../infra/auth/recent-auth.js';
+import { checkOwnPassword } from '../../infra/auth/password-check.js';
+import { revokeOtherSessions } from '../../infra/auth/session-revocation.js';
 import { accountDeletionPreflight, deleteAccount } from './account-deletion.js';
 import { changeEmail } from './email-change.js';
 import { changePassword } from './password-change.js';

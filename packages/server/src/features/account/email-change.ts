@@ -2,9 +2,10 @@ import { isValidEmail } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError } from '../../infra/errors.js';
 import type { Mailer } from '../../infra/mail/index.js';
-import { checkOwnPassword } from '../auth/password-check.js';
-import { sendVerificationEmail } from '../account-recovery/email-verification.service.js';
-import { RateLimitedError } from '../account-recovery/rate-limit.js';
+import { checkOwnPassword } from '../../infra/auth/password-check.js';
+import { sendVerificationEmail } from '../account-recovery/index.js';
+import { RateLimitedError } from '../../infra/auth/rate-limit.js';
+import { emailTakenByOther, lockUserEmail, setUserEmail } from './account.repository.js';
 
 /** The sign-up's message for an address another account uses (users/user.service.ts). */
 export const EMAIL_TAKEN = 'This email is already taken';
@@ -27,17 +28,11 @@ export async function changeEmail(
   if (!isValidEmail(email)) throw new BadRequestError('invalid_email');
   await checkOwnPassword(db, userId, input.password);
   return db.tx(async (tx) => {
-    const taken = await tx.query('SELECT 1 FROM "user" WHERE lower(email) = lower($1) AND id <> $2', [email, userId]);
-    if (taken.rowCount > 0) throw new ConflictError(EMAIL_TAKEN);
-    const { rows } = await tx.query<{ email: string }>('SELECT email FROM "user" WHERE id = $1 FOR UPDATE', [userId]);
+    if (await emailTakenByOther(tx, email, userId)) throw new ConflictError(EMAIL_TAKEN);
+    const current = await lockUserEmail(tx, userId);
     // The same address (even in another case) keeps its verification.
-    const same = rows[0]?.email.toLowerCase() === email.toLowerCase();
-    await tx.query(
-      `UPDATE "user" SET email = $2, is_verified = CASE WHEN $3::boolean THEN is_verified ELSE false END,
-              has_been_sent_verification_email = CASE WHEN $3::boolean THEN has_been_sent_verification_email ELSE false END
-        WHERE id = $1`,
-      [userId, email, same],
-    );
+    const same = current?.toLowerCase() === email.toLowerCase();
+    await setUserEmail(tx, userId, email, same);
     if (!same) {
       try {
         await sendVerificationEmail(tx, mailer, { id: userId, email }, now);

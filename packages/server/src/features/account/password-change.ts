@@ -2,7 +2,8 @@ import { passwordProblem } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { hashPassword } from '../../infra/auth/password.js';
-import { checkOwnPassword } from '../auth/password-check.js';
+import { checkOwnPassword } from '../../infra/auth/password-check.js';
+import { hasPasswordSet, setPasswordHash } from './account.repository.js';
 
 export const CURRENT_PASSWORD_REQUIRED = 'The current password is required';
 
@@ -14,11 +15,10 @@ export const CURRENT_PASSWORD_REQUIRED = 'The current password is required';
 export async function changePassword(db: Db, userId: number, input: { currentPassword?: string; password: string }): Promise<void> {
   const problem = passwordProblem(input.password);
   if (problem) throw new BadRequestError(problem);
-  const { rows } = await db.query<{ has_password_set: boolean }>('SELECT has_password_set FROM "user" WHERE id = $1', [userId]);
-  if (rows[0]?.has_password_set) {
+  if (await hasPasswordSet(db, userId)) {
     if (!input.currentPassword) throw new BadRequestError(CURRENT_PASSWORD_REQUIRED);
     await checkOwnPassword(db, userId, input.currentPassword);
   }
   const hash = await hashPassword(input.password);
-  await db.query('UPDATE "user" SET password = $2, has_password_set = true WHERE id = $1', [userId, hash]);
+  await setPasswordHash(db, userId, hash);
 }

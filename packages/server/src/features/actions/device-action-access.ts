@@ -1,10 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
-import { odataRead, type DataContext } from '../../infra/odata/index.js';
-import { compileAffectedIds } from '../../infra/odata/query.js';
-import { paramsFor, runStatement } from '../../infra/odata/sql.js';
-import { parseUrl } from '../../infra/odata/url.js';
+import { odataActionableIds, odataRead, type DataContext } from '../../infra/odata/index.js';
 
 export interface ActionDevice {
   id: number;
@@ -59,17 +56,8 @@ export async function onlineDevicesFor(db: Db, actor: Actor | null, sel: DeviceS
 }
 
 /** The ids of the devices a data-API URL selects that the caller may update. */
-export async function updatableDeviceIds(db: Db, ctx: DataContext, url: string): Promise<number[]> {
-  let stmt;
-  try {
-    stmt = compileAffectedIds(parseUrl(url), ctx.permissions, 'update');
-  } catch (err) {
-    if (err instanceof UnauthorizedError) return []; // no update rule at all
-    throw err;
-  }
-  // The statement locks the rows it selects (it serves PATCH); a transaction scopes the lock.
-  const { rows } = await db.tx((tx) => runStatement<{ id: number }>(tx, stmt, paramsFor(stmt, ctx.actorId)));
-  return rows.map((r) => r.id);
+export function updatableDeviceIds(db: Db, ctx: DataContext, url: string): Promise<number[]> {
+  return odataActionableIds(db, ctx, url, 'update');
 }
 
 export function dataContextOf(actor: Actor | null): DataContext {

@@ -1,6 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../infra/errors.js';
-import { issueSessionToken } from '../auth/session.service.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
 
 export interface LoginAsResult {
   token: string;

@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { DataContext, HookBody } from '../../infra/odata/index.js';
+import { anyKeyOfOtherActor } from './api-keys.repository.js';
 
 /**
  * Rule: on a provisioning key (a key that is not the caller's own) fleet operators change
@@ -8,9 +9,5 @@ import type { DataContext, HookBody } from '../../infra/odata/index.js';
  */
 export async function checkProvisioningKeyUpdate(db: Db, actor: DataContext, body: HookBody<'api_key', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || !('expiry_date' in body)) return;
-  const { rowCount } = await db.query('SELECT 1 FROM api_key WHERE id = ANY($1::int[]) AND is_of__actor IS DISTINCT FROM $2 LIMIT 1', [
-    ids,
-    actor.actorId,
-  ]);
-  if (rowCount) throw new BadRequestError('Only the name and description of a provisioning key can be changed');
+  if (await anyKeyOfOtherActor(db, ids, actor.actorId)) throw new BadRequestError('Only the name and description of a provisioning key can be changed');
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { parseExpiry } from './api-key.routes.js';
+import { parseExpiry } from '../../infra/auth/api-keys.js';
 import { createProvisioningKey, type ProvisioningKeyInput } from './provisioning-key.service.js';
 
 const keyDetails = {

@@ -3,6 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, NotFoundError } from '../../infra/errors.js';
 import { asRoot, odataRead, type DataContext } from '../../infra/odata/index.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
+import { insertApiKey } from './api-keys.repository.js';
 
 export interface ProvisioningKeyInput {
   name: string | null;
@@ -24,12 +25,6 @@ export async function createProvisioningKey(db: Db, ctx: DataContext, applicatio
   const operated = await odataRead(db, asRoot(ctx), `/application(${applicationId})?$select=id&$filter=${encodeURIComponent(condition)}`);
   if (operated.length === 0) throw new ForbiddenError("You don't have the required permission for this action");
   const key = generateApiKey();
-  await db.query('INSERT INTO api_key (key, name, description, expiry_date, is_of__actor) VALUES ($1, $2, $3, $4, $5)', [
-    hashApiKey(key),
-    input.name,
-    input.description,
-    input.expiry,
-    fleet.actor.__id,
-  ]);
+  await insertApiKey(db, { keyHash: hashApiKey(key), name: input.name, description: input.description, expiry: input.expiry, actorId: fleet.actor.__id });
   return key;
 }

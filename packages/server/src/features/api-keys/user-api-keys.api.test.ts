@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_EXPIRY_IN_PAST, API_KEY_NAME_REQUIRED } from '@flotilla/model';
-import { issueSessionToken } from '../auth/session.service.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { bearer, buildTestApp, sdkClient, signUp, TEST_JWT_SECRET, type TestApp } from '../../../test/harness.js';
 
 // Preferences → access tokens (spec 1 §2, §5, §7): named user API keys through balena-sdk

@@ -4,19 +4,19 @@ import type { Db } from '../../infra/db/db.js';
 import { ConflictError, UnauthorizedError } from '../../infra/errors.js';
 import { verifyPassword } from '../../infra/auth/password.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { createUser, EMAIL_TAKEN } from '../users/user.service.js';
+import { createUser, EMAIL_TAKEN } from '../users/index.js';
 import { answerSignUpForExistingEmail } from './sign-up-existing.js';
-import { beginLoginAttempt, loginAccountKey, loginSucceeded } from './login-throttle.js';
-import { issueSessionToken } from './session.service.js';
-import { checkCaptcha } from '../account-recovery/captcha.js';
-import { sendVerificationEmail } from '../account-recovery/email-verification.service.js';
-import type { AccountOptions } from '../account-recovery/options.js';
+import { findApplicationSlug, findDeviceUuid, findLoginUser, findWhoamiUser } from './auth.repository.js';
+import { beginLoginAttempt, loginAccountKey, loginSucceeded } from '../../infra/auth/login-throttle.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
+import { checkCaptcha, sendVerificationEmail } from '../account-recovery/index.js';
+import type { AccountConfig } from '../../infra/app/context.js';
 
 export interface AuthRoutesOptions {
   db: Db;
   jwtSecret: string;
   /** Sign-up captcha (features/account-recovery); verification tokens are dated by the app's clock. */
-  account?: AccountOptions | undefined;
+  account?: AccountConfig | undefined;
 }
 
 const credentialsSchema = {
@@ -63,11 +63,7 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
     { schema: { body: credentialsSchema }, config: { allowsPendingTwoFactor: true, noStore: true } },
     async (request, reply) => {
       const { username, password } = request.body;
-      const { rows } = await db.query<{ id: number; password: string | null }>(
-        'SELECT id, password FROM "user" WHERE lower(email) = lower($1) OR lower(username) = lower($1) LIMIT 1',
-        [username],
-      );
-      const user = rows[0];
+      const user = await findLoginUser(db, username);
       // Counted (per account and address) before the password is checked: see login-throttle.ts.
       const account = loginAccountKey(user?.id, username);
       await beginLoginAttempt(db, account, request.ip, username);
@@ -113,33 +109,26 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
   app.get('/actor/v1/whoami', { schema: { response: whoamiResponse }, config: { allowsPendingTwoFactor: true } }, async (request) => {
     const caller = request.actor;
     if (caller?.kind === 'device' && caller.deviceId !== undefined) {
-      const { rows } = await db.query<{ uuid: string }>('SELECT uuid FROM device WHERE id = $1', [caller.deviceId]);
-      if (!rows[0]) throw new UnauthorizedError();
-      return { id: caller.actorId, actorType: 'device', actorTypeId: caller.deviceId, uuid: rows[0].uuid };
+      const uuid = await findDeviceUuid(db, caller.deviceId);
+      if (uuid === undefined) throw new UnauthorizedError();
+      return { id: caller.actorId, actorType: 'device', actorTypeId: caller.deviceId, uuid };
     }
     if (caller?.kind === 'application' && caller.applicationId !== undefined) {
-      const { rows } = await db.query<{ slug: string }>('SELECT slug FROM application WHERE id = $1', [caller.applicationId]);
-      if (!rows[0]) throw new UnauthorizedError();
-      return { id: caller.actorId, actorType: 'application', actorTypeId: caller.applicationId, slug: rows[0].slug };
+      const slug = await findApplicationSlug(db, caller.applicationId);
+      if (slug === undefined) throw new UnauthorizedError();
+      return { id: caller.actorId, actorType: 'application', actorTypeId: caller.applicationId, slug };
     }
     const actor = requireUser(request);
-    const { rows } = await db.query<{ id: number; username: string; email: string }>(
-      'SELECT id, username, email FROM "user" WHERE id = $1',
-      [actor.userId],
-    );
-    const user = rows[0];
+    const user = await findWhoamiUser(db, actor.userId);
     if (!user) throw new UnauthorizedError();
     return { id: actor.actorId, actorType: 'user', actorTypeId: user.id, username: user.username, email: user.email };
   });
 
   app.get('/user/v1/whoami', { schema: { response: whoamiResponse }, config: { allowsPendingTwoFactor: true } }, async (request) => {
     const actor = requireUser(request);
-    const { rows } = await db.query<{ id: number; username: string; email: string }>(
-      'SELECT id, username, email FROM "user" WHERE id = $1',
-      [actor.userId],
-    );
-    if (!rows[0]) throw new UnauthorizedError();
-    return rows[0];
+    const user = await findWhoamiUser(db, actor.userId);
+    if (!user) throw new UnauthorizedError();
+    return user;
   });
 
   // A fresh 36 h token for a session token; authTime is carried over so the

@@ -1,5 +1,5 @@
 import { LOGIN_MAX_FAILURES } from '@flotilla/model';
-import { LOGIN_MAX_FAILURES_PER_ADDRESS } from './login-throttle.js';
+import { LOGIN_MAX_FAILURES_PER_ADDRESS } from '../../infra/auth/login-throttle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../../test/harness.js';
 import { hex } from '../../../test/support/fleet-helpers.js';

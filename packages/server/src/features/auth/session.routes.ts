@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { UnauthorizedError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { checkOwnPassword } from './password-check.js';
-import { issueSessionToken } from './session.service.js';
-import { revokeOtherSessions } from './session-revocation.js';
+import { checkOwnPassword } from '../../infra/auth/password-check.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
+import { revokeOtherSessions } from '../../infra/auth/session-revocation.js';
 
 export interface SessionRoutesOptions {
   db: Db;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_VALIDITY_FROM_AUTH_TIME_MS } from '@flotilla/model';
 import { buildApp } from '../../app.js';
 import { hashApiKey } from '../../infra/auth/api-keys.js';
-import { requireRecentAuth } from './recent-auth.js';
+import { requireRecentAuth } from '../../infra/auth/recent-auth.js';
 import type { PoolDb } from '../../infra/db/db.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
 

@@ -5,7 +5,8 @@ import { claimPermissions } from '../../infra/auth/authenticate.js';
 import { signJwt } from '../../infra/auth/jwt.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
 import { signUpAttempt } from '../../infra/mail/templates.js';
-import { RateLimitedError, takeRequestSlot } from '../account-recovery/rate-limit.js';
+import { findOwnerEmail, nextUserId } from './auth.repository.js';
+import { RateLimitedError, takeRequestSlot } from '../../infra/auth/rate-limit.js';
 
 /** One notice per address per hour at most, so sign-ups cannot be used to flood a mailbox. */
 export const SIGN_UP_NOTICE_INTERVAL_SECONDS = 60 * 60;
@@ -19,19 +20,17 @@ export const SIGN_UP_NOTICE_INTERVAL_SECONDS = 60 * 60;
  */
 export async function answerSignUpForExistingEmail(db: Db, mailer: Mailer, email: string, now: Date): Promise<string> {
   await db.tx(async (tx) => {
-    const { rows } = await tx.query<{ email: string }>('SELECT email FROM "user" WHERE lower(email) = lower($1)', [email]);
-    const owner = rows[0];
-    if (!owner) return;
+    const ownerEmail = await findOwnerEmail(tx, email);
+    if (ownerEmail === undefined) return;
     try {
-      await takeRequestSlot(tx, 'sign-up-existing-email', owner.email, { max: 1, windowSeconds: SIGN_UP_NOTICE_INTERVAL_SECONDS }, now);
+      await takeRequestSlot(tx, 'sign-up-existing-email', ownerEmail, { max: 1, windowSeconds: SIGN_UP_NOTICE_INTERVAL_SECONDS }, now);
     } catch (err) {
       if (err instanceof RateLimitedError) return;
       throw err;
     }
     const mail = signUpAttempt({ loginUrl: mailer.publicLink('/login'), resetUrl: mailer.publicLink('/password-reset') });
-    await mailer.queue(tx, { to: owner.email, ...mail });
+    await mailer.queue(tx, { to: ownerEmail, ...mail });
   });
-  const { rows } = await db.query<{ next: number }>('SELECT COALESCE(max(id), 0)::int + 1 AS next FROM "user"');
-  const id = rows[0]!.next;
+  const id = await nextUserId(db);
   return signJwt({ id, authTime: now.getTime(), actualUser: id, permissions: claimPermissions(null) }, randomBytes(32).toString('hex'), SESSION_TOKEN_LIFETIME_SECONDS, now.getTime());
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { etagMatches } from '../../infra/http/compression.js';
-import { parseExpiry } from '../api-keys/api-key.routes.js';
+import { parseExpiry } from '../../infra/auth/api-keys.js';
 import { createDeviceKey, registerDevice, type RegisterInput } from './device-register.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 import { etagOf, FleetPartCache, TargetStateCache, type CachedState } from './state-cache.js';

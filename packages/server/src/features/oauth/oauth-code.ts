@@ -2,26 +2,26 @@ import { createHash } from 'node:crypto';
 import { alphanumericSecret } from '../../infra/auth/secret.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../infra/errors.js';
+import {
+  deleteCodesExpiredBefore,
+  findOAuthApplication,
+  insertAuthorizationCode,
+  recordAuthorization,
+  useAuthorizationCode,
+  type OAuthApplicationRow,
+} from './oauth.repository.js';
 
 /** Authorization codes live this long (RFC 6749 §4.1.2 recommends at most 10 minutes). */
 export const OAUTH_CODE_LIFETIME_MS = 5 * 60 * 1000;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export interface OAuthApplicationRow {
-  id: number;
-  client_id: string;
-  redirect_uri: string;
-  name: string;
-}
+export type { OAuthApplicationRow };
 
 export async function applicationByClientId(db: Db, clientId: string): Promise<OAuthApplicationRow> {
-  const { rows } = await db.query<OAuthApplicationRow>(
-    'SELECT id, client_id, redirect_uri, name FROM oauth_application WHERE client_id = $1',
-    [clientId],
-  );
-  if (!rows[0]) throw new NotFoundError('Unknown OAuth application');
-  return rows[0];
+  const app = await findOAuthApplication(db, clientId);
+  if (!app) throw new NotFoundError('Unknown OAuth application');
+  return app;
 }
 
 /**
@@ -34,17 +34,16 @@ export async function authorize(db: Db, userId: number, clientId: string, now: n
   const app = await applicationByClientId(db, clientId);
   const code = alphanumericSecret(256);
   await db.tx(async (tx) => {
-    await tx.query(
-      `INSERT INTO oauth_application_authorization (belongs_to__user, is_for__oauth_application) VALUES ($1, $2)
-       ON CONFLICT (belongs_to__user, is_for__oauth_application) DO NOTHING`,
-      [userId, app.id],
-    );
-    await tx.query(
-      `INSERT INTO oauth_authorization_code (code_hash, "user", oauth_application, redirect_uri, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-      [sha256(code), userId, app.id, app.redirect_uri, new Date(now + OAUTH_CODE_LIFETIME_MS)],
-    );
+    await recordAuthorization(tx, userId, app.id);
+    await insertAuthorizationCode(tx, {
+      hash: sha256(code),
+      userId,
+      applicationId: app.id,
+      redirectUri: app.redirect_uri,
+      expiresAt: new Date(now + OAUTH_CODE_LIFETIME_MS),
+    });
     // Keep the table small: codes that can no longer be used.
-    await tx.query('DELETE FROM oauth_authorization_code WHERE expires_at < $1', [new Date(now - OAUTH_CODE_LIFETIME_MS)]);
+    await deleteCodesExpiredBefore(tx, new Date(now - OAUTH_CODE_LIFETIME_MS));
   });
   return { code, redirectUri: app.redirect_uri };
 }
@@ -61,14 +60,7 @@ export async function redeemCode(
   input: { code: string; clientId: string; redirectUri?: string },
   now: number = Date.now(),
 ): Promise<{ userId: number }> {
-  const { rows } = await db.query<{ user: number }>(
-    `UPDATE oauth_authorization_code c SET used_at = $4
-       FROM oauth_application a
-      WHERE c.code_hash = $1 AND a.id = c.oauth_application AND a.client_id = $2
-        AND ($3::text IS NULL OR c.redirect_uri = $3) AND c.used_at IS NULL AND c.expires_at > $4
-     RETURNING c."user"`,
-    [sha256(input.code), input.clientId, input.redirectUri ?? null, new Date(now)],
-  );
-  if (!rows[0]) throw new BadRequestError(INVALID_GRANT);
-  return { userId: rows[0].user };
+  const userId = await useAuthorizationCode(db, sha256(input.code), input.clientId, input.redirectUri ?? null, new Date(now));
+  if (userId === undefined) throw new BadRequestError(INVALID_GRANT);
+  return { userId };
 }

@@ -3,7 +3,7 @@ import { SESSION_TOKEN_LIFETIME_SECONDS } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
-import { issueSessionToken } from '../auth/session.service.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { authorize, redeemCode } from './oauth-code.js';
 
 export interface OAuthRoutesOptions {

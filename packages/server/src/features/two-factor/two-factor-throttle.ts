@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { TooManyRequestsError } from '../../infra/errors.js';
+import { countTwoFactorFailures, deleteTwoFactorFailures, insertTwoFactorFailure } from './two-factor.repository.js';
 
 /**
  * Wrong two-factor codes (TOTP or recovery code) per user: 5 within 5 minutes stop every
@@ -11,14 +12,7 @@ export const TWO_FACTOR_MAX_FAILURES = 5;
 export const TWO_FACTOR_FAILURE_WINDOW_SECONDS = 300;
 
 export async function assertTwoFactorAttemptAllowed(db: Db, userId: number, now: number): Promise<void> {
-  const { rows } = await db.query<{ failures: number; oldest: Date | null }>(
-    `SELECT count(*)::int AS failures, min(failed_at) AS oldest
-       FROM (SELECT failed_at FROM two_factor_failure
-              WHERE "user" = $1 AND failed_at > $2
-              ORDER BY failed_at DESC LIMIT $3) recent`,
-    [userId, new Date(now - TWO_FACTOR_FAILURE_WINDOW_SECONDS * 1000), TWO_FACTOR_MAX_FAILURES],
-  );
-  const r = rows[0];
+  const r = await countTwoFactorFailures(db, userId, new Date(now - TWO_FACTOR_FAILURE_WINDOW_SECONDS * 1000), TWO_FACTOR_MAX_FAILURES);
   if (r && r.failures >= TWO_FACTOR_MAX_FAILURES && r.oldest) {
     const retryAfterMs = r.oldest.getTime() + TWO_FACTOR_FAILURE_WINDOW_SECONDS * 1000 - now;
     throw new TooManyRequestsError(retryAfterMs / 1000);
@@ -26,13 +20,10 @@ export async function assertTwoFactorAttemptAllowed(db: Db, userId: number, now:
 }
 
 export async function recordTwoFactorFailure(db: Db, userId: number, now: number): Promise<void> {
-  await db.query('INSERT INTO two_factor_failure ("user", failed_at) VALUES ($1, $2)', [userId, new Date(now)]);
-  await db.query('DELETE FROM two_factor_failure WHERE "user" = $1 AND failed_at <= $2', [
-    userId,
-    new Date(now - TWO_FACTOR_FAILURE_WINDOW_SECONDS * 1000),
-  ]);
+  await insertTwoFactorFailure(db, userId, new Date(now));
+  await deleteTwoFactorFailures(db, userId, new Date(now - TWO_FACTOR_FAILURE_WINDOW_SECONDS * 1000));
 }
 
 export async function clearTwoFactorFailures(db: Db, userId: number): Promise<void> {
-  await db.query('DELETE FROM two_factor_failure WHERE "user" = $1', [userId]);
+  await deleteTwoFactorFailures(db, userId);
 }

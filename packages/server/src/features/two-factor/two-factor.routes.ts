@@ -6,8 +6,8 @@ import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
 import type { SessionClaims } from '../../infra/auth/jwt.js';
 import type { Actor } from '../../infra/http/actor.js';
-import { requireRecentAuth } from '../auth/recent-auth.js';
-import { issueSessionToken } from '../auth/session.service.js';
+import { requireRecentAuth } from '../../infra/auth/recent-auth.js';
+import { issueSessionToken } from '../../infra/auth/session.service.js';
 import {
   completeTwoFactorSetup,
   disableTwoFactor,

@@ -1,10 +1,24 @@
 import { isSealed, SEALED_PREFIX, type SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../infra/errors.js';
-import { checkOwnPassword } from '../auth/password-check.js';
+import { checkOwnPassword } from '../../infra/auth/password-check.js';
 import { generateTotpSecret, matchTotp, otpauthUri } from './totp.js';
 import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { assertTwoFactorAttemptAllowed, clearTwoFactorFailures, recordTwoFactorFailure } from './two-factor-throttle.js';
+import {
+  deleteRecoveryCodes,
+  disableTwoFactorRow,
+  enablePendingSecret,
+  findTwoFactor,
+  findUserNames,
+  insertRecoveryCodes,
+  lockUnsealedSecrets,
+  setPendingSecret,
+  setSecrets,
+  useRecoveryCode,
+  useTotpStep,
+  type TwoFactorRow,
+} from './two-factor.repository.js';
 
 /** The name authenticator apps show beside the account. */
 export const TOTP_ISSUER = 'Flotilla';
@@ -22,18 +36,8 @@ export const MESSAGES = {
   notPending: 'No two-factor check is pending for this session',
 } as const;
 
-interface TwoFactorRow {
-  secret: string | null;
-  pending_secret: string | null;
-  last_used_step: number | null;
-}
-
-async function loadTwoFactor(db: Db, userId: number, lock = false): Promise<TwoFactorRow | undefined> {
-  const { rows } = await db.query<TwoFactorRow>(
-    `SELECT secret, pending_secret, last_used_step FROM user_two_factor WHERE "user" = $1${lock ? ' FOR UPDATE' : ''}`,
-    [userId],
-  );
-  return rows[0];
+function loadTwoFactor(db: Db, userId: number, lock = false): Promise<TwoFactorRow | undefined> {
+  return findTwoFactor(db, userId, lock);
 }
 
 export async function isTwoFactorEnabled(db: Db, userId: number): Promise<boolean> {
@@ -47,17 +51,12 @@ export async function isTwoFactorEnabled(db: Db, userId: number): Promise<boolea
  */
 export async function startTwoFactorSetup(db: Db, box: SecretBox, userId: number): Promise<{ secret: string; uri: string }> {
   return db.tx(async (tx) => {
-    const { rows } = await tx.query<{ email: string; username: string }>('SELECT email, username FROM "user" WHERE id = $1', [userId]);
-    const user = rows[0];
+    const user = await findUserNames(tx, userId);
     if (!user) throw new NotFoundError('User not found');
     const current = await loadTwoFactor(tx, userId, true);
     if (current?.secret) throw new BadRequestError(MESSAGES.alreadyEnabled);
     const secret = generateTotpSecret();
-    await tx.query(
-      `INSERT INTO user_two_factor ("user", pending_secret) VALUES ($1, $2)
-       ON CONFLICT ("user") DO UPDATE SET pending_secret = EXCLUDED.pending_secret`,
-      [userId, box.seal(secret)],
-    );
+    await setPendingSecret(tx, userId, box.seal(secret));
     return { secret, uri: otpauthUri(secret, user.email || user.username, TOTP_ISSUER) };
   });
 }
@@ -80,12 +79,9 @@ export async function completeTwoFactorSetup(db: Db, box: SecretBox, userId: num
     if (!row?.pending_secret) throw new BadRequestError(MESSAGES.setupNotStarted);
     const step = matchTotp(box.open(row.pending_secret), code, now);
     if (step === null) return false;
-    await tx.query(
-      `UPDATE user_two_factor SET secret = pending_secret, pending_secret = NULL, enabled_at = $2, last_used_step = $3 WHERE "user" = $1`,
-      [userId, new Date(now), step],
-    );
+    await enablePendingSecret(tx, userId, new Date(now), step);
     // A fresh start: codes of an earlier enablement (if any survived) no longer count.
-    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
+    await deleteRecoveryCodes(tx, userId);
     return true;
   });
   if (!ok) await refuse(db, userId, now, MESSAGES.codeInvalid);
@@ -102,15 +98,7 @@ export async function passTwoFactorWithTotp(db: Db, box: SecretBox, userId: numb
   if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
   const step = matchTotp(box.open(row.secret), code, now, row.last_used_step);
   // The conditional update makes two concurrent requests with one code succeed once.
-  const used =
-    step !== null &&
-    (
-      await db.query(
-        `UPDATE user_two_factor SET last_used_step = $2 WHERE "user" = $1 AND secret IS NOT NULL
-            AND (last_used_step IS NULL OR last_used_step < $2)`,
-        [userId, step],
-      )
-    ).rowCount === 1;
+  const used = step !== null && (await useTotpStep(db, userId, step));
   if (!used) await refuse(db, userId, now, MESSAGES.codeInvalid);
   await clearTwoFactorFailures(db, userId);
 }
@@ -119,14 +107,7 @@ export async function passTwoFactorWithTotp(db: Db, box: SecretBox, userId: numb
 export async function passTwoFactorWithRecoveryCode(db: Db, userId: number, code: string, now: number): Promise<void> {
   await assertTwoFactorAttemptAllowed(db, userId, now);
   if (!(await isTwoFactorEnabled(db, userId))) throw new BadRequestError(MESSAGES.notEnabled);
-  const { rowCount } = await db.query(
-    `UPDATE two_factor_recovery_code SET used_timestamp = $3
-      WHERE id = (SELECT id FROM two_factor_recovery_code
-                   WHERE "user" = $1 AND recovery_code = $2 AND used_timestamp IS NULL LIMIT 1)
-        AND used_timestamp IS NULL`,
-    [userId, hashRecoveryCode(code), new Date(now)],
-  );
-  if (rowCount !== 1) await refuse(db, userId, now, MESSAGES.recoveryCodeInvalid);
+  if (!(await useRecoveryCode(db, userId, hashRecoveryCode(code), new Date(now)))) await refuse(db, userId, now, MESSAGES.recoveryCodeInvalid);
   await clearTwoFactorFailures(db, userId);
 }
 
@@ -138,12 +119,9 @@ export async function regenerateRecoveryCodes(db: Db, userId: number): Promise<s
   return db.tx(async (tx) => {
     const row = await loadTwoFactor(tx, userId, true);
     if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
-    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
+    await deleteRecoveryCodes(tx, userId);
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
-    await tx.query(
-      'INSERT INTO two_factor_recovery_code ("user", recovery_code) SELECT $1, unnest($2::text[])',
-      [userId, codes.map(hashRecoveryCode)],
-    );
+    await insertRecoveryCodes(tx, userId, codes.map(hashRecoveryCode));
     return codes;
   });
 }
@@ -157,8 +135,8 @@ export async function disableTwoFactor(db: Db, userId: number, password: string)
   await db.tx(async (tx) => {
     const row = await loadTwoFactor(tx, userId, true);
     if (!row?.secret) throw new BadRequestError(MESSAGES.notEnabled);
-    await tx.query('DELETE FROM two_factor_recovery_code WHERE "user" = $1', [userId]);
-    await tx.query('DELETE FROM user_two_factor WHERE "user" = $1', [userId]);
+    await deleteRecoveryCodes(tx, userId);
+    await disableTwoFactorRow(tx, userId);
   });
 }
 
@@ -168,15 +146,10 @@ export async function disableTwoFactor(db: Db, userId: number, password: string)
  */
 export async function sealPlaintextTwoFactorSecrets(db: Db, box: SecretBox): Promise<number> {
   return db.tx(async (tx) => {
-    const { rows } = await tx.query<{ user: number; secret: string | null; pending_secret: string | null }>(
-      `SELECT "user", secret, pending_secret FROM user_two_factor
-        WHERE (secret IS NOT NULL AND secret NOT LIKE $1) OR (pending_secret IS NOT NULL AND pending_secret NOT LIKE $1)
-        FOR UPDATE`,
-      [`${SEALED_PREFIX}%`],
-    );
+    const rows = await lockUnsealedSecrets(tx, SEALED_PREFIX);
     const seal = (v: string | null) => (v === null || isSealed(v) ? v : box.seal(v));
     for (const r of rows) {
-      await tx.query('UPDATE user_two_factor SET secret = $2, pending_secret = $3 WHERE "user" = $1', [r.user, seal(r.secret), seal(r.pending_secret)]);
+      await setSecrets(tx, r.user, seal(r.secret), seal(r.pending_secret));
     }
     return rows.length;
   });

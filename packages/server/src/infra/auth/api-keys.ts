@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BadRequestError } from '../errors.js';
 import { alphanumericSecret } from './secret.js';
 
 /**
@@ -12,4 +13,13 @@ export function generateApiKey(): string {
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** Parses an optional key expiry (user, provisioning and device keys); a date in the past is refused (spec 1 §5: no earlier than now). */
+export function parseExpiry(value: string | null | undefined): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new BadRequestError('expiryDate must be an ISO 8601 date or null');
+  if (date.getTime() <= Date.now()) throw new BadRequestError('expiryDate must be in the future');
+  return date;
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/db.js';
 import { UnauthorizedError } from '../errors.js';
 import type { Actor } from '../http/actor.js';
 import { ApiKeyCache } from './api-key-cache.js';
+import { findApiKeyActor, findSessionUser, type SessionUserRow } from './auth.repository.js';
 import { hashApiKey } from './api-keys.js';
 import { JwtVerifier, looksLikeJwt } from './jwt.js';
 
@@ -54,12 +55,7 @@ function assertTwoFactorComplete(actor: Actor, request: FastifyRequest): Actor {
   return actor;
 }
 
-interface UserRow {
-  id: number;
-  actor: number;
-  platform_role: string | null;
-  tokens_valid_after: Date | null;
-}
+type UserRow = SessionUserRow;
 
 /**
  * Resolves the caller from `?apikey=` (read first, as open-balena-api does) or
@@ -97,13 +93,10 @@ export class Authenticator {
   private async loadUser(id: number): Promise<UserRow | undefined> {
     const hit = this.users.get(id);
     if (hit && Date.now() - hit.at < Authenticator.USER_TTL_MS) return hit.row;
-    const { rows } = await this.db.query<UserRow>(
-      'SELECT id, actor, platform_role, tokens_valid_after FROM "user" WHERE id = $1',
-      [id],
-    );
+    const row = await findSessionUser(this.db, id);
     if (this.users.size > 10_000) this.users.clear();
-    this.users.set(id, { row: rows[0], at: Date.now() });
-    return rows[0];
+    this.users.set(id, { row, at: Date.now() });
+    return row;
   }
 
   /**
@@ -147,27 +140,7 @@ export class Authenticator {
 
   private async loadApiKey(hash: string): Promise<Actor> {
     const generation = this.apiKeys.generation;
-    const { rows } = await this.db.query<{
-      id: number;
-      actor: number;
-      expiry_date: Date | null;
-      expired: boolean;
-      user_id: number | null;
-      platform_role: string | null;
-      device_id: number | null;
-      application_id: number | null;
-    }>(
-      `SELECT k.id, k.is_of__actor AS actor, k.expiry_date, (k.expiry_date IS NOT NULL AND k.expiry_date <= now()) AS expired,
-              u.id AS user_id, u.platform_role, d.id AS device_id, a.id AS application_id
-         FROM api_key k
-         LEFT JOIN "user" u ON u.actor = k.is_of__actor
-         LEFT JOIN device d ON d.actor = k.is_of__actor
-         LEFT JOIN application a ON a.actor = k.is_of__actor
-        WHERE k.key = $1`,
-      [hash],
-      { name: 'auth-api-key' },
-    );
-    const row = rows[0];
+    const row = await findApiKeyActor(this.db, hash);
     if (!row) throw new UnauthorizedError('Unauthorized: unknown API key');
     if (row.expired) throw new UnauthorizedError('Unauthorized: the API key has expired');
     let actor: Actor;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.js';
+import { storedJwtSecret } from './auth.repository.js';
 
 /**
  * The JWT signing key: FLOTILLA_JWT_SECRET when set, otherwise one generated on the first
@@ -7,9 +8,5 @@ import type { Db } from '../db/db.js';
  */
 export async function resolveJwtSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  await db.query(`INSERT INTO flotilla_secret (name, value) VALUES ('jwt', $1) ON CONFLICT (name) DO NOTHING`, [
-    randomBytes(48).toString('base64url'),
-  ]);
-  const { rows } = await db.query<{ value: string }>(`SELECT value FROM flotilla_secret WHERE name = 'jwt'`);
-  return rows[0]!.value;
+  return storedJwtSecret(db, randomBytes(48).toString('base64url'));
 }

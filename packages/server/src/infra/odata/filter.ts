@@ -1,9 +1,10 @@
 import type { FieldDef } from '@flotilla/model';
 import { BadRequestError } from '../errors.js';
-import { ACTOR_MARK, col, ident, NEW_ROW_MARK } from './sql.js';
-import { fieldOf, navigationOf, navigationTarget, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
+import type { ODataBinds } from '@balena/odata-parser';
+import { ACTOR_MARK, ALIAS_MARK, Aliases, col, conditionAt, ident, LiteralBinder, NEW_ROW_MARK } from './sql.js';
+import { fieldOf, navigationOf, navigationTarget, resourceInfo, VALUE_TYPE, type Navigation, type ResourceInfo, type ValueType } from './resources.js';
 import { callFunction } from './functions.js';
-import { callerNavigationCondition } from './permissions.js';
+import { parseFilter } from './url.js';
 import { MAX_LAMBDA_DEPTH } from './limits.js';
 import {
   comparable,
@@ -319,3 +320,51 @@ export function compileValuePath(node: PathNode, scope: Scope, env: CompileEnv):
 }
 
 export type { PathNode };
+
+// Trusted filter texts (permission conditions and the caller navigations) are compiled here,
+// beside the compiler they recurse into; permissions.ts compiles its rules through them.
+
+const parsedConditions = new Map<string, { tree: unknown; binds: ODataBinds }>();
+
+function parsedCondition(text: string): { tree: unknown; binds: ODataBinds } {
+  let p = parsedConditions.get(text);
+  if (!p) {
+    p = parseFilter(text);
+    parsedConditions.set(text, p);
+  }
+  return p;
+}
+
+/** A trusted filter text over `resource` compiled at ALIAS_MARK (navigations in it are not re-checked). */
+export function compileTrusted(resource: string, text: string, aliases: Aliases, forWrittenRow = false): string {
+  const { tree, binds } = parsedCondition(text);
+  return compileFilter(
+    tree,
+    { resource: resourceInfo(resource), alias: ALIAS_MARK, vars: new Map() },
+    {
+      binder: new LiteralBinder(),
+      binds,
+      aliases,
+      trusted: true,
+      navigationCondition: () => '',
+      privateCondition: () => '',
+      ...(forWrittenRow ? { newRowOf: resource } : {}),
+    },
+  );
+}
+
+const callerConditions = new Map<string, string>();
+
+/**
+ * The condition of a navigation to the caller's own row (CALLER_NAVIGATIONS) applied to the
+ * starting row at `alias`; compiled once per navigation.
+ */
+export function callerNavigationCondition(from: string, name: string, text: string, alias: string): string {
+  const key = `${from}\u0000${name}`;
+  let c = callerConditions.get(key);
+  if (c === undefined) {
+    c = compileTrusted(from, text, new Aliases(ALIAS_MARK));
+    callerConditions.set(key, c);
+  }
+  return conditionAt(c, alias);
+}

@@ -1,10 +1,10 @@
 import { conditionsFor, model, type Action } from '@flotilla/model';
-import type { ODataBinds } from '@balena/odata-parser';
 import { UnauthorizedError } from '../errors.js';
-import { compileFilter } from './filter.js';
+import { compileTrusted } from './filter.js';
 import { resourceInfo } from './resources.js';
-import { ALIAS_MARK, Aliases, LiteralBinder } from './sql.js';
-import { parseFilter } from './url.js';
+import { ALIAS_MARK, Aliases, conditionAt } from './sql.js';
+
+export { conditionAt };
 
 /**
  * Permissions compiled into SQL. A role's condition texts (`resin.x.read?<filter>`) are
@@ -54,17 +54,7 @@ export function permissionsKey(permissions: readonly string[]): string {
   return key;
 }
 
-const parsedConditions = new Map<string, { tree: unknown; binds: ODataBinds }>();
 const compiled = new Map<string, CompiledCondition>();
-
-function parsedCondition(text: string): { tree: unknown; binds: ODataBinds } {
-  let p = parsedConditions.get(text);
-  if (!p) {
-    p = parseFilter(text);
-    parsedConditions.set(text, p);
-  }
-  return p;
-}
 
 /**
  * The condition under which `permissions` allow `action` on `resource`, compiled. A
@@ -93,45 +83,6 @@ export function permissionCondition(
   if (compiled.size >= 10_000) compiled.clear();
   compiled.set(cacheKey, result);
   return result;
-}
-
-/** A trusted filter text over `resource` compiled at ALIAS_MARK (navigations in it are not re-checked). */
-function compileTrusted(resource: string, text: string, aliases: Aliases, forWrittenRow = false): string {
-  const { tree, binds } = parsedCondition(text);
-  return compileFilter(
-    tree,
-    { resource: resourceInfo(resource), alias: ALIAS_MARK, vars: new Map() },
-    {
-      binder: new LiteralBinder(),
-      binds,
-      aliases,
-      trusted: true,
-      navigationCondition: () => '',
-      privateCondition: () => '',
-      ...(forWrittenRow ? { newRowOf: resource } : {}),
-    },
-  );
-}
-
-const callerConditions = new Map<string, string>();
-
-/**
- * The condition of a navigation to the caller's own row (CALLER_NAVIGATIONS) applied to the
- * starting row at `alias`; compiled once per navigation.
- */
-export function callerNavigationCondition(from: string, name: string, text: string, alias: string): string {
-  const key = `${from}\u0000${name}`;
-  let c = callerConditions.get(key);
-  if (c === undefined) {
-    c = compileTrusted(from, text, new Aliases(ALIAS_MARK));
-    callerConditions.set(key, c);
-  }
-  return conditionAt(c, alias);
-}
-
-/** A compiled condition applied to the row at `alias`. */
-export function conditionAt(condition: string, alias: string): string {
-  return condition.replaceAll(ALIAS_MARK, alias);
 }
 
 /**

@@ -172,3 +172,8 @@ export function paramsWith(stmt: Statement, actorId: number | null, values: read
 export function isoTimestamp(expr: string): string {
   return `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/** A compiled condition applied to the row at `alias`. */
+export function conditionAt(condition: string, alias: string): string {
+  return condition.replaceAll(ALIAS_MARK, alias);
+}

@@ -1,5 +1,6 @@
-import type { Db } from '../../infra/db/db.js';
-import type { Authenticator } from '../../infra/auth/authenticate.js';
+import type { Db } from '../db/db.js';
+import type { Authenticator } from './authenticate.js';
+import { setTokensValidAfter } from './auth.repository.js';
 import { issueSessionToken } from './session.service.js';
 
 export interface RevokeOptions {
@@ -25,7 +26,7 @@ export interface RevokeOptions {
 export async function revokeOtherSessions(db: Db, userId: number, opts: RevokeOptions = {}): Promise<string | undefined> {
   const now = opts.now ?? Date.now();
   // +1 ms: a token's iat has whole seconds, so every token issued up to `now` falls before it.
-  await db.query('UPDATE "user" SET tokens_valid_after = $2 WHERE id = $1', [userId, new Date(now + 1)]);
+  await setTokensValidAfter(db, userId, new Date(now + 1));
   const { authenticator } = opts;
   // Once committed (at once outside a transaction), this process stops trusting its cached row.
   if (authenticator) db.afterCommit(() => authenticator.forgetSessions(userId));

@@ -1,6 +1,7 @@
 import { LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_MAX_FAILURES } from '@flotilla/model';
-import type { Db } from '../../infra/db/db.js';
-import { TooManyRequestsError } from '../../infra/errors.js';
+import type { Db } from '../db/db.js';
+import { TooManyRequestsError } from '../errors.js';
+import { countLoginFailures, deleteLoginFailures, deleteOldLoginFailures, insertLoginFailure, lockLoginAddress } from './auth.repository.js';
 
 /**
  * Failed password checks one source address may make within the window, over all accounts
@@ -27,37 +28,22 @@ export function loginAccountKey(userId: number | undefined, submitted: string): 
  */
 export async function beginLoginAttempt(db: Db, account: string, address: string, submitted: string): Promise<void> {
   await db.tx(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`login-throttle:${address}`]);
-    const { rows } = await tx.query<{ account_failures: number; account_retry: number | null; address_failures: number; address_retry: number | null }>(
-      `WITH account_recent AS (
-         SELECT failed_at FROM login_failure
-          WHERE account = $1 AND address = $2 AND failed_at > now() - make_interval(secs => $3)
-          ORDER BY failed_at DESC LIMIT $4),
-       address_recent AS (
-         SELECT failed_at FROM login_failure
-          WHERE address = $2 AND failed_at > now() - make_interval(secs => $3)
-          ORDER BY failed_at DESC LIMIT $5)
-       SELECT (SELECT count(*)::int FROM account_recent) AS account_failures,
-              (SELECT extract(epoch FROM (min(failed_at) + make_interval(secs => $3) - now()))::float FROM account_recent) AS account_retry,
-              (SELECT count(*)::int FROM address_recent) AS address_failures,
-              (SELECT extract(epoch FROM (min(failed_at) + make_interval(secs => $3) - now()))::float FROM address_recent) AS address_retry`,
-      [account, address, LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS],
-    );
-    const r = rows[0]!;
+    await lockLoginAddress(tx, address);
+    const r = await countLoginFailures(tx, account, address, LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS);
     if (r.account_failures >= LOGIN_MAX_FAILURES) throw new TooManyRequestsError(r.account_retry ?? LOGIN_FAILURE_WINDOW_SECONDS);
     if (r.address_failures >= LOGIN_MAX_FAILURES_PER_ADDRESS) throw new TooManyRequestsError(r.address_retry ?? LOGIN_FAILURE_WINDOW_SECONDS);
-    await tx.query('INSERT INTO login_failure (username, account, address) VALUES ($1, $2, $3)', [submitted, account, address]);
+    await insertLoginFailure(tx, submitted, account, address);
     // Keep the table small: forget failures that left the window.
-    await tx.query(`DELETE FROM login_failure WHERE failed_at < now() - make_interval(secs => $1)`, [LOGIN_FAILURE_WINDOW_SECONDS]);
+    await deleteOldLoginFailures(tx, LOGIN_FAILURE_WINDOW_SECONDS);
   });
 }
 
 /** The right password: this address's failures on the account (the attempt's own included) are forgotten. */
 export async function loginSucceeded(db: Db, account: string, address: string): Promise<void> {
-  await db.query('DELETE FROM login_failure WHERE account = $1 AND address = $2', [account, address]);
+  await deleteLoginFailures(db, account, address);
 }
 
 /** A new password (reset by e-mail) lifts the account's lock from every address. */
 export async function clearAccountLoginFailures(db: Db, userId: number): Promise<void> {
-  await db.query('DELETE FROM login_failure WHERE account = $1', [loginAccountKey(userId, '')]);
+  await deleteLoginFailures(db, loginAccountKey(userId, ''));
 }

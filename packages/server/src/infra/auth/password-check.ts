@@ -1,7 +1,8 @@
 import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
-import type { Db } from '../../infra/db/db.js';
-import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
-import { verifyPassword } from '../../infra/auth/password.js';
+import type { Db } from '../db/db.js';
+import { BadRequestError, UnauthorizedError } from '../errors.js';
+import { verifyPassword } from './password.js';
+import { findPasswordUser, type PasswordUserRow } from './auth.repository.js';
 import { beginLoginAttempt, loginAccountKey, loginSucceeded } from './login-throttle.js';
 
 /** Spec 1 §8 "Invalid password: fields_errors.invalid_password" (the dashboard shows the key's text). */
@@ -9,13 +10,7 @@ export const INVALID_PASSWORD = 'invalid_password';
 /** A user without a password (social login) must set one first (spec 1 §5 delete account). */
 export const PASSWORD_NOT_SET = 'password_not_set';
 
-export interface CheckedUser {
-  id: number;
-  username: string;
-  email: string;
-  password: string | null;
-  has_password_set: boolean;
-}
+export type CheckedUser = PasswordUserRow;
 
 /**
  * Checks a signed-in user's password for a sensitive action (re-verification, change of
@@ -25,8 +20,7 @@ export interface CheckedUser {
  * endpoints cannot be used to guess a password faster than the login form.
  */
 export async function checkOwnPassword(db: Db, userId: number, password: string, address = ''): Promise<CheckedUser> {
-  const { rows } = await db.query<CheckedUser>('SELECT id, username, email, password, has_password_set FROM "user" WHERE id = $1', [userId]);
-  const user = rows[0];
+  const user = await findPasswordUser(db, userId);
   if (!user) throw new UnauthorizedError('You have to log in');
   if (!user.has_password_set || !user.password) throw new BadRequestError(PASSWORD_NOT_SET);
   const account = loginAccountKey(user.id, user.username);

@@ -1,8 +1,9 @@
 import { SESSION_TOKEN_LIFETIME_SECONDS } from '@flotilla/model';
-import type { Db } from '../../infra/db/db.js';
-import { signJwt } from '../../infra/auth/jwt.js';
-import { claimPermissions } from '../../infra/auth/authenticate.js';
-import { NotFoundError } from '../../infra/errors.js';
+import type { Db } from '../db/db.js';
+import { signJwt } from './jwt.js';
+import { claimPermissions } from './authenticate.js';
+import { findTokenUser } from './auth.repository.js';
+import { NotFoundError } from '../errors.js';
 
 /**
  * Issues a 36-hour session token for a user. `authTime` is kept across refreshes;
@@ -19,12 +20,7 @@ export async function issueSessionToken(
   actualUser: number = userId,
   twoFactorRequired?: boolean,
 ): Promise<string> {
-  const { rows } = await db.query<{ platform_role: string | null; two_factor: boolean; tokens_valid_after: Date | null }>(
-    `SELECT u.platform_role, u.tokens_valid_after, EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf."user" = u.id AND tf.secret IS NOT NULL) AS two_factor
-       FROM "user" u WHERE u.id = $1`,
-    [userId],
-  );
-  const user = rows[0];
+  const user = await findTokenUser(db, userId);
   if (!user) throw new NotFoundError('User not found');
   const twoFactor = user.two_factor ? { twoFactorRequired: twoFactorRequired !== false } : {};
   return signJwt(

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { SESSION_VALIDITY_FROM_AUTH_TIME_MS } from '@flotilla/model';
-import { UnauthorizedError } from '../../infra/errors.js';
-import { requireUser } from '../../infra/http/guards.js';
-import type { Actor } from '../../infra/http/actor.js';
+import { UnauthorizedError } from '../errors.js';
+import { requireUser } from '../http/guards.js';
+import type { Actor } from '../http/actor.js';
 
 /**
  * The spec's login-required error (1 §8 'You have to log in'); §4: "a login-required error

@@ -1,6 +1,7 @@
 import { rateLimitText } from '@flotilla/model';
-import type { Db } from '../../infra/db/db.js';
-import { HttpError } from '../../infra/errors.js';
+import type { Db } from '../db/db.js';
+import { HttpError } from '../errors.js';
+import { countMailRequests, deleteMailRequestsBefore, insertMailRequest } from './auth.repository.js';
 
 export type MailRequestKind = 'password-reset-email' | 'password-reset-ip' | 'verification-email' | 'sign-up-existing-email';
 
@@ -36,18 +37,11 @@ export async function takeRequestSlot(
 ): Promise<void> {
   const since = new Date(now.getTime() - limit.windowSeconds * 1000);
   const key = subject.toLowerCase().slice(0, 255);
-  const { rows } = await db.query<{ n: number; oldest: Date | null }>(
-    `SELECT count(*)::int AS n, min(requested_at) AS oldest FROM (
-       SELECT requested_at FROM account_mail_request
-        WHERE kind = $1 AND subject = $2 AND requested_at > $3
-        ORDER BY requested_at DESC LIMIT $4) recent`,
-    [kind, key, since, limit.max],
-  );
-  const r = rows[0];
+  const r = await countMailRequests(db, kind, key, since, limit.max);
   if (r && r.n >= limit.max && r.oldest) {
     throw new RateLimitedError(new Date(r.oldest.getTime() + limit.windowSeconds * 1000), now);
   }
-  await db.query('INSERT INTO account_mail_request (kind, subject, requested_at) VALUES ($1, $2, $3)', [kind, key, now]);
+  await insertMailRequest(db, kind, key, now);
   // Forget what left every window (the longest is a day).
-  await db.query(`DELETE FROM account_mail_request WHERE requested_at < $1`, [new Date(now.getTime() - 24 * 3600 * 1000)]);
+  await deleteMailRequestsBefore(db, new Date(now.getTime() - 24 * 3600 * 1000));
 }

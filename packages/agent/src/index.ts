@@ -1,0 +1,8 @@
+// The agent's public entry (`@flotilla/agent`): what the server's integration tests, the
+// e2e tests and the benchmarks drive. Other packages import these, never `src/…` files.
+export { normalizeConfig, type AgentConfig } from './core/config.js';
+export type { Device, DeviceEvent } from './core/device.js';
+export { startAgent, type RunAgentOptions, type RunningAgent } from './host/run-agent.js';
+export { WsConnection, WsUpgradeError, type WsHandlers } from './net/ws-client.js';
+export { latencyBetween, latencyPercentile, type LatencySnapshot } from './simulate/latency-stats.js';
+export { startSimulation, type SimulateOptions, type Simulation, type SimulationStats } from './simulate/simulator.js';

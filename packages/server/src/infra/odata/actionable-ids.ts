@@ -1,0 +1,25 @@
+import type { Db } from '../db/db.js';
+import { UnauthorizedError } from '../errors.js';
+import type { DataContext } from './permissions.js';
+import { compileAffectedIds } from './query.js';
+import { paramsFor, runStatement } from './sql.js';
+import { parseUrl } from './url.js';
+
+/**
+ * The ids of the rows a data-API URL (`/device?$filter=…`) selects on which the caller may
+ * `action`: the rows a PATCH (update) or DELETE of that URL would touch, by the same compiled
+ * rule (navigations named in the `$filter` checked against read). None when the caller has
+ * no such rule at all. The statement locks the rows it selects (it serves PATCH), so it runs
+ * in a transaction of its own that scopes the lock.
+ */
+export async function odataActionableIds(db: Db, ctx: DataContext, url: string, action: 'update' | 'delete'): Promise<number[]> {
+  let stmt;
+  try {
+    stmt = compileAffectedIds(parseUrl(url), ctx.permissions, action);
+  } catch (err) {
+    if (err instanceof UnauthorizedError) return []; // no rule at all
+    throw err;
+  }
+  const { rows } = await db.tx((tx) => runStatement<{ id: number }>(tx, stmt, paramsFor(stmt, ctx.actorId)));
+  return rows.map((r) => r.id);
+}
