@@ -1,5 +1,5 @@
 import type { Rules } from '../../infra/app/context.js';
-import { checkSupportAccessExpiry } from '../applications/support-access.js';
+import { checkSupportAccessExpiry } from '../fleets/support-access.js';
 import { actorsOfDevices, deleteUnusedActors } from './device-actor.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
