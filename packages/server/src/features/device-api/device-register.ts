@@ -4,8 +4,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, Unauthor
 import type { Actor } from '../../infra/http/actor.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
 import { asRoot, odataRead } from '../../infra/odata/index.js';
-import { checkDeviceArchitecture } from '../devices/device-architecture.js';
-import { prepareDevice } from '../devices/device-identity.js';
+import { checkDeviceArchitecture, prepareDevice } from '../devices/index.js';
 
 export interface RegisterInput {
   application: number;

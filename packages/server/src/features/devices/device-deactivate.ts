@@ -1,6 +1,7 @@
 import { deactivateProblem, DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { selectDeviceActivity } from './device.repository.js';
 
 /**
  * Rule (spec 2 §4 deactivate): only an active, disconnected device is deactivated; an
@@ -9,11 +10,7 @@ import { BadRequestError } from '../../infra/errors.js';
  */
 export async function checkDeactivation(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
   if (body.is_active !== false || ids.length === 0) return;
-  const { rows } = await db.query<{ is_active: boolean; is_online: boolean }>(
-    'SELECT is_active, is_online FROM device WHERE id = ANY($1::int[]) ORDER BY id',
-    [ids],
-  );
-  for (const row of rows) {
+  for (const row of await selectDeviceActivity(db, ids)) {
     const problem = deactivateProblem(row);
     if (problem) throw new BadRequestError(DEVICE_RULE_MESSAGES[problem]);
   }

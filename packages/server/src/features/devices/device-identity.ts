@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { randomDeviceName } from './device-name.js';
+import { insertDeviceActor } from './device.repository.js';
 
 /** Dialect §4.1: device uuids are 32 (or, from old clients, 62) lowercase hex characters. */
 const UUID = /^(?:[0-9a-f]{32}|[0-9a-f]{62})$/;
@@ -18,8 +19,7 @@ export async function prepareDevice(db: Db, body: Record<string, unknown>): Prom
   }
   if (body.device_name === undefined || body.device_name === null) body.device_name = randomDeviceName();
   checkDeviceName(body);
-  const actor = await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id');
-  body.actor = actor.rows[0]!.id;
+  body.actor = await insertDeviceActor(db);
 }
 
 /** Rule: a device name, when given, is not blank. */
