@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '../../infra/bus/bus.js';
 import { HttpError } from '../../infra/errors.js';
-import { actionChannel, type ActionReply, type ActionRequest, type DeviceAction } from '../cloud-link/link-protocol.js';
+import { actionChannel, type ActionReply, type ActionRequest, type DeviceAction } from '../cloud-link/index.js';
 
 /** Contract: a device that does not answer an action within 30 s is a 504. */
 export const ACTION_TIMEOUT_MS = 30_000;

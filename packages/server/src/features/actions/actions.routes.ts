@@ -3,7 +3,7 @@ import { DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, HttpError } from '../../infra/errors.js';
-import type { DeviceAction } from '../cloud-link/link-protocol.js';
+import type { DeviceAction } from '../cloud-link/index.js';
 import { ActionRelay } from './action-relay.js';
 import { selectDeviceLeds } from './actions.repository.js';
 import { onlineDevicesFor } from './device-action-access.js';
