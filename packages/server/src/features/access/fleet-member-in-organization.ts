@@ -1,11 +1,12 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: a fleet's members are members of the fleet's organization (balena's rule; its SDK
  * checks the same before `application.membership.create`).
  */
-export async function checkFleetMemberInOrganization(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkFleetMemberInOrganization(db: Db, body: HookBody<'user_application_membership', 'POST'>): Promise<void> {
   if (typeof body.user !== 'number' || typeof body.is_member_of__application !== 'number') return; // required-field checks answer
   const { rows } = await db.query<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM organization_membership m

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
-import { asRoot, odataRead } from '../../infra/odata/index.js';
+import { asRoot, type HookBody, odataRead } from '../../infra/odata/index.js';
 import { checkDeviceArchitecture, prepareDevice } from '../devices/index.js';
 import { deviceUuidExists, insertApiKey, insertRegisteredDevice, selectDeviceActorAndFleet, selectDeviceTypeIdBySlugOrAlias } from './device-api.repository.js';
 
@@ -43,7 +43,7 @@ export async function registerDevice(db: Db, caller: Actor | null, input: Regist
     const typeId = await selectDeviceTypeIdBySlugOrAlias(tx, input.device_type);
     if (typeId === undefined) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
     if (await deviceUuidExists(tx, input.uuid)) throw new ConflictError('"uuid" must be unique.');
-    const body: Record<string, unknown> = { uuid: input.uuid };
+    const body: HookBody<'device', 'POST'> = { uuid: input.uuid };
     await prepareDevice(tx, body);
     const device = await insertRegisteredDevice(tx, {
       actor: body.actor,

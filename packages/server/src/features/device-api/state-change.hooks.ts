@@ -1,4 +1,4 @@
-import { model } from '@flotilla/model';
+import { model, type ResourceName } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import type { Rules } from '../../infra/app/context.js';
 import { type WriteMethod } from '../../infra/odata/index.js';
@@ -14,7 +14,7 @@ import type { DeviceStateChanged, StateChanges } from './state-changes.js';
 type Affected = (tx: Db, ids: readonly number[]) => Promise<DeviceStateChanged>;
 
 /** For each resource whose writes can change a device's target state: whose state. */
-const AFFECTS: Record<string, Affected> = {
+const AFFECTS: Partial<Record<ResourceName, Affected>> = {
   device: async (_db, ids) => ({ deviceIds: [...ids] }),
   application: async (_db, ids) => ({ applicationIds: [...ids] }),
   release: async (tx, ids) => ({ applicationIds: await distinctColumn(tx, 'release', 'belongs_to__application', ids) }),
@@ -45,7 +45,7 @@ const AFFECTS: Record<string, Affected> = {
  * `after` for POST/PATCH and in `before` for DELETE (they are gone afterwards).
  */
 export function registerStateChangeRules(rules: Rules, changes: StateChanges): void {
-  for (const [resource, affected] of Object.entries(AFFECTS)) {
+  for (const [resource, affected] of Object.entries(AFFECTS) as [ResourceName, Affected][]) {
     if (!(resource in model)) continue;
     for (const method of ['POST', 'PATCH'] as WriteMethod[]) {
       rules.register(resource, method, {

@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { hasDisallowedOsRelease, type OsReleaseField } from './device.repository.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (issue 11, security 1): until OS updates are built out, a device's hostApp release
@@ -17,7 +18,7 @@ const MESSAGES: Record<OsReleaseField, string> = {
   should_be_managed_by__release: "A device's supervisor release must be a release of the public supervisor block of its CPU architecture",
 };
 
-export async function checkOsReleases(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkOsReleases(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   for (const [field, message] of Object.entries(MESSAGES) as [OsReleaseField, string][]) {
     if (body[field] === undefined || body[field] === null) continue;

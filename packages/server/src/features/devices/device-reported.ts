@@ -2,6 +2,7 @@ import { osVariantOf } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { runsReleaseOfOtherFleet } from './device.repository.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rules for the device-reported fields a user may write through the data API (balena lets a
@@ -15,7 +16,7 @@ import { runsReleaseOfOtherFleet } from './device.repository.js';
  * overall_status and overall_progress are generated from these columns, and
  * last_update_status_event follows update_status (a trigger), so they stay consistent.
  */
-export function deriveReportedFields(body: Record<string, unknown>, now: Date = new Date()): void {
+export function deriveReportedFields(body: HookBody<'device', 'POST' | 'PATCH'>, now: Date = new Date()): void {
   if (body.is_connected_to_vpn !== undefined && body.is_connected_to_vpn !== null && !('is_online' in body)) {
     body.is_online = body.is_connected_to_vpn;
   }
@@ -30,7 +31,7 @@ export function deriveReportedFields(body: Record<string, unknown>, now: Date = 
  * the written rows, after a move in the same write. The release was already read-checked
  * (infra/odata/write.ts), so this tells the caller nothing about other tenants.
  */
-export async function checkRunningRelease(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkRunningRelease(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || body.is_running__release === undefined || body.is_running__release === null) return;
   if (await runsReleaseOfOtherFleet(db, ids)) throw new BadRequestError('A device can only run a release of its own fleet');
 }

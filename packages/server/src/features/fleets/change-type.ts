@@ -1,7 +1,7 @@
 import { hasPermission } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError } from '../../infra/errors.js';
-import type { DataContext } from '../../infra/odata/index.js';
+import type { DataContext, HookBody } from '../../infra/odata/index.js';
 import { lacksFleetAdministrator } from './fleet.repository.js';
 
 /**
@@ -10,7 +10,7 @@ import { lacksFleetAdministrator } from './fleet.repository.js';
  * through the organization, a fleet membership or a team's access — while developers may
  * otherwise update the fleet.
  */
-export async function checkChangeType(db: Db, actor: DataContext, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkChangeType(db: Db, actor: DataContext, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (!('application_type' in body) || ids.length === 0) return;
   if (hasPermission(actor.permissions, 'resin.application.update')) return; // unconditional (rules, root)
   if (await lacksFleetAdministrator(db, ids, actor.actorId)) throw new ForbiddenError("You don't have the required permission for this action");

@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { leavesPublicLegacyWithoutRepo, renamesLegacyFleet, type LegacyPublicWrite } from './fleet.repository.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /*
  * "Classic and legacy applications" (spec 2 §5 Fleets) are, in this model, the fleets whose
@@ -10,7 +11,7 @@ import { leavesPublicLegacyWithoutRepo, renamesLegacyFleet, type LegacyPublicWri
  */
 
 /** Rule: classic and legacy applications cannot be renamed. */
-export async function checkLegacyRename(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkLegacyRename(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || typeof body.app_name !== 'string') return;
   const applicationType = typeof body.application_type === 'number' ? body.application_type : null;
   if (await renamesLegacyFleet(db, ids, body.app_name, applicationType)) throw new BadRequestError('cannot rename classic and legacy applications');
@@ -21,7 +22,7 @@ export async function checkLegacyRename(db: Db, body: Record<string, unknown>, i
  * 'must first enter repo url'). Judged on the row as the write leaves it, so clearing the
  * URL of a public legacy application is refused too.
  */
-export async function checkLegacyPublic(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkLegacyPublic(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (body.is_public !== true && !('is_stored_at__repository_url' in body) && !('application_type' in body)) return;
   const repoGiven = 'is_stored_at__repository_url' in body;

@@ -1,6 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import { ROOT_PERMISSIONS, type DataContext } from '../../infra/odata/index.js';
+import { type DataContext, type HookBody, ROOT_PERMISSIONS } from '../../infra/odata/index.js';
 import { selectUserIdOfActor } from './release.repository.js';
 
 /**
@@ -8,7 +8,7 @@ import { selectUserIdOfActor } from './release.repository.js';
  * cannot name another user as the creator; only the system (root context) may. Callers
  * that are not users (device or provisioning keys) leave it empty.
  */
-export async function setReleaseCreator(db: Db, actor: DataContext, body: Record<string, unknown>): Promise<void> {
+export async function setReleaseCreator(db: Db, actor: DataContext, body: HookBody<'release', 'POST'>): Promise<void> {
   const caller = (await selectUserIdOfActor(db, actor.actorId)) ?? null;
   const named = body.is_created_by__user;
   if (named === undefined || named === null) {

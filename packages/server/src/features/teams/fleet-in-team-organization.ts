@@ -1,8 +1,9 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /** Rule: a team gets access only to fleets of its own organization. */
-export async function checkFleetInTeamOrganization(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkFleetInTeamOrganization(db: Db, body: HookBody<'team_application_access', 'POST'>): Promise<void> {
   if (typeof body.team !== 'number' || typeof body.grants_access_to__application !== 'number') return;
   const { rows } = await db.query<{ same: boolean }>(
     `SELECT t.belongs_to__organization = a.organization AS same

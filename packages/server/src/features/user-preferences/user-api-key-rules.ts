@@ -1,7 +1,7 @@
 import { API_KEY_EXPIRY_IN_PAST, API_KEY_NAME_REQUIRED } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import type { DataContext } from '../../infra/odata/index.js';
+import type { DataContext, HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (spec 1 §3, §5) on editing the caller's own named API keys: the name stays non-empty
@@ -11,7 +11,7 @@ import type { DataContext } from '../../infra/odata/index.js';
 export async function checkUserApiKeyUpdate(
   db: Db,
   actor: DataContext,
-  body: Record<string, unknown>,
+  body: HookBody<'api_key', 'PATCH'>,
   ids: readonly number[],
   now: Date = new Date(),
 ): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { hasServiceOfOtherFleet, serviceExists, serviceInstallExists } from './variable.repository.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 const SERVICE_NOT_FOUND = 'Service not found';
 
@@ -9,13 +10,13 @@ const SERVICE_NOT_FOUND = 'Service not found';
  * not found' (rather than the generic foreign-key answer). Whether the caller may write
  * variables of that service's fleet is the create rule's business.
  */
-export async function checkServiceExists(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkServiceExists(db: Db, body: HookBody<'service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service !== 'number') return;
   if (!(await serviceExists(db, body.service))) throw new BadRequestError(SERVICE_NOT_FOUND);
 }
 
 /** Same for a device's service override: its service install must exist. */
-export async function checkServiceInstallExists(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkServiceInstallExists(db: Db, body: HookBody<'device_service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service_install !== 'number') return;
   if (!(await serviceInstallExists(db, body.service_install))) throw new BadRequestError(SERVICE_NOT_FOUND);
 }
