@@ -1,3 +1,4 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The device API's hand-written SQL: registration, device keys, and the rows its rules look up. */
@@ -60,8 +61,8 @@ export async function insertApiKey(
 }
 
 /** A device's actor and fleet. */
-export async function selectDeviceActorAndFleet(db: Db, deviceId: number): Promise<{ id: number; actor: number; app: number } | undefined> {
-  return (await db.query<{ id: number; actor: number; app: number }>('SELECT id, actor, belongs_to__application AS app FROM device WHERE id = $1', [deviceId]))
+export async function selectDeviceActorAndFleet(db: Db, deviceId: number): Promise<(Pick<Row<'device'>, 'id' | 'actor'> & { app: number }) | undefined> {
+  return (await db.query<Pick<Row<'device'>, 'id' | 'actor'> & { app: number }>('SELECT id, actor, belongs_to__application AS app FROM device WHERE id = $1', [deviceId]))
     .rows[0];
 }
 

@@ -1,4 +1,4 @@
-import { model } from '@flotilla/model';
+import { model, type Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The target state's hand-written SQL (the device poll's hot path: see target-state.ts). */
@@ -21,9 +21,9 @@ export async function selectVariables(
 export async function selectTargetApplication(
   db: Db,
   appId: number,
-): Promise<{ uuid: string; app_name: string; app_class: string | null; is_host: boolean } | undefined> {
+): Promise<(Pick<Row<'application'>, 'uuid' | 'app_name' | 'is_host'> & { app_class: string | null }) | undefined> {
   return (
-    await db.query<{ uuid: string; app_name: string; app_class: string | null; is_host: boolean }>(
+    await db.query<Pick<Row<'application'>, 'uuid' | 'app_name' | 'is_host'> & { app_class: string | null }>(
       'SELECT uuid, app_name, is_of__class AS app_class, is_host FROM application WHERE id = $1',
       [appId],
     )

@@ -1,4 +1,4 @@
-import { SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
+import { SUPERVISOR_BLOCK_SUFFIX, type Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The devices' hand-written SQL (rules call these; the `/v7` engine does the rest). */
@@ -11,7 +11,7 @@ export async function insertDeviceActor(db: Db): Promise<number> {
 
 /** The actors of the given devices. */
 export async function selectDeviceActors(db: Db, ids: readonly number[]): Promise<number[]> {
-  const { rows } = await db.query<{ actor: number }>('SELECT actor FROM device WHERE id = ANY($1::int[])', [ids]);
+  const { rows } = await db.query<Pick<Row<'device'>, 'actor'>>('SELECT actor FROM device WHERE id = ANY($1::int[])', [ids]);
   return rows.map((r) => r.actor);
 }
 
@@ -39,8 +39,8 @@ export async function selectArchitectureMismatches(db: Db, ids: readonly number[
 }
 
 /** Activity and link state of the given devices, by id. */
-export async function selectDeviceActivity(db: Db, ids: readonly number[]): Promise<{ is_active: boolean; is_online: boolean }[]> {
-  const { rows } = await db.query<{ is_active: boolean; is_online: boolean }>(
+export async function selectDeviceActivity(db: Db, ids: readonly number[]): Promise<Pick<Row<'device'>, 'is_active' | 'is_online'>[]> {
+  const { rows } = await db.query<Pick<Row<'device'>, 'is_active' | 'is_online'>>(
     'SELECT is_active, is_online FROM device WHERE id = ANY($1::int[]) ORDER BY id',
     [ids],
   );

@@ -1,3 +1,4 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The fleets' (`application` rows') hand-written SQL; the rules call these. */
@@ -110,14 +111,14 @@ export async function hasOtherArchitectureThan(db: Db, ids: readonly number[], d
 }
 
 /** A device type's name and contract. */
-export async function selectDeviceTypeContract(db: Db, id: number): Promise<{ name: string; contract: unknown } | undefined> {
-  const { rows } = await db.query<{ name: string; contract: unknown }>('SELECT name, contract FROM device_type WHERE id = $1', [id]);
+export async function selectDeviceTypeContract(db: Db, id: number): Promise<Pick<Row<'device_type'>, 'name' | 'contract'> | undefined> {
+  const { rows } = await db.query<Pick<Row<'device_type'>, 'name' | 'contract'>>('SELECT name, contract FROM device_type WHERE id = $1', [id]);
   return rows[0];
 }
 
 /** Whether an application type supports multiple containers (undefined when there is no such type). */
 export async function selectApplicationTypeMulticontainer(db: Db, id: number): Promise<boolean | undefined> {
-  const { rows } = await db.query<{ supports_multicontainer: boolean }>('SELECT supports_multicontainer FROM application_type WHERE id = $1', [
+  const { rows } = await db.query<Pick<Row<'application_type'>, 'supports_multicontainer'>>('SELECT supports_multicontainer FROM application_type WHERE id = $1', [
     id,
   ]);
   return rows[0]?.supports_multicontainer;
@@ -164,12 +165,7 @@ export async function leavesPublicLegacyWithoutRepo(db: Db, ids: readonly number
   return rowCount > 0;
 }
 
-export interface TransferredFleetRow {
-  id: number;
-  app_name: string;
-  organization: number;
-  devices: boolean;
-}
+export type TransferredFleetRow = Pick<Row<'application'>, 'id' | 'app_name' | 'organization'> & { devices: boolean };
 
 /** The given fleets, by id, with whether they have devices. */
 export async function selectFleetsForTransfer(db: Db, ids: readonly number[]): Promise<TransferredFleetRow[]> {
@@ -187,8 +183,8 @@ export async function selectSameNamedApplications(
   organization: unknown,
   appName: string,
   exceptIds: readonly number[],
-): Promise<{ app_name: string; is_of__class: string }[]> {
-  const { rows } = await db.query<{ app_name: string; is_of__class: string }>(
+): Promise<Pick<Row<'application'>, 'app_name' | 'is_of__class'>[]> {
+  const { rows } = await db.query<Pick<Row<'application'>, 'app_name' | 'is_of__class'>>(
     'SELECT app_name, is_of__class FROM application WHERE organization = $1 AND lower(app_name) = lower($2) AND id <> ALL($3::int[])',
     [organization, appName, exceptIds],
   );

@@ -1,4 +1,4 @@
-import type { ReleaseStatus } from '@flotilla/model';
+import type { ReleaseStatus, Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The releases' hand-written SQL; the rules call these. */
@@ -49,15 +49,8 @@ export async function linksImageOfOtherFleet(db: Db, ids: readonly number[]): Pr
   return rowCount > 0;
 }
 
-export interface ReleaseVersionRow {
-  id: number;
-  app: number;
-  semver: string;
-  is_final: boolean;
-  revision: number | null;
-  created_at: Date;
-  raw_version: string;
-}
+/** `created_at` as the driver returns it (a Date; the model's Date Time type is the wire's string). */
+export type ReleaseVersionRow = Pick<Row<'release'>, 'id' | 'semver' | 'is_final' | 'revision' | 'raw_version'> & { app: number; created_at: Date };
 
 /** The version fields of the given releases, by id. */
 export async function selectReleaseVersions(db: Db, ids: readonly number[]): Promise<ReleaseVersionRow[]> {

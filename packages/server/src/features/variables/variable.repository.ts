@@ -1,4 +1,4 @@
-import type { ConfigVarProperty } from '@flotilla/model';
+import type { ConfigVarProperty, Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The variables' hand-written SQL; the rules and `/config/vars` call these. */
@@ -31,8 +31,8 @@ export async function selectDevicesSettingVariables(
   db: Db,
   ids: readonly number[],
   names: readonly string[],
-): Promise<{ os_variant: string | null; supervisor_version: string | null }[]> {
-  const { rows } = await db.query<{ os_variant: string | null; supervisor_version: string | null }>(
+): Promise<Pick<Row<'device'>, 'os_variant' | 'supervisor_version'>[]> {
+  const { rows } = await db.query<Pick<Row<'device'>, 'os_variant' | 'supervisor_version'>>(
     `SELECT d.os_variant, d.supervisor_version
        FROM device_config_variable v JOIN device d ON d.id = v.device
       WHERE v.id = ANY($1::int[]) AND v.name = ANY($2::text[]) AND v.value = '1'`,
