@@ -19,7 +19,7 @@ import type { Mailer } from './infra/mail/mailer.js';
 import { dataApiRoutes } from './infra/odata/routes.js';
 import * as accountRecovery from './features/account-recovery/index.js';
 import * as organizations from './features/organizations/index.js';
-import * as applications from './features/applications/index.js';
+import * as fleets from './features/fleets/index.js';
 import * as access from './features/access/index.js';
 import * as teams from './features/teams/index.js';
 import * as invitations from './features/invitations/index.js';
@@ -52,7 +52,7 @@ import * as web from './features/web/index.js';
 const FEATURES: readonly Feature[] = [
   accountRecovery,
   organizations,
-  applications,
+  fleets,
   access,
   teams,
   invitations,

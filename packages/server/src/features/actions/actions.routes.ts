@@ -5,6 +5,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, HttpError } from '../../infra/errors.js';
 import type { DeviceAction } from '../cloud-link/index.js';
 import { ActionRelay } from './action-relay.js';
+import { selectDeviceLeds } from './actions.repository.js';
 import { onlineDevicesFor } from './device-action-access.js';
 import { restartFleet } from './fleet-restart.js';
 
@@ -69,10 +70,7 @@ function methodOf(body: ActionBody, route: SupervisorRoute): void {
 
 /** Spec 2 §4: identify needs a device type whose contract says it has an LED. */
 async function checkBlinkSupport(db: Db, deviceIds: number[]): Promise<void> {
-  const { rows } = await db.query<{ led: boolean | null }>(
-    `SELECT (dt.contract->'data'->>'led')::boolean AS led FROM device d JOIN device_type dt ON dt.id = d.is_of__device_type WHERE d.id = ANY($1::int[])`,
-    [deviceIds],
-  );
+  const rows = await selectDeviceLeds(db, deviceIds);
   if (rows.some((r) => r.led !== true)) throw new BadRequestError(DEVICE_RULE_MESSAGES.no_blink_support);
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../infra/app/context.js';
 import { cloudLinkRoutes } from './cloud-link.routes.js';
 
-// The link's action messages, which the device actions (features/actions) send and await.
+/** What other features use from the cloud link: the device actions relay over its protocol. */
 export { actionChannel, type ActionReply, type ActionRequest, type DeviceAction } from './link-protocol.js';
 
 /** The agents' WebSocket cloud link (liveness, relayed actions and terminals). */

@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/db.js';
+import { deleteCurrentLinkAndMarkOffline, markDeviceOnline, upsertCurrentLink } from './cloud-link.repository.js';
 
 /**
  * Rule (contract: cloud link): a link opening sets `is_online = true` and
@@ -13,19 +14,11 @@ import type { Db } from '../../infra/db/db.js';
  */
 export async function markLinkOpened(db: Db, deviceId: number, linkId: string): Promise<void> {
   await db.tx(async (tx) => {
-    await tx.query(
-      `INSERT INTO cloud_link (device, link_id) VALUES ($1, $2)
-       ON CONFLICT (device) DO UPDATE SET link_id = EXCLUDED.link_id, opened_at = now()`,
-      [deviceId, linkId],
-    );
-    await tx.query('UPDATE device SET is_online = true, is_connected_to_vpn = true, last_connectivity_event = now() WHERE id = $1', [deviceId]);
+    await upsertCurrentLink(tx, deviceId, linkId);
+    await markDeviceOnline(tx, deviceId);
   });
 }
 
 export async function markLinkClosed(db: Db, deviceId: number, linkId: string): Promise<void> {
-  await db.query(
-    `WITH gone AS (DELETE FROM cloud_link WHERE device = $1 AND link_id = $2 RETURNING device)
-     UPDATE device SET is_online = false, is_connected_to_vpn = false, last_connectivity_event = now() WHERE id IN (SELECT device FROM gone)`,
-    [deviceId, linkId],
-  );
+  await deleteCurrentLinkAndMarkOffline(db, deviceId, linkId);
 }

@@ -5,6 +5,7 @@ import type { Actor } from '../../infra/http/actor.js';
 import { etagMatches } from '../../infra/http/compression.js';
 import { parseExpiry } from '../../infra/auth/api-keys.js';
 import { createDeviceKey, registerDevice, type RegisterInput } from './device-register.js';
+import { isDeletedDeviceUuid } from './device-api.repository.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 import { etagOf, FleetPartCache, TargetStateCache, type CachedState } from './state-cache.js';
 import { DEVICE_STATE_CHANGED, type DeviceStateChanged, type StateChanges } from './state-changes.js';
@@ -136,8 +137,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   const deletedDevicePoll = async (request: FastifyRequest<{ Params: { uuid: string } }>, reply: FastifyReply) => {
     const refused = request.authError ?? new UnauthorizedError('A device API key is required');
     if (!request.authError) throw refused;
-    const { rowCount } = await db.query('SELECT 1 FROM deleted_device WHERE uuid = $1', [request.params.uuid]);
-    if (!rowCount) throw refused;
+    if (!(await isDeletedDeviceUuid(db, request.params.uuid))) throw refused;
     return reply.code(304).header('cache-control', 'no-cache').send();
   };
 

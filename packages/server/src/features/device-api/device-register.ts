@@ -3,9 +3,9 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
-import { asRoot, odataRead, type HookBody } from '../../infra/odata/index.js';
-import { checkDeviceArchitecture } from '../devices/device-architecture.js';
-import { prepareDevice } from '../devices/device-identity.js';
+import { asRoot, type HookBody, odataRead } from '../../infra/odata/index.js';
+import { checkDeviceArchitecture, prepareDevice } from '../devices/index.js';
+import { deviceUuidExists, insertApiKey, insertRegisteredDevice, selectDeviceActorAndFleet, selectDeviceTypeIdBySlugOrAlias } from './device-api.repository.js';
 
 export interface RegisterInput {
   application: number;
@@ -20,12 +20,12 @@ export interface RegisterInput {
 
 /** Stores `key` (hashed) for `actor`; a key already held by this actor is fine, another's a 409. */
 async function storeKey(db: Db, actor: number, key: string, details: { name?: string | null; description?: string | null; expiry?: Date | null } = {}): Promise<void> {
-  const { rows } = await db.query<{ actor: number }>(
-    `INSERT INTO api_key (key, name, description, expiry_date, is_of__actor) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key RETURNING is_of__actor AS actor`,
-    [hashApiKey(key), details.name ?? null, details.description ?? null, details.expiry ?? null, actor],
-  );
-  if (rows[0]?.actor !== actor) throw new ConflictError('This API key is already in use');
+  const holder = await insertApiKey(db, hashApiKey(key), actor, {
+    name: details.name ?? null,
+    description: details.description ?? null,
+    expiry: details.expiry ?? null,
+  });
+  if (holder !== actor) throw new ConflictError('This API key is already in use');
 }
 
 /**
@@ -40,28 +40,24 @@ export async function registerDevice(db: Db, caller: Actor | null, input: Regist
     throw new BadRequestError('api_key must be a string of at least 16 characters');
   }
   return db.tx(async (tx) => {
-    const type = (
-      await tx.query<{ id: number }>(
-        `SELECT dt.id FROM device_type dt
-          WHERE dt.slug = $1 OR EXISTS (SELECT 1 FROM device_type_alias x WHERE x.device_type = dt.id AND x.is_referenced_by__alias = $1)
-          ORDER BY (dt.slug = $1) DESC LIMIT 1`,
-        [input.device_type],
-      )
-    ).rows[0];
-    if (!type) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
-    const existing = await tx.query('SELECT 1 FROM device WHERE uuid = $1', [input.uuid]);
-    if (existing.rowCount) throw new ConflictError('"uuid" must be unique.');
+    const typeId = await selectDeviceTypeIdBySlugOrAlias(tx, input.device_type);
+    if (typeId === undefined) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
+    if (await deviceUuidExists(tx, input.uuid)) throw new ConflictError('"uuid" must be unique.');
     const body: HookBody<'device', 'POST'> = { uuid: input.uuid };
     await prepareDevice(tx, body);
-    const { rows } = await tx.query<{ id: number; uuid: string }>(
-      `INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type, supervisor_version, os_version, os_variant, mac_address)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (uuid) DO NOTHING RETURNING id, uuid`,
-      [body.actor, body.uuid, body.device_name, input.application, type.id, input.supervisor_version ?? null, input.os_version ?? null, input.os_variant ?? null, input.mac_address ?? null],
-    );
-    const device = rows[0];
+    const device = await insertRegisteredDevice(tx, {
+      actor: body.actor,
+      uuid: body.uuid,
+      device_name: body.device_name,
+      application: input.application,
+      deviceType: typeId,
+      supervisor_version: input.supervisor_version ?? null,
+      os_version: input.os_version ?? null,
+      os_variant: input.os_variant ?? null,
+      mac_address: input.mac_address ?? null,
+    });
     if (!device) throw new ConflictError('"uuid" must be unique.');
-    await checkDeviceArchitecture(tx, 'POST', { is_of__device_type: type.id }, [device.id]);
+    await checkDeviceArchitecture(tx, 'POST', { is_of__device_type: typeId }, [device.id]);
     const apiKey = input.api_key ?? generateApiKey();
     await storeKey(tx, body.actor as number, apiKey);
     return { id: device.id, uuid: device.uuid, api_key: apiKey };
@@ -82,8 +78,7 @@ export interface DeviceKeyInput {
  */
 export async function createDeviceKey(db: Db, caller: Actor | null, deviceId: number, input: DeviceKeyInput): Promise<string> {
   if (!caller) throw new UnauthorizedError('You have to log in');
-  const device = (await db.query<{ id: number; actor: number; app: number }>('SELECT id, actor, belongs_to__application AS app FROM device WHERE id = $1', [deviceId]))
-    .rows[0];
+  const device = await selectDeviceActorAndFleet(db, deviceId);
   if (caller.kind === 'application') {
     if (!device || device.app !== caller.applicationId) throw new NotFoundError('Device not found');
   } else if (caller.kind === 'device') {

@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/db.js';
+import { updateApiHeartbeats } from './state-report.repository.js';
 
 /**
  * Records target-state polls as API heartbeats (dialect §4.4; issue 5 contract): each poll
@@ -35,15 +36,7 @@ export class HeartbeatBatch {
       const ids = [...batch.keys()];
       const times = ids.map((id) => batch.get(id)!.toISOString());
       try {
-        await this.db.query(
-          `UPDATE device d
-              SET api_heartbeat_at = GREATEST(d.api_heartbeat_at, v.at),
-                  api_heartbeat_state = 'online',
-                  last_connectivity_event = CASE WHEN d.api_heartbeat_state <> 'online' THEN v.at ELSE d.last_connectivity_event END
-             FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at)
-            WHERE d.id = v.id`,
-          [ids, times],
-        );
+        await updateApiHeartbeats(this.db, ids, times);
       } catch (err) {
         this.onError(err);
       }

@@ -8,6 +8,7 @@ import {
   writeReportFields,
   type ReportWrite,
 } from './state-report.js';
+import { releaseReportSavepoint, rollbackToReportSavepoint, savepointReport } from './state-report.repository.js';
 
 interface Pending {
   deviceId: number;
@@ -103,13 +104,13 @@ export class StateReportBatch {
         }
         await writeReportFields(tx, plain);
         for (const [p, write] of withApp) {
-          await tx.query('SAVEPOINT report');
+          await savepointReport(tx);
           try {
             await writeReportFields(tx, [write]);
             await writeReportApp(tx, write);
-            await tx.query('RELEASE SAVEPOINT report');
+            await releaseReportSavepoint(tx);
           } catch (error) {
-            await tx.query('ROLLBACK TO SAVEPOINT report');
+            await rollbackToReportSavepoint(tx);
             outcomes.set(p, { error });
           }
         }

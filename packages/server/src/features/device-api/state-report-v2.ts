@@ -9,6 +9,7 @@ import {
   writeReportFields,
   type ReportDevice,
 } from './state-report.js';
+import { selectFleetImageReleases, setRunningReleaseByCommit } from './state-report.repository.js';
 
 /** `PATCH /device/v2/{uuid}/state`: `{ local: { <device fields>, name, is_on__commit, apps: { <appId>: { services } } }, dependent }`. */
 export const v2StateReportSchema = {
@@ -73,13 +74,7 @@ export async function applyV2StateReport(db: Db, deviceId: number, uuid: string,
     }
     if (commit !== undefined && commit !== null) {
       if (typeof commit !== 'string') throw new BadRequestError('is_on__commit must be a string');
-      await tx.query(
-        `UPDATE device d SET is_running__release = r.id
-           FROM (SELECT id FROM release WHERE belongs_to__application = $2 AND commit = $3
-                  ORDER BY (status = 'success') DESC, id DESC LIMIT 1) r
-          WHERE d.id = $1 AND d.is_running__release IS DISTINCT FROM r.id`,
-        [device.id, device.app, commit],
-      );
+      await setRunningReleaseByCommit(tx, device.id, device.app, commit);
     }
   });
 }
@@ -95,16 +90,7 @@ async function recordV2Installs(db: Db, device: ReportDevice, services: unknown)
   }
   if (reported.size === 0) return;
   // Only images of this fleet's services, each with a release of this fleet that contains it.
-  const { rows } = await db.query<{ image: number; service: number; release: number }>(
-    `SELECT ri.image, i.is_a_build_of__service AS service, ri.is_part_of__release AS release
-       FROM image__is_part_of__release ri
-       JOIN image i ON i.id = ri.image
-       JOIN service s ON s.id = i.is_a_build_of__service
-       JOIN release r ON r.id = ri.is_part_of__release
-      WHERE ri.image = ANY($1::int[]) AND s.application = $2 AND r.belongs_to__application = $2
-      ORDER BY ri.is_part_of__release DESC`,
-    [[...reported.keys()], device.app],
-  );
+  const rows = await selectFleetImageReleases(db, [...reported.keys()], device.app);
   const done = new Set<number>();
   for (const r of rows) {
     const s = reported.get(r.image)!;

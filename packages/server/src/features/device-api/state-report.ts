@@ -1,5 +1,16 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError } from '../../infra/errors.js';
+import {
+  markOtherImageInstallsDeleted,
+  markRunningReleaseWhenAllRunning,
+  selectReleaseServiceImages,
+  selectReportDevicesForUpdate,
+  updateReportedColumns,
+  upsertInstall,
+  type ReportDevice,
+} from './state-report.repository.js';
+
+export type { ReportDevice } from './state-report.repository.js';
 
 /** Reported fields stored as they come (dialect §4.3), with their column names. */
 const PLAIN_FIELDS = [
@@ -116,27 +127,9 @@ function boundedInteger(field: string, v: unknown, max: number): number {
   return n;
 }
 
-/** A device row as the report needs it, locked for the report's transaction. */
-export interface ReportDevice {
-  id: number;
-  uuid: string;
-  app: number;
-  app_uuid: string;
-  target: number | null;
-  metrics_due: boolean;
-}
-
 /** Locks the rows of `ids` (in id order, so concurrent batches cannot deadlock). */
 export async function lockReportDevices(db: Db, ids: readonly number[]): Promise<Map<number, ReportDevice>> {
-  const { rows } = await db.query<ReportDevice>(
-    `SELECT d.id, d.uuid, d.belongs_to__application AS app, a.uuid AS app_uuid,
-            COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
-            (d.metrics_reported_at IS NULL OR d.metrics_reported_at <= now() - make_interval(secs => $2)) AS metrics_due
-       FROM device d JOIN application a ON a.id = d.belongs_to__application
-      WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR UPDATE OF d`,
-    [ids, METRICS_INTERVAL_SECONDS],
-    { name: 'state-report-lock' },
-  );
+  const rows = await selectReportDevicesForUpdate(db, ids, METRICS_INTERVAL_SECONDS);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -186,16 +179,10 @@ export async function writeReportFields(db: Db, writes: readonly ReportWrite[]):
   const rows = writes.filter((w) => Object.keys(w.fields).length > 0 || w.metrics);
   for (const w of rows) for (const f of Object.keys(w.fields)) used.add(f);
   if (rows.length === 0) return;
-  const sets = [...used].map((f) => {
-    const v = COLUMN_TYPE[f] ? `(v.r->>'${f}')::${COLUMN_TYPE[f]}` : `(v.r->>'${f}')`;
-    return `"${f}" = CASE WHEN v.r ? '${f}' THEN ${v} ELSE d."${f}" END`;
-  });
-  sets.push('metrics_reported_at = CASE WHEN v.m THEN now() ELSE d.metrics_reported_at END');
-  await db.query(
-    `UPDATE device d SET ${sets.join(', ')}
-       FROM unnest($1::int[], $2::jsonb[], $3::boolean[]) AS v(id, r, m)
-      WHERE d.id = v.id`,
-    [rows.map((w) => w.device.id), rows.map((w) => JSON.stringify(w.fields)), rows.map((w) => w.metrics)],
+  await updateReportedColumns(
+    db,
+    [...used].map((name) => ({ name, cast: COLUMN_TYPE[name] })),
+    rows.map((w) => ({ id: w.device.id, fields: w.fields, metrics: w.metrics })),
   );
 }
 
@@ -231,16 +218,7 @@ async function recordInstalls(db: Db, device: { id: number; app: number }, app: 
     const services = release?.services ?? {};
     const names = Object.keys(services);
     if (names.length === 0) continue;
-    const { rows } = await db.query<{ release: number; service: number; service_name: string; image: number }>(
-      `SELECT r.id AS release, s.id AS service, s.service_name, i.id AS image
-         FROM release r
-         JOIN image__is_part_of__release ri ON ri.is_part_of__release = r.id
-         JOIN image i ON i.id = ri.image
-         JOIN service s ON s.id = i.is_a_build_of__service
-        WHERE r.belongs_to__application = $1 AND r.commit = $2 AND s.service_name = ANY($3::text[])
-        ORDER BY (r.status = 'success') DESC, r.id DESC`,
-      [device.app, commit, names],
-    );
+    const rows = await selectReleaseServiceImages(db, device.app, commit, names);
     const done = new Set<string>();
     for (const row of rows) {
       if (done.has(row.service_name)) continue;
@@ -250,27 +228,13 @@ async function recordInstalls(db: Db, device: { id: number; app: number }, app: 
     }
   }
   // The report lists everything on the device for this app: other images are gone.
-  await db.query(`UPDATE image_install SET status = 'deleted' WHERE device = $1 AND NOT (installs__image = ANY($2::int[])) AND status <> 'deleted'`, [
-    device.id,
-    seen,
-  ]);
+  await markOtherImageInstallsDeleted(db, device.id, seen);
 }
 
 /** Rule: the device runs its target release once every image of it reports 'Running'. */
 async function markRunningRelease(db: Db, device: { id: number; target: number | null }): Promise<void> {
   if (device.target === null) return;
-  await db.query(
-    `UPDATE device d SET is_running__release = $2
-      WHERE d.id = $1 AND d.is_running__release IS DISTINCT FROM $2
-        AND EXISTS (SELECT 1 FROM image__is_part_of__release ri WHERE ri.is_part_of__release = $2)
-        AND NOT EXISTS (
-          SELECT 1 FROM image__is_part_of__release ri
-           WHERE ri.is_part_of__release = $2
-             AND NOT EXISTS (
-               SELECT 1 FROM image_install ii
-                WHERE ii.device = d.id AND ii.installs__image = ri.image AND lower(ii.status) = 'running'))`,
-    [device.id, device.target],
-  );
+  await markRunningReleaseWhenAllRunning(db, device.id, device.target);
 }
 
 /**
@@ -285,16 +249,5 @@ export async function recordInstall(
 ): Promise<void> {
   const status = typeof reported.status === 'string' && reported.status ? reported.status.slice(0, 255) : 'Unknown';
   const progress = typeof reported.download_progress === 'number' ? boundedInteger('download_progress', reported.download_progress, INT32_MAX) : null;
-  await db.query(
-    `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
-     VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (device, installs__image) DO UPDATE
-       SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
-           is_provided_by__release = EXCLUDED.is_provided_by__release`,
-    [deviceId, install.image, install.release, status, progress],
-  );
-  await db.query('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) ON CONFLICT (device, installs__service) DO NOTHING', [
-    deviceId,
-    install.service,
-  ]);
+  await upsertInstall(db, deviceId, install, status, progress);
 }

@@ -1,6 +1,14 @@
 import { model } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { compositionEnvironment, mergeConfig, mergeServiceEnvironment, type Vars } from './environment.js';
+import {
+  selectDeviceState,
+  selectReleaseServices,
+  selectTargetApplication,
+  selectTargetRelease,
+  selectVariables,
+  type DeviceStateRow,
+} from './target-state.repository.js';
 
 export interface TargetDevice {
   id: number;
@@ -8,24 +16,11 @@ export interface TargetDevice {
   applicationId: number;
 }
 
-interface ServiceRow {
-  service_id: number;
-  service_name: string;
-  image_id: number;
-  location: string;
-  content_hash: string | null;
-  contract: unknown;
-}
-
 /** Reads name/value rows of a variable table when it exists in the model (issue 5 variables). */
 async function vars(db: Db, table: string, parent: string, ids: readonly number[]): Promise<Map<number, Vars>> {
   const out = new Map<number, Vars>();
   if (!(table in model) || ids.length === 0) return out;
-  const { rows } = await db.query<{ parent: number; name: string; value: string }>(
-    `SELECT "${parent}" AS parent, name, value FROM "${table}" WHERE "${parent}" = ANY($1::int[]) ORDER BY id`,
-    [ids],
-  );
-  for (const r of rows) {
+  for (const r of await selectVariables(db, table, parent, ids)) {
     const m = out.get(r.parent) ?? {};
     m[r.name] = r.value;
     out.set(r.parent, m);
@@ -57,37 +52,16 @@ export interface FleetPart {
  * config and env variables unless `withVariables` is false).
  */
 export async function buildFleetPart(db: Db, appId: number, target: number | null, withVariables = true): Promise<FleetPart | undefined> {
-  const a = (
-    await db.query<{ uuid: string; app_name: string; app_class: string | null; is_host: boolean }>(
-      'SELECT uuid, app_name, is_of__class AS app_class, is_host FROM application WHERE id = $1',
-      [appId],
-    )
-  ).rows[0];
+  const a = await selectTargetApplication(db, appId);
   if (!a) return undefined;
   const config = withVariables ? ((await vars(db, 'application_config_variable', 'application', [appId])).get(appId) ?? {}) : {};
   const app: Record<string, unknown> = { id: appId, name: a.app_name, class: a.app_class ?? 'fleet', releases: {} };
   if (a.is_host) app.is_host = true;
   const part: FleetPart = { appId, appUuid: a.uuid, app, config };
   if (target === null) return part;
-  const release = (
-    await db.query<{ id: number; commit: string; composition: Record<string, unknown> | null }>(
-      'SELECT id, commit, composition FROM release WHERE id = $1',
-      [target],
-    )
-  ).rows[0];
+  const release = await selectTargetRelease(db, target);
   if (!release) return part;
-  const services = (
-    await db.query<ServiceRow>(
-      `SELECT s.id AS service_id, s.service_name, i.id AS image_id, i.is_stored_at__image_location AS location,
-              i.content_hash, i.contract
-         FROM image__is_part_of__release ri
-         JOIN image i ON i.id = ri.image
-         JOIN service s ON s.id = i.is_a_build_of__service
-        WHERE ri.is_part_of__release = $1
-        ORDER BY s.service_name`,
-      [release.id],
-    )
-  ).rows;
+  const services = await selectReleaseServices(db, release.id);
   const appEnv = withVariables ? (await vars(db, 'application_environment_variable', 'application', [appId])).get(appId) : undefined;
   const serviceEnv = withVariables
     ? await vars(
@@ -125,42 +99,6 @@ export async function buildFleetPart(db: Db, appId: number, target: number | nul
   };
   return part;
 }
-
-interface DeviceStateRow {
-  id: number;
-  uuid: string;
-  device_name: string;
-  app_id: number;
-  target: number | null;
-  supervisor_release: number | null;
-  supervisor_app: number | null;
-  host_release: number | null;
-  host_app: number | null;
-  config: [string, string][] | null;
-  env: [string, string][] | null;
-  service_env: [number, string, string][] | null;
-}
-
-const has = (table: string) => table in model;
-/** One query for everything of the device's own: its row, its config and env vars, its per-service env. */
-const DEVICE_STATE_SQL = `
-  SELECT d.id, d.uuid, d.device_name, d.belongs_to__application AS app_id,
-         COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
-         d.should_be_managed_by__release AS supervisor_release,
-         (SELECT r.belongs_to__application FROM release r WHERE r.id = d.should_be_managed_by__release) AS supervisor_app,
-         d.should_be_operated_by__release AS host_release,
-         (SELECT r.belongs_to__application FROM release r WHERE r.id = d.should_be_operated_by__release) AS host_app,
-         ${has('device_config_variable') ? '(SELECT json_agg(json_build_array(v.name, v.value) ORDER BY v.id) FROM device_config_variable v WHERE v.device = d.id)' : 'NULL'} AS config,
-         ${has('device_environment_variable') ? '(SELECT json_agg(json_build_array(v.name, v.value) ORDER BY v.id) FROM device_environment_variable v WHERE v.device = d.id)' : 'NULL'} AS env,
-         ${
-           has('device_service_environment_variable')
-             ? `(SELECT json_agg(json_build_array(si.installs__service, v.name, v.value) ORDER BY v.id)
-                   FROM device_service_environment_variable v JOIN service_install si ON si.id = v.service_install
-                  WHERE si.device = d.id)`
-             : 'NULL'
-         } AS service_env
-    FROM device d JOIN application a ON a.id = d.belongs_to__application
-   WHERE d.id = $1`;
 
 const pairs = (list: [string, string][] | null): Vars => {
   const out: Vars = {};
@@ -217,7 +155,7 @@ export interface TargetParts {
 
 /** Reads the parts of device `deviceId`'s target state; `undefined` when the device is gone. */
 export async function loadTargetParts(db: Db, deviceId: number, shared: SharedParts = directParts(db)): Promise<TargetParts | undefined> {
-  const d = (await db.query<DeviceStateRow>(DEVICE_STATE_SQL, [deviceId], { name: 'device-target-state' })).rows[0];
+  const d = await selectDeviceState(db, deviceId);
   if (!d) return undefined;
   const fleet = await shared.fleetPart(d.app_id, d.target);
   if (!fleet) return undefined;

@@ -1,6 +1,7 @@
 import { isArchitectureCompatibleWith } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { selectArchitectureMismatches } from './device.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -19,17 +20,7 @@ export async function checkDeviceArchitecture(
 ): Promise<void> {
   if (ids.length === 0) return;
   if (!('is_of__device_type' in body) && !('belongs_to__application' in body)) return;
-  const { rows } = await db.query<{ device_type: string; device_arch: string; fleet: string; fleet_arch: string }>(
-    `SELECT DISTINCT dt.slug AS device_type, da.slug AS device_arch, a.slug AS fleet, fa.slug AS fleet_arch
-       FROM device d
-       JOIN device_type dt ON dt.id = d.is_of__device_type
-       JOIN cpu_architecture da ON da.id = dt.is_of__cpu_architecture
-       JOIN application a ON a.id = d.belongs_to__application
-       JOIN device_type fdt ON fdt.id = a.is_for__device_type
-       JOIN cpu_architecture fa ON fa.id = fdt.is_of__cpu_architecture
-      WHERE d.id = ANY($1::int[]) AND da.id <> fa.id`,
-    [ids],
-  );
+  const rows = await selectArchitectureMismatches(db, ids);
   const wrong = rows.find((r) => !isArchitectureCompatibleWith(r.device_arch, r.fleet_arch));
   if (!wrong) return;
   if (method === 'PATCH' && 'belongs_to__application' in body) throw new BadRequestError(`Incompatible application: ${wrong.fleet}`);

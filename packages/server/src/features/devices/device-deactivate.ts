@@ -1,6 +1,7 @@
 import { deactivateProblem, DEVICE_RULE_MESSAGES } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { selectDeviceActivity } from './device.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -10,11 +11,7 @@ import type { HookBody } from '../../infra/odata/index.js';
  */
 export async function checkDeactivation(db: Db, body: HookBody<'device', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (body.is_active !== false || ids.length === 0) return;
-  const { rows } = await db.query<{ is_active: boolean; is_online: boolean }>(
-    'SELECT is_active, is_online FROM device WHERE id = ANY($1::int[]) ORDER BY id',
-    [ids],
-  );
-  for (const row of rows) {
+  for (const row of await selectDeviceActivity(db, ids)) {
     const problem = deactivateProblem(row);
     if (problem) throw new BadRequestError(DEVICE_RULE_MESSAGES[problem]);
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { randomDeviceName } from './device-name.js';
+import { insertDeviceActor } from './device.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /** Dialect §4.1: device uuids are 32 (or, from old clients, 62) lowercase hex characters. */
@@ -19,8 +20,7 @@ export async function prepareDevice(db: Db, body: HookBody<'device', 'POST'>): P
   }
   if (body.device_name === undefined || body.device_name === null) body.device_name = randomDeviceName();
   checkDeviceName(body);
-  const actor = await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id');
-  body.actor = actor.rows[0]!.id;
+  body.actor = await insertDeviceActor(db);
 }
 
 /** Rule: a device name, when given, is not blank. */

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { hasBadPin, unpinFromOtherFleets } from './device.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -9,12 +10,7 @@ import type { HookBody } from '../../infra/odata/index.js';
  */
 export async function dropPinsOfOldFleet(db: Db, body: HookBody<'device', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || !('belongs_to__application' in body) || 'is_pinned_on__release' in body) return;
-  await db.query(
-    `UPDATE device d SET is_pinned_on__release = NULL
-       FROM release r
-      WHERE d.id = ANY($1::int[]) AND r.id = d.is_pinned_on__release AND r.belongs_to__application <> d.belongs_to__application`,
-    [ids],
-  );
+  await unpinFromOtherFleets(db, ids);
 }
 
 /**
@@ -23,11 +19,5 @@ export async function dropPinsOfOldFleet(db: Db, body: HookBody<'device', 'PATCH
  */
 export async function checkDevicePin(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || body.is_pinned_on__release === undefined || body.is_pinned_on__release === null) return;
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM device d JOIN release r ON r.id = d.is_pinned_on__release
-      WHERE d.id = ANY($1::int[]) AND (r.belongs_to__application <> d.belongs_to__application OR r.status <> 'success')
-      LIMIT 1`,
-    [ids],
-  );
-  if (rowCount) throw new BadRequestError("A device can only be pinned to a successful release of its own fleet");
+  if (await hasBadPin(db, ids)) throw new BadRequestError("A device can only be pinned to a successful release of its own fleet");
 }

@@ -1,6 +1,7 @@
 import { osVariantOf } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { runsReleaseOfOtherFleet } from './device.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -32,11 +33,5 @@ export function deriveReportedFields(body: HookBody<'device', 'POST' | 'PATCH'>,
  */
 export async function checkRunningRelease(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || body.is_running__release === undefined || body.is_running__release === null) return;
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM device d JOIN release r ON r.id = d.is_running__release
-      WHERE d.id = ANY($1::int[]) AND r.belongs_to__application <> d.belongs_to__application
-      LIMIT 1`,
-    [ids],
-  );
-  if (rowCount) throw new BadRequestError('A device can only run a release of its own fleet');
+  if (await runsReleaseOfOtherFleet(db, ids)) throw new BadRequestError('A device can only run a release of its own fleet');
 }

@@ -1,6 +1,6 @@
 import type { Rules } from '../../infra/app/context.js';
-import { checkSupportAccessExpiry } from '../applications/support-access.js';
-import { actorsOfDevices, deleteUnusedActors } from './device-actor.js';
+import { checkSupportAccessExpiry, deleteUnusedActors } from '../fleets/index.js';
+import { actorsOfDevices } from './device-actor.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
 import { checkCustomLocation } from './device-location.js';

@@ -2,14 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { deviceTypeManifest } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { NotFoundError } from '../../infra/errors.js';
-
-interface ManifestRow {
-  slug: string;
-  name: string;
-  arch: string;
-  aliases: string[];
-  contract: unknown;
-}
+import { selectManifestRows, type ManifestRow } from './reference-data.repository.js';
 
 /**
  * The legacy device-type manifests balena still serves and balena-sdk reads
@@ -18,18 +11,7 @@ interface ManifestRow {
  * `GET /device-types/v1/{slug or alias}`. Public, like the catalogue in `/v7`.
  */
 export async function deviceTypesV1Routes(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
-  const manifests = async (alias?: string): Promise<ManifestRow[]> =>
-    (
-      await db.query<ManifestRow>(
-        `SELECT dt.slug, dt.name, ca.slug AS arch, dt.contract,
-                COALESCE((SELECT array_agg(a.is_referenced_by__alias ORDER BY a.is_referenced_by__alias)
-                            FROM device_type_alias a WHERE a.device_type = dt.id AND a.is_referenced_by__alias <> dt.slug), '{}') AS aliases
-           FROM device_type dt JOIN cpu_architecture ca ON ca.id = dt.is_of__cpu_architecture
-          WHERE $1::text IS NULL OR dt.id = (SELECT device_type FROM device_type_alias WHERE is_referenced_by__alias = $1)
-          ORDER BY dt.slug`,
-        [alias ?? null],
-      )
-    ).rows;
+  const manifests = (alias?: string): Promise<ManifestRow[]> => selectManifestRows(db, alias);
 
   app.get('/device-types/v1', async () => (await manifests()).map(deviceTypeManifest));
   app.get<{ Params: { slug: string } }>(

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { isSuccessfulReleaseOfFleets } from './release.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -13,10 +14,6 @@ export async function checkFleetTargetRelease(db: Db, body: HookBody<'applicatio
   if (!('should_track_latest_release' in body)) body.should_track_latest_release = false;
   const target = body.should_be_running__release;
   if (target === null || ids.length === 0) return;
-  const { rows } = await db.query<{ ok: boolean }>(
-    `SELECT r.status = 'success' AND r.belongs_to__application = ALL($2::int[]) AS ok FROM release r WHERE r.id = $1`,
-    [target, ids],
-  );
   // The same answer whether the release is missing or another fleet's: nothing leaks.
-  if (!rows[0]?.ok) throw new BadRequestError('The target release must be a successful release of this fleet');
+  if (!(await isSuccessfulReleaseOfFleets(db, target, ids))) throw new BadRequestError('The target release must be a successful release of this fleet');
 }

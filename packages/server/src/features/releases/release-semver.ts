@@ -1,6 +1,7 @@
 import { parseReleaseSemver, SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { clearRevisionUnlessSemver } from './release.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -16,6 +17,6 @@ export async function checkReleaseSemver(db: Db, body: HookBody<'release', 'POST
   body.semver_minor = parts.minor;
   body.semver_patch = parts.patch;
   if (ids.length > 0) {
-    await db.query('UPDATE release SET revision = NULL WHERE id = ANY($1::int[]) AND semver <> $2', [ids, body.semver]);
+    await clearRevisionUnlessSemver(db, ids, body.semver);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { configVarsDocument, type ConfigVarProperty } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
+import { selectConfigVariableSchema } from './variable.repository.js';
 
 /**
  * `GET /config/vars[?deviceType=<slug or alias>]`: the variable name rules and the device
@@ -16,13 +17,7 @@ export async function configVarsRoutes(app: FastifyInstance, { db }: { db: Db })
       const slug = request.query.deviceType;
       let properties: Record<string, ConfigVarProperty> = {};
       if (slug) {
-        const { rows } = await db.query<{ vars: Record<string, ConfigVarProperty> | null }>(
-          `SELECT dt.contract -> 'configVariables' AS vars
-             FROM device_type dt JOIN device_type_alias a ON a.device_type = dt.id
-            WHERE a.is_referenced_by__alias = $1`,
-          [slug],
-        );
-        properties = rows[0]?.vars ?? {};
+        properties = (await selectConfigVariableSchema(db, slug)) ?? {};
       }
       return configVarsDocument(properties);
     },

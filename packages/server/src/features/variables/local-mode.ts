@@ -1,6 +1,7 @@
 import { DEVICE_RULE_MESSAGES, LOCAL_MODE_VARIABLES, supportsLocalMode } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { selectDevicesSettingVariables } from './variable.repository.js';
 
 /**
  * Rule (spec 2 §4, §5): local mode (`RESIN_SUPERVISOR_LOCAL_MODE` / `BALENA_…` = '1' on a
@@ -9,11 +10,6 @@ import { BadRequestError } from '../../infra/errors.js';
  */
 export async function checkLocalMode(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  const { rows } = await db.query<{ os_variant: string | null; supervisor_version: string | null }>(
-    `SELECT d.os_variant, d.supervisor_version
-       FROM device_config_variable v JOIN device d ON d.id = v.device
-      WHERE v.id = ANY($1::int[]) AND v.name = ANY($2::text[]) AND v.value = '1'`,
-    [ids, LOCAL_MODE_VARIABLES],
-  );
+  const rows = await selectDevicesSettingVariables(db, ids, LOCAL_MODE_VARIABLES);
   if (rows.some((device) => !supportsLocalMode(device))) throw new BadRequestError(DEVICE_RULE_MESSAGES.local_mode_unsupported);
 }

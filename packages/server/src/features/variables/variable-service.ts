@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { hasServiceOfOtherFleet, serviceExists, serviceInstallExists } from './variable.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 const SERVICE_NOT_FOUND = 'Service not found';
@@ -11,15 +12,13 @@ const SERVICE_NOT_FOUND = 'Service not found';
  */
 export async function checkServiceExists(db: Db, body: HookBody<'service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service !== 'number') return;
-  const { rowCount } = await db.query('SELECT 1 FROM service WHERE id = $1', [body.service]);
-  if (rowCount === 0) throw new BadRequestError(SERVICE_NOT_FOUND);
+  if (!(await serviceExists(db, body.service))) throw new BadRequestError(SERVICE_NOT_FOUND);
 }
 
 /** Same for a device's service override: its service install must exist. */
 export async function checkServiceInstallExists(db: Db, body: HookBody<'device_service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service_install !== 'number') return;
-  const { rowCount } = await db.query('SELECT 1 FROM service_install WHERE id = $1', [body.service_install]);
-  if (rowCount === 0) throw new BadRequestError(SERVICE_NOT_FOUND);
+  if (!(await serviceInstallExists(db, body.service_install))) throw new BadRequestError(SERVICE_NOT_FOUND);
 }
 
 /**
@@ -29,13 +28,5 @@ export async function checkServiceInstallExists(db: Db, body: HookBody<'device_s
  * may not write.
  */
 export async function checkServiceOfDeviceFleet(db: Db, ids: readonly number[]): Promise<void> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM device_service_environment_variable v
-       JOIN service_install si ON si.id = v.service_install
-       JOIN service s ON s.id = si.installs__service
-       JOIN device d ON d.id = si.device
-      WHERE v.id = ANY($1::int[]) AND s.application <> d.belongs_to__application`,
-    [ids],
-  );
-  if (rowCount > 0) throw new BadRequestError(SERVICE_NOT_FOUND);
+  if (await hasServiceOfOtherFleet(db, ids)) throw new BadRequestError(SERVICE_NOT_FOUND);
 }

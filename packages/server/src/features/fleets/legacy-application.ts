@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { leavesPublicLegacyWithoutRepo, renamesLegacyFleet, type LegacyPublicWrite } from './fleet.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /*
@@ -12,12 +13,8 @@ import type { HookBody } from '../../infra/odata/index.js';
 /** Rule: classic and legacy applications cannot be renamed. */
 export async function checkLegacyRename(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || typeof body.app_name !== 'string') return;
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM application a JOIN application_type t ON t.id = COALESCE($3::int, a.application_type)
-      WHERE a.id = ANY($1::int[]) AND t.is_legacy AND a.app_name <> $2 LIMIT 1`,
-    [ids, body.app_name, typeof body.application_type === 'number' ? body.application_type : null],
-  );
-  if (rowCount) throw new BadRequestError('cannot rename classic and legacy applications');
+  const applicationType = typeof body.application_type === 'number' ? body.application_type : null;
+  if (await renamesLegacyFleet(db, ids, body.app_name, applicationType)) throw new BadRequestError('cannot rename classic and legacy applications');
 }
 
 /**
@@ -29,19 +26,11 @@ export async function checkLegacyPublic(db: Db, body: HookBody<'application', 'P
   if (ids.length === 0) return;
   if (body.is_public !== true && !('is_stored_at__repository_url' in body) && !('application_type' in body)) return;
   const repoGiven = 'is_stored_at__repository_url' in body;
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM application a JOIN application_type t ON t.id = COALESCE($2::int, a.application_type)
-      WHERE a.id = ANY($1::int[]) AND t.is_legacy
-        AND COALESCE($3::boolean, a.is_public)
-        AND COALESCE(trim(CASE WHEN $4 THEN $5::text ELSE a.is_stored_at__repository_url END), '') = ''
-      LIMIT 1`,
-    [
-      ids,
-      typeof body.application_type === 'number' ? body.application_type : null,
-      typeof body.is_public === 'boolean' ? body.is_public : null,
-      repoGiven,
-      repoGiven ? ((body.is_stored_at__repository_url as string | null) ?? null) : null,
-    ],
-  );
-  if (rowCount) throw new BadRequestError('must first enter repo url');
+  const write: LegacyPublicWrite = {
+    applicationType: typeof body.application_type === 'number' ? body.application_type : null,
+    isPublic: typeof body.is_public === 'boolean' ? body.is_public : null,
+    repoGiven,
+    repositoryUrl: repoGiven ? ((body.is_stored_at__repository_url as string | null) ?? null) : null,
+  };
+  if (await leavesPublicLegacyWithoutRepo(db, ids, write)) throw new BadRequestError('must first enter repo url');
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fleetNameApiProblem } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { insertFleetActor, selectDefaultApplicationTypeId, selectOrganizationHandle, updateSlugs } from './fleet.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -18,17 +19,15 @@ export async function prepareApplication(db: Db, body: HookBody<'application', '
   } else if (typeof body.uuid !== 'string' || !/^[0-9a-f]{32}$/.test(body.uuid)) {
     throw new BadRequestError('uuid must be 32 lowercase hexadecimal characters');
   }
-  const actor = await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id');
-  body.actor = actor.rows[0]!.id;
+  body.actor = await insertFleetActor(db);
   if (body.application_type === undefined) {
-    const t = await db.query<{ id: number }>(`SELECT id FROM application_type WHERE slug = 'microservices'`);
-    body.application_type = t.rows[0]?.id ?? null;
+    body.application_type = (await selectDefaultApplicationTypeId(db)) ?? null;
   }
   // The slug needs the organization's handle; an unknown organization is left to the
   // foreign-key and permission checks that follow.
   const org = typeof body.organization === 'number' ? body.organization : (body.organization as { __id?: unknown } | undefined)?.__id;
-  const { rows } = await db.query<{ handle: string }>('SELECT handle FROM organization WHERE id = $1', [org]);
-  body.slug = `${rows[0]?.handle ?? 'unknown'}/${body.app_name}`.toLowerCase();
+  const handle = await selectOrganizationHandle(db, org);
+  body.slug = `${handle ?? 'unknown'}/${body.app_name}`.toLowerCase();
 }
 
 /** Rule: a rename keeps the name rules and moves the slug along. */
@@ -41,9 +40,5 @@ export async function checkApplicationRename(body: HookBody<'application', 'PATC
 
 export async function updateApplicationSlugs(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query(
-    `UPDATE application a SET slug = lower(o.handle || '/' || a.app_name)
-       FROM organization o WHERE o.id = a.organization AND a.id = ANY($1::int[])`,
-    [ids],
-  );
+  await updateSlugs(db, ids);
 }

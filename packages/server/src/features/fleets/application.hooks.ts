@@ -1,5 +1,5 @@
 import type { Rules } from '../../infra/app/context.js';
-import { actorsOfFleets } from './application-delete.js';
+import { actorsOfFleets, deleteUnusedActors } from './application-delete.js';
 import { checkApplicationRename, prepareApplication, updateApplicationSlugs } from './application-identity.js';
 import { checkApplicationTransfer } from './application-transfer.js';
 import { checkChangeType } from './change-type.js';
@@ -8,7 +8,6 @@ import { checkDefaultDeviceTypeAvailable, checkNewFleetDeviceType } from './devi
 import { checkLegacyPublic, checkLegacyRename } from './legacy-application.js';
 import { checkSupportAccessExpiry } from './support-access.js';
 import { checkTransferConditions } from './transfer-conditions.js';
-import { deleteUnusedActors } from '../devices/device-actor.js';
 
 export function registerApplicationRules(rules: Rules): void {
   rules.register('application', 'POST', {

@@ -1,6 +1,7 @@
 import { deviceTypeOptionState, type DeviceTypeOptionState } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { anyFleetMulticontainer, selectApplicationTypeMulticontainer, selectDeviceTypeContract } from './fleet.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -24,8 +25,7 @@ function idOf(value: unknown): unknown {
 
 async function check(db: Db, deviceTypeId: unknown, needsMulticontainer: boolean): Promise<void> {
   if (typeof deviceTypeId !== 'number') return; // missing or malformed: the type checks answer
-  const { rows } = await db.query<{ name: string; contract: unknown }>('SELECT name, contract FROM device_type WHERE id = $1', [deviceTypeId]);
-  const type = rows[0];
+  const type = await selectDeviceTypeContract(db, deviceTypeId);
   if (!type) return; // the foreign-key check answers
   // No organization has a billing plan yet: plans limit nothing (docs/decisions.md, issue 3).
   const state = deviceTypeOptionState(type.contract, { plan: undefined, needsMulticontainer });
@@ -34,10 +34,7 @@ async function check(db: Db, deviceTypeId: unknown, needsMulticontainer: boolean
 
 async function applicationTypeIsMulticontainer(db: Db, applicationTypeId: unknown): Promise<boolean> {
   if (typeof applicationTypeId !== 'number') return true;
-  const { rows } = await db.query<{ supports_multicontainer: boolean }>('SELECT supports_multicontainer FROM application_type WHERE id = $1', [
-    applicationTypeId,
-  ]);
-  return rows[0]?.supports_multicontainer ?? true;
+  return (await selectApplicationTypeMulticontainer(db, applicationTypeId)) ?? true;
 }
 
 /** POST /application: after prepareApplication (which fills in the default application type). */
@@ -52,12 +49,7 @@ export async function checkDefaultDeviceTypeAvailable(db: Db, body: HookBody<'ap
   if ('application_type' in body) {
     multicontainer = await applicationTypeIsMulticontainer(db, idOf(body.application_type));
   } else {
-    const { rows } = await db.query<{ any: boolean }>(
-      `SELECT coalesce(bool_or(t.supports_multicontainer), false) AS any
-         FROM application a JOIN application_type t ON t.id = a.application_type WHERE a.id = ANY($1::int[])`,
-      [ids],
-    );
-    multicontainer = rows[0]?.any ?? true;
+    multicontainer = (await anyFleetMulticontainer(db, ids)) ?? true;
   }
   await check(db, idOf(body.is_for__device_type), multicontainer);
 }

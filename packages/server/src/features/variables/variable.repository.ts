@@ -1,0 +1,53 @@
+import type { ConfigVarProperty, Row } from '@flotilla/model';
+import type { Db } from '../../infra/db/db.js';
+
+/** The variables' hand-written SQL; the rules and `/config/vars` call these. */
+
+export async function serviceExists(db: Db, id: number): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM service WHERE id = $1', [id]);
+  return rowCount !== 0;
+}
+
+export async function serviceInstallExists(db: Db, id: number): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM service_install WHERE id = $1', [id]);
+  return rowCount !== 0;
+}
+
+/** Whether one of the device service variables is for a service of another fleet than its device's. */
+export async function hasServiceOfOtherFleet(db: Db, ids: readonly number[]): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM device_service_environment_variable v
+       JOIN service_install si ON si.id = v.service_install
+       JOIN service s ON s.id = si.installs__service
+       JOIN device d ON d.id = si.device
+      WHERE v.id = ANY($1::int[]) AND s.application <> d.belongs_to__application`,
+    [ids],
+  );
+  return rowCount > 0;
+}
+
+/** The devices of the given device config variables that set one of `names` to '1'. */
+export async function selectDevicesSettingVariables(
+  db: Db,
+  ids: readonly number[],
+  names: readonly string[],
+): Promise<Pick<Row<'device'>, 'os_variant' | 'supervisor_version'>[]> {
+  const { rows } = await db.query<Pick<Row<'device'>, 'os_variant' | 'supervisor_version'>>(
+    `SELECT d.os_variant, d.supervisor_version
+       FROM device_config_variable v JOIN device d ON d.id = v.device
+      WHERE v.id = ANY($1::int[]) AND v.name = ANY($2::text[]) AND v.value = '1'`,
+    [ids, names],
+  );
+  return rows;
+}
+
+/** The configuration-variable schema of the device type known by this alias, if any. */
+export async function selectConfigVariableSchema(db: Db, alias: string): Promise<Record<string, ConfigVarProperty> | null | undefined> {
+  const { rows } = await db.query<{ vars: Record<string, ConfigVarProperty> | null }>(
+    `SELECT dt.contract -> 'configVariables' AS vars
+             FROM device_type dt JOIN device_type_alias a ON a.device_type = dt.id
+            WHERE a.is_referenced_by__alias = $1`,
+    [alias],
+  );
+  return rows[0]?.vars;
+}
