@@ -1,6 +1,7 @@
 import { INVITEE_MAX_LENGTH, isValidEmail } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import { insertInvitee, inviteeIdByEmail } from './invitation.repository.js';
 
 /**
  * Rule (spec 1 §5, §8): the invitee is a valid e-mail address, else 400 `invalid_email`.
@@ -21,7 +22,6 @@ export function checkInviteeEmail(body: Record<string, unknown>): string {
  * on first use. A concurrent first use of the same address waits for the other insert.
  */
 export async function inviteeFor(db: Db, email: string): Promise<number> {
-  await db.query('INSERT INTO invitee (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]);
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM invitee WHERE lower(email) = lower($1)', [email]);
-  return rows[0]!.id;
+  await insertInvitee(db, email);
+  return inviteeIdByEmail(db, email);
 }
