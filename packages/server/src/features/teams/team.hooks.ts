@@ -1,5 +1,5 @@
 import type { Rules } from '../../infra/app/context.js';
-import { acceptUsername } from '../access/username-for-user.js';
+import { acceptUsername } from '../access/index.js';
 import { checkFleetInTeamOrganization } from './fleet-in-team-organization.js';
 import { raiseSeatRoles } from './seat-role-rise.js';
 import { checkTeamMemberInOrganization } from './team-member-in-organization.js';
