@@ -8,6 +8,7 @@ import { isMemberOfFleetOrganization } from './access.repository.js';
  */
 export async function checkFleetMemberInOrganization(db: Db, body: Record<string, unknown>): Promise<void> {
   if (typeof body.user !== 'number' || typeof body.is_member_of__application !== 'number') return; // required-field checks answer
+  const member = await isMemberOfFleetOrganization(db, body.user, body.is_member_of__application);
   // No such fleet (undefined): the foreign key (409) or the permission check (401) answers.
-  if ((await isMemberOfFleetOrganization(db, body.user, body.is_member_of__application)) === false) throw new BadRequestError("A fleet member must be a member of the fleet's organization");
+  if (member === false) throw new BadRequestError("A fleet member must be a member of the fleet's organization");
 }

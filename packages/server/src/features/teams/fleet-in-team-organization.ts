@@ -5,5 +5,6 @@ import { fleetInTeamOrganization } from './team.repository.js';
 /** Rule: a team gets access only to fleets of its own organization. */
 export async function checkFleetInTeamOrganization(db: Db, body: Record<string, unknown>): Promise<void> {
   if (typeof body.team !== 'number' || typeof body.grants_access_to__application !== 'number') return;
-  if ((await fleetInTeamOrganization(db, body.team, body.grants_access_to__application)) === false) throw new BadRequestError("A team can only be given access to fleets of the team's organization");
+  const sameOrganization = await fleetInTeamOrganization(db, body.team, body.grants_access_to__application);
+  if (sameOrganization === false) throw new BadRequestError("A team can only be given access to fleets of the team's organization");
 }
