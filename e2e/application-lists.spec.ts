@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { arrangeSql } from './support/db';
 import { createApplication } from './support/fleets';
 import { newEmail, signIn } from './support/users';
@@ -199,12 +199,12 @@ test('the application shell warns about a discontinued device type and a legacy 
   await dialog.getByRole('button', { name: 'Change type' }).click();
   await expect(dialog).toBeHidden();
   await expect(warning).toHaveCount(0);
-  const after = await apiAs<{ d: { application_type: { __id: number } }[] }>(request, admin, 'GET', `/v7/application(${legacy.id})?$select=application_type`);
-  expect(after.d[0]!.application_type.__id).toBe(await lookup('application_type', 'microservices'));
+  const after = await apiAs<V7<'application', 'application_type'>>(request, admin, 'GET', `/v7/application(${legacy.id})?$select=application_type`);
+  expect(after.d[0]!.application_type?.__id).toBe(await lookup('application_type', 'microservices'));
 
   // A fleet developer (no resin.application.change-type) sees the warning but not the action.
   await apiAs(request, admin, 'PATCH', `/v7/application(${legacy.id})`, { application_type: starter });
-  const developer = await apiAs<{ d: { id: number }[] }>(
+  const developer = await apiAs<V7<'application_membership_role', 'id'>>(
     request,
     admin,
     'GET',

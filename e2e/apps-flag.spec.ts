@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { createApplication } from './support/fleets';
 import { newEmail, signIn } from './support/users';
 
@@ -44,7 +44,7 @@ test('with the apps flag, a team and a member get Apps sub-pages; without it the
   await expect(page.getByRole('table', { name: 'Apps' }).getByRole('row').filter({ hasText: appName })).toContainText('Operator');
 
   // The member summary shows the app through the team, on its Apps sub-page.
-  const memberships = await apiAs<{ d: { id: number }[] }>(
+  const memberships = await apiAs<V7<'organization_membership', 'id'>>(
     request,
     admin,
     'GET',

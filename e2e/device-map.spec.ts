@@ -1,3 +1,4 @@
+import type { ApiRow } from '@flotilla/model';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiAs, registerApiUser, type ApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
@@ -18,14 +19,7 @@ const LOCATED = 8;
 const UNLOCATED = 2;
 const DEVICE_TYPE = 'raspberrypi4-64';
 
-interface DeviceRow {
-  id: number;
-  uuid: string;
-  device_name: string;
-  latitude: string | null;
-  custom_latitude: string | null;
-  custom_longitude: string | null;
-}
+type DeviceRow = Pick<ApiRow<'device'>, 'id' | 'uuid' | 'device_name' | 'latitude' | 'custom_latitude' | 'custom_longitude'>;
 
 const devicesOf = async (request: APIRequestContext, user: ApiUser, fleetId: number) =>
   (

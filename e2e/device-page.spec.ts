@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiAs, registerApiUser } from './support/api';
+import { apiAs, registerApiUser, type V7 } from './support/api';
 import { organizationWithFleet } from './support/fleets';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
@@ -29,7 +29,7 @@ test('single-device reboot, shutdown and purge ask first; last seen is relative 
     await expect
       .poll(
         async () => {
-          const res = await apiAs<{ d: { device_name: string; is_online: boolean; overall_status: string }[] }>(
+          const res = await apiAs<V7<'device', 'device_name' | 'is_online' | 'overall_status'>>(
             request,
             admin,
             'GET',

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser, type ApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { deployRelease, newCommit } from './support/releases';
 import { newEmail, signIn } from './support/users';
@@ -16,7 +16,7 @@ import { newEmail, signIn } from './support/users';
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
 async function fleetOfType(request: APIRequestContext, user: ApiUser, orgId: number, name: string, deviceType: string): Promise<number> {
-  const types = await apiAs<{ d: { id: number }[] }>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
+  const types = await apiAs<V7<'device_type', 'id'>>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
   const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', {
     app_name: name,
     organization: orgId,
@@ -69,7 +69,7 @@ test('the device settings page renames, pins, toggles the public URL and support
   await fleetOfType(request, admin, orgId, `ds_intel_${stamp}`, 'intel-nuc');
   // An armv7hf fleet: balena lets an aarch64 device run it (issue 12), so it is offered too.
   await fleetOfType(request, admin, orgId, `ds_pi3_${stamp}`, 'raspberrypi3');
-  const observerRole = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
+  const observerRole = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: home, application_membership_role: observerRole.d[0]!.id });
   // A fleet of the same architecture in someone else's organization, which the admin only observes.
   const other = await registerApiUser(request, newEmail('dsother'));
@@ -160,12 +160,12 @@ test('the device settings page renames, pins, toggles the public URL and support
   const poll = await request.get(`/device/v3/${devDevice.uuid}/state`, { headers: { Authorization: `Bearer ${devDevice.api_key}` } });
   expect(poll.status(), await poll.text()).toBe(200);
   const lastSeen = async () =>
-    (await apiAs<{ d: { last_connectivity_event: string | null }[] }>(request, admin, 'GET', `/v7/device(${devDevice.id})?$select=last_connectivity_event`)).d[0]
+    (await apiAs<V7<'device', 'last_connectivity_event'>>(request, admin, 'GET', `/v7/device(${devDevice.id})?$select=last_connectivity_event`)).d[0]
       ?.last_connectivity_event ?? null;
   await expect.poll(lastSeen, { timeout: 20_000 }).not.toBeNull();
   const localModeValue = async () =>
     (
-      await apiAs<{ d: { value: string }[] }>(
+      await apiAs<V7<'device_config_variable', 'value'>>(
         request,
         admin,
         'GET',

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser } from './support/api';
+import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
@@ -15,7 +15,7 @@ import { organizationWithFleet } from './support/fleets';
 const DEVICE_TYPE = 'raspberrypi4-64';
 
 async function tagsOf(request: APIRequestContext, user: ApiUser, deviceId: number): Promise<[string, string][]> {
-  const res = await apiAs<{ d: { tag_key: string; value: string }[] }>(request, user, 'GET', `/v7/device_tag?$select=tag_key,value&$orderby=tag_key%20asc&$filter=device%20eq%20${deviceId}`);
+  const res = await apiAs<V7<'device_tag', 'tag_key' | 'value'>>(request, user, 'GET', `/v7/device_tag?$select=tag_key,value&$orderby=tag_key%20asc&$filter=device%20eq%20${deviceId}`);
   return res.d.map((t) => [t.tag_key, t.value]);
 }
 
@@ -44,7 +44,7 @@ test('device summary: tag manager, markdown note, services card with a restart r
     await expect
       .poll(
         async () => {
-          const res = await apiAs<{ d: { id: number; is_online: boolean; is_running__release: { __id: number } | null }[] }>(
+          const res = await apiAs<V7<'device', 'id' | 'is_online' | 'is_running__release'>>(
             request,
             admin,
             'GET',
@@ -104,7 +104,7 @@ test('device summary: tag manager, markdown note, services card with a restart r
     await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     await expect(rendered).toContainText('<b>raw</b>');
     await expect(rendered.locator('b')).toHaveCount(0);
-    const saved = await apiAs<{ d: { note: string }[] }>(request, admin, 'GET', `/v7/device?$select=note&$filter=${encodeURIComponent(`uuid eq '${uuid}'`)}`);
+    const saved = await apiAs<V7<'device', 'note'>>(request, admin, 'GET', `/v7/device?$select=note&$filter=${encodeURIComponent(`uuid eq '${uuid}'`)}`);
     expect(saved.d[0]!.note).toContain('**seven**');
     // Keyboard: Enter on the rendered note edits it again; Escape leaves.
     await rendered.focus();
@@ -124,7 +124,7 @@ test('device summary: tag manager, markdown note, services card with a restart r
     const services = page.getByRole('region', { name: 'Services' });
     const main = services.getByRole('listitem', { name: 'main' });
     await expect(main).toContainText('Release 1.0.0');
-    const reported = await apiAs<{ d: { status: string }[] }>(
+    const reported = await apiAs<V7<'image_install', 'status'>>(
       request,
       admin,
       'GET',

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser } from './support/api';
+import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { newEmail, signIn } from './support/users';
 
@@ -30,7 +30,7 @@ async function registerDevice(request: APIRequestContext, provisioningKey: strin
 
 async function fleetWithDevices(request: APIRequestContext, admin: ApiUser, stamp: string) {
   const org = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Devices E2E ${stamp}` });
-  const types = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent("slug eq 'raspberrypi4-64'")}`);
+  const types = await apiAs<V7<'device_type', 'id'>>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent("slug eq 'raspberrypi4-64'")}`);
   const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
     app_name: `devices_${stamp}`,
     organization: org.id,
@@ -80,7 +80,7 @@ test('registered devices appear in the fleet table with counts, filters and batc
   expect(report.status(), await report.text()).toBe(200);
   // Device A is deactivated by the operator: its overall status becomes inactive.
   await apiAs(request, admin, 'PATCH', `/v7/device(${a.id})`, { is_active: false });
-  const named = await apiAs<{ d: { id: number; device_name: string }[] }>(
+  const named = await apiAs<V7<'device', 'id' | 'device_name'>>(
     request,
     admin,
     'GET',
@@ -251,7 +251,7 @@ test('a fleet of 130 devices pages through the table; a page of 250 renders only
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(60);
   // The oldest device (last in the order) is not rendered until the list is scrolled to it.
-  const devices = await apiAs<{ d: { device_name: string }[] }>(
+  const devices = await apiAs<V7<'device', 'device_name'>>(
     request,
     admin,
     'GET',

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser, type ApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createApplication } from './support/fleets';
 import { deployRelease, newCommit } from './support/releases';
@@ -29,7 +29,7 @@ async function fleetWithObserver(request: APIRequestContext, tag: string): Promi
   const orgId = await organizationWithMember(request, admin, observer, `Settings E2E ${tag} ${stamp}`);
   const fleetName = `${tag}-fleet-${stamp}`;
   const fleetId = await createApplication(request, admin, orgId, fleetName, 'fleet');
-  const roles = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
+  const roles = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: roles.d[0]!.id });
   return { admin, observer, orgId, fleetId, fleetName };
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, registerApiUser } from './support/api';
+import { apiAs, registerApiUser, type V7 } from './support/api';
 import { organizationWithFleet } from './support/fleets';
 import { PLATFORM_ADMIN } from './support/outbox';
 import { deployRelease, newCommit } from './support/releases';
@@ -30,7 +30,7 @@ test('every main page fits the viewport at 1280 and 1440 px', async ({ page, req
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('layout'));
   const { fleetId } = await organizationWithFleet(request, admin, `Layout E2E ${stamp}`, `layout_${stamp}`, DEVICE_TYPE);
-  const orgs = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/organization?$select=id&$filter=${encodeURIComponent(`name eq 'Layout E2E ${stamp}'`)}`);
+  const orgs = await apiAs<V7<'organization', 'id'>>(request, admin, 'GET', `/v7/organization?$select=id&$filter=${encodeURIComponent(`name eq 'Layout E2E ${stamp}'`)}`);
   const orgId = orgs.d[0]!.id;
   // Three services, so each row carries Start, Stop and Restart.
   const services = ['main', 'frontend-with-a-long-name', 'metrics'];
@@ -53,7 +53,7 @@ test('every main page fits the viewport at 1280 and 1440 px', async ({ page, req
     await expect
       .poll(
         async () => {
-          const res = await apiAs<{ d: { device_name: string; is_running__release: { __id: number } | null }[] }>(
+          const res = await apiAs<V7<'device', 'device_name' | 'is_running__release'>>(
             request,
             admin,
             'GET',

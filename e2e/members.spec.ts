@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { organizationWithFleet } from './support/fleets';
 import { latestMailTo, linkPath } from './support/outbox';
@@ -224,9 +224,9 @@ test("an organization administrator's member summary lists every fleet of the or
   const admin = await registerApiUser(request, newEmail('summaryadmin'));
   const orgName = `Admin summary ${stamp}`;
   const { fleetId } = await organizationWithFleet(request, admin, orgName, `adminfleet_${stamp}`, 'raspberrypi4-64');
-  const fleet = await apiAs<{ d: { organization: { __id: number } }[] }>(request, admin, 'GET', `/v7/application(${fleetId})?$select=organization`);
+  const fleet = await apiAs<V7<'application', 'organization'>>(request, admin, 'GET', `/v7/application(${fleetId})?$select=organization`);
   const orgId = fleet.d[0]!.organization.__id;
-  const mine = await apiAs<{ d: { id: number }[] }>(
+  const mine = await apiAs<V7<'organization_membership', 'id'>>(
     request,
     admin,
     'GET',

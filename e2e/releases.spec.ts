@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, organizationWithMember, registerApiUser } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createFleetWithSuggestedName } from './support/fleets';
 import { deployRelease, newCommit } from './support/releases';
@@ -30,7 +30,7 @@ test('a developer deploys, finds, edits, pins, invalidates, finalizes and delete
   // The user creates the fleet in the dashboard, keeping the suggested name.
   await signIn(page, admin.email);
   const { id: fleetId } = await createFleetWithSuggestedName(page, orgName);
-  const roles = await apiAs<{ d: { id: number }[] }>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
+  const roles = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: roles.d[0]!.id });
 
   // Releases as `balena deploy` makes them: a final one, a draft, and a failed invalidated one.

@@ -1,3 +1,4 @@
+import type { ApiRow } from '@flotilla/model';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiAs, registerApiUser, type ApiUser } from './support/api';
 import { watchPageProblems } from './support/csp';
@@ -21,13 +22,7 @@ const COUNT = 20;
 const DEVICE_TYPE = 'raspberrypi4-64';
 const COMPOSITION = { version: '2.1', services: { main: { build: './main' } } };
 
-interface DeviceRow {
-  uuid: string;
-  device_name: string;
-  is_online: boolean;
-  overall_status: string;
-  is_running__release: { __id: number } | null;
-}
+type DeviceRow = Pick<ApiRow<'device'>, 'uuid' | 'device_name' | 'is_online' | 'overall_status' | 'is_running__release'>;
 
 async function fleetDevices(request: APIRequestContext, user: ApiUser, fleetId: number): Promise<DeviceRow[]> {
   const res = await apiAs<{ d: DeviceRow[] }>(

@@ -1,3 +1,4 @@
+import type { ApiRow, ResourceName } from '@flotilla/model';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { linkPath, platformAdminToken } from './outbox';
 import { PASSWORD } from './users';
@@ -23,6 +24,9 @@ export async function registerApiUser(request: APIRequestContext, email: string,
 }
 
 /** A data API call as `user`; returns the parsed body (`d` for reads). */
+/** A /v7 answer: rows of `R` with the `$select`ed fields `K`, typed from the model. */
+export type V7<R extends ResourceName, K extends keyof ApiRow<R>> = { d: Pick<ApiRow<R>, K>[] };
+
 export async function apiAs<T = unknown>(
   request: APIRequestContext,
   user: ApiUser,
@@ -43,7 +47,7 @@ export async function apiAs<T = unknown>(
  */
 export async function organizationWithMember(request: APIRequestContext, admin: ApiUser, member: ApiUser, name: string): Promise<number> {
   const { id } = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name });
-  const roles = await apiAs<{ d: { id: number }[] }>(
+  const roles = await apiAs<V7<'organization_membership_role', 'id'>>(
     request,
     admin,
     'GET',
@@ -63,7 +67,7 @@ export async function organizationWithMember(request: APIRequestContext, admin: 
       const res = await request.get(`/v7/email_outbox?$select=text_body&$orderby=id%20desc&$top=1&$filter=${filter}`, {
         headers: { Authorization: `Bearer ${outboxToken}` },
       });
-      text = ((await res.json()) as { d: { text_body: string }[] }).d[0]?.text_body ?? '';
+      text = ((await res.json()) as V7<'email_outbox', 'text_body'>).d[0]?.text_body ?? '';
       return text !== '';
     })
     .toBe(true);

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiAs, type ApiUser } from './api';
+import { apiAs, type ApiUser, type V7 } from './api';
 
 /** Picks a device type by name in the create dialog's device-type autocomplete. */
 export async function chooseDeviceType(dialog: Locator, name: string): Promise<void> {
@@ -80,7 +80,7 @@ export async function organizationWithFleet(
   deviceType: string,
 ): Promise<{ fleetId: number; deviceTypeId: number }> {
   const org = await apiAs<{ id: number }>(request, user, 'POST', '/v7/organization', { name: orgName });
-  const types = await apiAs<{ d: { id: number }[] }>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
+  const types = await apiAs<V7<'device_type', 'id'>>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
   const deviceTypeId = types.d[0]!.id;
   const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', {
     app_name: fleetName,

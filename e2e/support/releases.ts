@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { apiAs, type ApiUser } from './api';
+import { apiAs, type ApiUser, type V7 } from './api';
 
 export interface DeployedService {
   name: string;
@@ -38,7 +38,7 @@ export async function deployRelease(request: APIRequestContext, user: ApiUser, f
   });
   for (const svc of options.services) {
     const filter = encodeURIComponent(`application eq ${fleetId} and service_name eq '${svc.name}'`);
-    const existing = await apiAs<{ d: { id: number }[] }>(request, user, 'GET', `/v7/service?$select=id&$filter=${filter}`);
+    const existing = await apiAs<V7<'service', 'id'>>(request, user, 'GET', `/v7/service?$select=id&$filter=${filter}`);
     const serviceId =
       existing.d[0]?.id ?? (await apiAs<{ id: number }>(request, user, 'POST', '/v7/service', { application: fleetId, service_name: svc.name })).id;
     const image = await apiAs<{ id: number }>(request, user, 'POST', '/v7/image', {

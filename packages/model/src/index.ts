@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './model.js';
+export * from './rows.js';
 export * from './permissions.js';
 export * from './roles.js';
 export * from './constants.js';

@@ -21,7 +21,7 @@ import { application_membership_role, team, team_application_access, team_member
 import { social_service_account, user__has__public_key } from './resources/user-keys.js';
 import { oauth_application, oauth_application_authorization } from './resources/oauth.js';
 
-const all: ResourceDef[] = [
+const all = [
   actor,
   user,
   api_key,
@@ -65,6 +65,9 @@ const all: ResourceDef[] = [
   social_service_account,
   oauth_application,
   oauth_application_authorization,
-];
+] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));
+
+/** Every resource's definition with its literal type, by name (./rows.ts derives row types from it). */
+export type ModelDefs = { [D in (typeof all)[number] as D['name']]: D };

@@ -93,18 +93,18 @@ export interface ResourceDef {
   /** OData resource name, also the table name. */
   name: string;
   /** Other names the data API accepts for this resource (dialect §3: `release_image`). */
-  synonyms?: string[];
-  fields: FieldDef[];
+  synonyms?: readonly string[];
+  fields: readonly FieldDef[];
   /** To-many navigations (to-one navigations are the ForeignKey fields themselves). */
-  reverse?: ReverseNavigationDef[];
+  reverse?: readonly ReverseNavigationDef[];
   /** Alternate keys usable in the key path: `organization(handle='x')`. */
-  alternateKeys?: string[][];
+  alternateKeys?: readonly (readonly string[])[];
   /** Unique constraints (each a list of fields). Alternate keys are unique too. */
-  unique?: string[][];
+  unique?: readonly (readonly string[])[];
   /** Case-insensitive unique constraints (unique index on lower(field)). */
-  uniqueCaseInsensitive?: string[][];
+  uniqueCaseInsensitive?: readonly (readonly string[])[];
   /** Extra indexes (each a list of fields) the common queries need. */
-  indexes?: string[][];
+  indexes?: readonly (readonly string[])[];
 }
 
 export type Model = Record<string, ResourceDef>;

@@ -36,7 +36,7 @@ beforeAll(async () => {
   // which rules exist yet.
   t.app.context.rules.register('application', 'POST', {
     async before({ tx, actor, body }) {
-      body.actor ??= actor.actorId;
+      body.actor ??= actor.actorId ?? undefined;
       if (body.slug === undefined) {
         const { rows } = await tx.query<{ handle: string }>('SELECT handle FROM organization WHERE id = $1', [body.organization]);
         body.slug = `${rows[0]?.handle ?? 'x'}/${String(body.app_name)}`.toLowerCase();

@@ -10,7 +10,7 @@ import type { ResourceDef } from '../types.js';
 export const APPLICATION_MEMBERSHIP_ROLES = ['observer', 'operator', 'developer', 'administrator'] as const;
 export type ApplicationMembershipRole = (typeof APPLICATION_MEMBERSHIP_ROLES)[number];
 
-export const application_membership_role: ResourceDef = {
+export const application_membership_role = {
   name: 'application_membership_role',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -18,9 +18,9 @@ export const application_membership_role: ResourceDef = {
   ],
   alternateKeys: [['name']],
   unique: [['name']],
-};
+} as const satisfies ResourceDef;
 
-export const user_application_membership: ResourceDef = {
+export const user_application_membership = {
   name: 'user_application_membership',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -32,9 +32,9 @@ export const user_application_membership: ResourceDef = {
   ],
   unique: [['user', 'is_member_of__application']],
   indexes: [['is_member_of__application']],
-};
+} as const satisfies ResourceDef;
 
-export const team: ResourceDef = {
+export const team = {
   name: 'team',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -48,9 +48,9 @@ export const team: ResourceDef = {
   ],
   // Names are unique per organization, case-insensitively (spec 1 §5).
   uniqueCaseInsensitive: [['belongs_to__organization', 'name']],
-};
+} as const satisfies ResourceDef;
 
-export const team_membership: ResourceDef = {
+export const team_membership = {
   name: 'team_membership',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -60,9 +60,9 @@ export const team_membership: ResourceDef = {
   ],
   unique: [['user', 'is_member_of__team']],
   indexes: [['is_member_of__team']],
-};
+} as const satisfies ResourceDef;
 
-export const team_application_access: ResourceDef = {
+export const team_application_access = {
   name: 'team_application_access',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -72,4 +72,4 @@ export const team_application_access: ResourceDef = {
   ],
   unique: [['team', 'grants_access_to__application']],
   indexes: [['grants_access_to__application']],
-};
+} as const satisfies ResourceDef;

@@ -3,7 +3,7 @@ import type { ResourceDef } from '../types.js';
 export const APPLICATION_CLASSES = ['fleet', 'app', 'block'] as const;
 export type ApplicationClass = (typeof APPLICATION_CLASSES)[number];
 
-export const application_type: ResourceDef = {
+export const application_type = {
   name: 'application_type',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -20,9 +20,9 @@ export const application_type: ResourceDef = {
   ],
   alternateKeys: [['slug']],
   unique: [['slug']],
-};
+} as const satisfies ResourceDef;
 
-export const application: ResourceDef = {
+export const application = {
   name: 'application',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -61,4 +61,4 @@ export const application: ResourceDef = {
   alternateKeys: [['slug'], ['uuid']],
   unique: [['slug'], ['uuid']],
   indexes: [['organization'], ['is_for__device_type']],
-};
+} as const satisfies ResourceDef;

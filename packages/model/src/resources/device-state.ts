@@ -6,7 +6,7 @@ import type { ResourceDef } from '../types.js';
  * device's state reports (the device API); read through the data API.
  */
 
-export const image_install: ResourceDef = {
+export const image_install = {
   name: 'image_install',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -20,9 +20,9 @@ export const image_install: ResourceDef = {
   ],
   unique: [['device', 'installs__image']],
   indexes: [['installs__image'], ['is_provided_by__release']],
-};
+} as const satisfies ResourceDef;
 
-export const service_install: ResourceDef = {
+export const service_install = {
   name: 'service_install',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -32,4 +32,4 @@ export const service_install: ResourceDef = {
   ],
   unique: [['device', 'installs__service']],
   indexes: [['installs__service']],
-};
+} as const satisfies ResourceDef;

@@ -1,6 +1,6 @@
 import type { ResourceDef } from '../types.js';
 
-export const cpu_architecture: ResourceDef = {
+export const cpu_architecture = {
   name: 'cpu_architecture',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -9,9 +9,9 @@ export const cpu_architecture: ResourceDef = {
   reverse: [{ name: 'is_supported_by__device_type', resource: 'device_type', via: 'is_of__cpu_architecture' }],
   alternateKeys: [['slug']],
   unique: [['slug']],
-};
+} as const satisfies ResourceDef;
 
-export const device_type: ResourceDef = {
+export const device_type = {
   name: 'device_type',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -28,9 +28,9 @@ export const device_type: ResourceDef = {
   ],
   alternateKeys: [['slug']],
   unique: [['slug']],
-};
+} as const satisfies ResourceDef;
 
-export const device_type_alias: ResourceDef = {
+export const device_type_alias = {
   name: 'device_type_alias',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -39,4 +39,4 @@ export const device_type_alias: ResourceDef = {
   ],
   unique: [['is_referenced_by__alias']],
   indexes: [['device_type']],
-};
+} as const satisfies ResourceDef;

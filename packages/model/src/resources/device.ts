@@ -20,7 +20,7 @@ export type DeviceOverallStatus = (typeof DEVICE_OVERALL_STATUSES)[number];
 
 export const API_HEARTBEAT_STATES = ['online', 'offline', 'timeout', 'unknown'] as const;
 
-export const device: ResourceDef = {
+export const device = {
   name: 'device',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -105,10 +105,10 @@ export const device: ResourceDef = {
   alternateKeys: [['uuid']],
   unique: [['uuid']],
   indexes: [['belongs_to__application'], ['is_running__release'], ['is_pinned_on__release'], ['actor']],
-};
+} as const satisfies ResourceDef;
 
 /** Device tags (dialect §3 key/value tables; migration 0011): one value per (device, tag_key). */
-export const device_tag: ResourceDef = {
+export const device_tag = {
   name: 'device_tag',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -118,4 +118,4 @@ export const device_tag: ResourceDef = {
     { name: 'value', type: 'Text', required: true, maxLength: 10000 },
   ],
   unique: [['device', 'tag_key']],
-};
+} as const satisfies ResourceDef;

@@ -3,7 +3,7 @@ import type { ResourceDef } from '../types.js';
 export const ACCOUNT_TYPES = ['personal', 'professional'] as const;
 export const PLATFORM_ROLES = ['support_agent', 'administrator'] as const;
 
-export const actor: ResourceDef = {
+export const actor = {
   name: 'actor',
   fields: [{ name: 'id', type: 'Serial' }],
   reverse: [
@@ -14,9 +14,9 @@ export const actor: ResourceDef = {
     { name: 'is_of__application', resource: 'application', via: 'actor' },
     { name: 'is_of__device', resource: 'device', via: 'actor' },
   ],
-};
+} as const satisfies ResourceDef;
 
-export const user: ResourceDef = {
+export const user = {
   name: 'user',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -52,9 +52,9 @@ export const user: ResourceDef = {
   alternateKeys: [['username']],
   uniqueCaseInsensitive: [['username'], ['email']],
   indexes: [['actor']],
-};
+} as const satisfies ResourceDef;
 
-export const api_key: ResourceDef = {
+export const api_key = {
   name: 'api_key',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -68,4 +68,4 @@ export const api_key: ResourceDef = {
   ],
   unique: [['key']],
   indexes: [['is_of__actor']],
-};
+} as const satisfies ResourceDef;

@@ -17,7 +17,7 @@ export const INVITATION_MESSAGE_MAX_LENGTH = 2000;
 export const INVITEE_MAX_LENGTH = 254;
 
 /** Someone invited by e-mail (one row per address, compared case-insensitively). */
-export const invitee: ResourceDef = {
+export const invitee = {
   name: 'invitee',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -29,7 +29,7 @@ export const invitee: ResourceDef = {
     { name: 'invitee__is_invited_to__application', resource: 'invitee__is_invited_to__application', via: 'invitee' },
   ],
   uniqueCaseInsensitive: [['email']],
-};
+} as const satisfies ResourceDef;
 
 const common = [
   { name: 'id', type: 'Serial' },
@@ -42,7 +42,7 @@ const common = [
   { name: 'expiry', type: 'Date Time', required: true, writable: 'never' },
 ] as const satisfies ResourceDef['fields'];
 
-export const invitee__is_invited_to__organization: ResourceDef = {
+export const invitee__is_invited_to__organization = {
   name: 'invitee__is_invited_to__organization',
   fields: [
     ...common,
@@ -52,9 +52,9 @@ export const invitee__is_invited_to__organization: ResourceDef = {
   ],
   unique: [['token_hash']],
   indexes: [['is_invited_to__organization']],
-};
+} as const satisfies ResourceDef;
 
-export const invitee__is_invited_to__application: ResourceDef = {
+export const invitee__is_invited_to__application = {
   name: 'invitee__is_invited_to__application',
   fields: [
     ...common,
@@ -64,4 +64,4 @@ export const invitee__is_invited_to__application: ResourceDef = {
   ],
   unique: [['token_hash']],
   indexes: [['is_invited_to__application']],
-};
+} as const satisfies ResourceDef;

@@ -13,7 +13,7 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
  * only delivery: platform administrators read it at /v7/email_outbox. No other role has
  * any permission on it, and nothing is writable through the data API.
  */
-export const email_outbox: ResourceDef = {
+export const email_outbox = {
   name: 'email_outbox',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -32,4 +32,4 @@ export const email_outbox: ResourceDef = {
     { name: 'sent_at', type: 'Date Time', writable: 'never' },
   ],
   indexes: [['created_at']],
-};
+} as const satisfies ResourceDef;

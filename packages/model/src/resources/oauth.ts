@@ -5,7 +5,7 @@ import type { ResourceDef } from '../types.js';
  * `/login/oauth/{clientId}`, §3): platform administrators register it; any signed-in user
  * reads it (the consent page shows its name and description).
  */
-export const oauth_application: ResourceDef = {
+export const oauth_application = {
   name: 'oauth_application',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -18,10 +18,10 @@ export const oauth_application: ResourceDef = {
   reverse: [{ name: 'oauth_application_authorization', resource: 'oauth_application_authorization', via: 'is_for__oauth_application' }],
   alternateKeys: [['client_id']],
   unique: [['client_id']],
-};
+} as const satisfies ResourceDef;
 
 /** A user's consent to an OAuth application; written by POST /oauth/authorize only. */
-export const oauth_application_authorization: ResourceDef = {
+export const oauth_application_authorization = {
   name: 'oauth_application_authorization',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -38,4 +38,4 @@ export const oauth_application_authorization: ResourceDef = {
   ],
   unique: [['belongs_to__user', 'is_for__oauth_application']],
   indexes: [['is_for__oauth_application']],
-};
+} as const satisfies ResourceDef;

@@ -10,7 +10,7 @@ export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 export const LAST_ADMINISTRATOR_RULE =
   'It is necessary that each organization that is active, includes at least one organization membership that has an organization membership role that has a name (Auth) that is equal to "administrator".';
 
-export const organization: ResourceDef = {
+export const organization = {
   name: 'organization',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -31,9 +31,9 @@ export const organization: ResourceDef = {
   alternateKeys: [['handle']],
   unique: [['handle']],
   uniqueCaseInsensitive: [['name']],
-};
+} as const satisfies ResourceDef;
 
-export const organization_membership_role: ResourceDef = {
+export const organization_membership_role = {
   name: 'organization_membership_role',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -41,9 +41,9 @@ export const organization_membership_role: ResourceDef = {
   ],
   alternateKeys: [['name']],
   unique: [['name']],
-};
+} as const satisfies ResourceDef;
 
-export const organization_membership: ResourceDef = {
+export const organization_membership = {
   name: 'organization_membership',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -56,14 +56,14 @@ export const organization_membership: ResourceDef = {
   reverse: [{ name: 'organization_membership_tag', resource: 'organization_membership_tag', via: 'organization_membership' }],
   unique: [['user', 'is_member_of__organization']],
   indexes: [['is_member_of__organization']],
-};
+} as const satisfies ResourceDef;
 
 /**
  * Tags on a member of an organization (balena's `organization_membership_tag`, balena-sdk
  * `organization.membership.tags`): one value per (membership, tag_key), the tag key rules
  * of every tag table.
  */
-export const organization_membership_tag: ResourceDef = {
+export const organization_membership_tag = {
   name: 'organization_membership_tag',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -73,4 +73,4 @@ export const organization_membership_tag: ResourceDef = {
     { name: 'value', type: 'Text', required: true, maxLength: 10000 },
   ],
   unique: [['organization_membership', 'tag_key']],
-};
+} as const satisfies ResourceDef;

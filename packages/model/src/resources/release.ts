@@ -16,7 +16,7 @@ export const IMAGE_STATUSES = ['running', 'success', 'failed', 'error', 'cancell
 
 export const RELEASE_SOURCES = ['cloud', 'local'] as const;
 
-export const release: ResourceDef = {
+export const release = {
   name: 'release',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -57,9 +57,9 @@ export const release: ResourceDef = {
     { name: 'should_be_running_on__application', resource: 'application', via: 'should_be_running__release' },
   ],
   indexes: [['belongs_to__application'], ['commit']],
-};
+} as const satisfies ResourceDef;
 
-export const service: ResourceDef = {
+export const service = {
   name: 'service',
   synonyms: ['application__has__service_name'],
   fields: [
@@ -74,9 +74,9 @@ export const service: ResourceDef = {
     { name: 'service_environment_variable', resource: 'service_environment_variable', via: 'service' },
   ],
   unique: [['application', 'service_name']],
-};
+} as const satisfies ResourceDef;
 
-export const image: ResourceDef = {
+export const image = {
   name: 'image',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -99,9 +99,9 @@ export const image: ResourceDef = {
   ],
   reverse: [{ name: 'is_part_of__release', resource: 'image__is_part_of__release', via: 'image' }],
   indexes: [['is_a_build_of__service']],
-};
+} as const satisfies ResourceDef;
 
-export const image__is_part_of__release: ResourceDef = {
+export const image__is_part_of__release = {
   name: 'image__is_part_of__release',
   synonyms: ['release_image'],
   fields: [
@@ -112,9 +112,9 @@ export const image__is_part_of__release: ResourceDef = {
   ],
   unique: [['image', 'is_part_of__release']],
   indexes: [['is_part_of__release']],
-};
+} as const satisfies ResourceDef;
 
-export const release_tag: ResourceDef = {
+export const release_tag = {
   name: 'release_tag',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -124,9 +124,9 @@ export const release_tag: ResourceDef = {
     { name: 'value', type: 'Text', required: true, maxLength: 10000 },
   ],
   unique: [['release', 'tag_key']],
-};
+} as const satisfies ResourceDef;
 
-export const application_tag: ResourceDef = {
+export const application_tag = {
   name: 'application_tag',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -136,7 +136,7 @@ export const application_tag: ResourceDef = {
     { name: 'value', type: 'Text', required: true, maxLength: 10000 },
   ],
   unique: [['application', 'tag_key']],
-};
+} as const satisfies ResourceDef;
 
 /** Largest file a release asset may hold unless FLOTILLA_RELEASE_ASSET_MAX_BYTES says otherwise (1 GiB). */
 export const RELEASE_ASSET_MAX_BYTES = 1024 * 1024 * 1024;
@@ -146,7 +146,7 @@ export const RELEASE_ASSET_MAX_BYTES = 1024 * 1024 * 1024;
  * `models.release.asset`): uploaded as multipart/form-data, or in parts through the
  * `beginUpload` / `commitUpload` actions for large files. One asset per (release, key).
  */
-export const release_asset: ResourceDef = {
+export const release_asset = {
   name: 'release_asset',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -156,4 +156,4 @@ export const release_asset: ResourceDef = {
     { name: 'asset', type: 'WebResource' },
   ],
   unique: [['release', 'asset_key']],
-};
+} as const satisfies ResourceDef;

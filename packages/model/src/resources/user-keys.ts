@@ -5,7 +5,7 @@ import type { ResourceDef } from '../types.js';
  * and balena-sdk (`sdk.models.key`) name it `user__has__public_key`; `key` is accepted too.
  * Title and key rules (trimmed, mandatory, the key pattern) are a hook (features/ssh-keys).
  */
-export const user__has__public_key: ResourceDef = {
+export const user__has__public_key = {
   name: 'user__has__public_key',
   synonyms: ['key'],
   fields: [
@@ -16,13 +16,13 @@ export const user__has__public_key: ResourceDef = {
     { name: 'public_key', type: 'Text', required: true, writable: 'create', maxLength: 16384 },
   ],
   indexes: [['user']],
-};
+} as const satisfies ResourceDef;
 
 /**
  * A social login linked to a user (spec 1 §3): display name and provider. Read-only through
  * the data API; social login itself is a later issue, which will write these rows.
  */
-export const social_service_account: ResourceDef = {
+export const social_service_account = {
   name: 'social_service_account',
   fields: [
     { name: 'id', type: 'Serial' },
@@ -34,4 +34,4 @@ export const social_service_account: ResourceDef = {
   ],
   unique: [['provider', 'remote_id']],
   indexes: [['belongs_to__user']],
-};
+} as const satisfies ResourceDef;

@@ -1,4 +1,4 @@
-import type { FieldDef, ResourceDef } from '../types.js';
+import type { ResourceDef } from '../types.js';
 
 /**
  * Variables (spec 2 §3 "Variables", §5; dialect §3 "Key/value tables"): name/value pairs
@@ -9,19 +9,23 @@ import type { FieldDef, ResourceDef } from '../types.js';
  * rules are in ../variables.ts.
  */
 
-const common = (parent: string, references: string): FieldDef[] => [
-  { name: 'id', type: 'Serial' },
-  { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
-  { name: parent, type: 'ForeignKey', references, required: true, writable: 'create', onDelete: 'cascade' },
-  { name: 'name', type: 'Short Text', required: true, maxLength: 255 },
-  { name: 'value', type: 'Text', required: true, maxLength: 1_000_000 },
-];
+const common = <P extends string, R extends string>(parent: P, references: R) =>
+  [
+    { name: 'id', type: 'Serial' },
+    { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
+    { name: parent, type: 'ForeignKey', references, required: true, writable: 'create', onDelete: 'cascade' },
+    { name: 'name', type: 'Short Text', required: true, maxLength: 255 },
+    { name: 'value', type: 'Text', required: true, maxLength: 1_000_000 },
+  ] as const satisfies ResourceDef['fields'];
 
-const variable = (name: string, parent: string, references = parent): ResourceDef => ({
-  name,
-  fields: common(parent, references),
-  unique: [[parent, 'name']],
-});
+/** A variable resource; its literal type keeps the field names (../types.ts derives rows from it). */
+function variable<N extends string, P extends string, R extends string = P>(name: N, parent: P, references?: R) {
+  return {
+    name,
+    fields: common(parent, references ?? (parent as string as R)),
+    unique: [[parent, 'name']],
+  } as const satisfies ResourceDef;
+}
 
 export const application_environment_variable = variable('application_environment_variable', 'application');
 export const application_config_variable = variable('application_config_variable', 'application');

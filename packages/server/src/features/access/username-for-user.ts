@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { Rule } from '../../infra/app/context.js';
-import { odataRead, type DataContext } from '../../infra/odata/index.js';
+import { odataRead, type DataContext, type HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (dialect §2 "Membership and invites"): membership POSTs accept `username` in place
@@ -11,7 +11,10 @@ import { odataRead, type DataContext } from '../../infra/odata/index.js';
  * anyone else gets the same answer as a username nobody has, so the path cannot enumerate
  * accounts (issue 11, 1g). Everyone else joins through an invitation.
  */
-export async function usernameToUser(db: Db, actor: DataContext, body: Record<string, unknown>): Promise<void> {
+/** The membership resources whose POST accepts `username`. */
+type MembershipResource = 'user_application_membership' | 'team_membership' | 'organization_membership';
+
+export async function usernameToUser(db: Db, actor: DataContext, body: HookBody<MembershipResource, 'POST'>): Promise<void> {
   if (!('username' in body)) return;
   const { username } = body;
   delete body.username;
@@ -26,7 +29,7 @@ export async function usernameToUser(db: Db, actor: DataContext, body: Record<st
   body.user = id;
 }
 
-export const acceptUsername: Rule = {
+export const acceptUsername: Rule<MembershipResource, 'POST', 'username'> = {
   acceptFields: ['username'],
   before: ({ tx, actor, body }) => usernameToUser(tx, actor, body),
 };

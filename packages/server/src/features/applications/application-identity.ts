@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { fleetNameApiProblem } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: a new application gets a valid name, a 32-hex uuid (generated unless given), its own
  * actor (for provisioning keys later), the default application type, and its slug
  * `orghandle/app_name` in lowercase.
  */
-export async function prepareApplication(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function prepareApplication(db: Db, body: HookBody<'application', 'POST'>): Promise<void> {
   if (typeof body.app_name !== 'string') throw new BadRequestError('missing required attributes');
   const problem = fleetNameApiProblem(body.app_name);
   if (problem) throw new BadRequestError(problem);
@@ -31,7 +32,7 @@ export async function prepareApplication(db: Db, body: Record<string, unknown>):
 }
 
 /** Rule: a rename keeps the name rules and moves the slug along. */
-export async function checkApplicationRename(body: Record<string, unknown>): Promise<void> {
+export async function checkApplicationRename(body: HookBody<'application', 'PATCH'>): Promise<void> {
   if (!('app_name' in body)) return;
   if (typeof body.app_name !== 'string') throw new BadRequestError('app_name must be a string');
   const problem = fleetNameApiProblem(body.app_name);

@@ -1,7 +1,7 @@
 import { hasPermission } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError } from '../../infra/errors.js';
-import type { DataContext } from '../../infra/odata/index.js';
+import type { DataContext, HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (spec 2 §6, resin.application.change-type: administrator adds): changing a fleet's
@@ -9,7 +9,7 @@ import type { DataContext } from '../../infra/odata/index.js';
  * through the organization, a fleet membership or a team's access — while developers may
  * otherwise update the fleet.
  */
-export async function checkChangeType(db: Db, actor: DataContext, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkChangeType(db: Db, actor: DataContext, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (!('application_type' in body) || ids.length === 0) return;
   if (hasPermission(actor.permissions, 'resin.application.update')) return; // unconditional (rules, root)
   const { rowCount } = await db.query(

@@ -1,11 +1,12 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: a fleet's default device type changes only to a type of the same CPU architecture
  * (spec 2 §5 Fleets: fleets of different CPU architectures cannot be mixed).
  */
-export async function checkDefaultDeviceTypeChange(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkDefaultDeviceTypeChange(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || !('is_for__device_type' in body)) return;
   const { rowCount } = await db.query(
     `SELECT 1 FROM application a

@@ -1,6 +1,7 @@
 import { deviceTypeOptionState, type DeviceTypeOptionState } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (spec 2 §5 Fleets, device-type option states): a fleet is created for, or has its
@@ -40,12 +41,12 @@ async function applicationTypeIsMulticontainer(db: Db, applicationTypeId: unknow
 }
 
 /** POST /application: after prepareApplication (which fills in the default application type). */
-export async function checkNewFleetDeviceType(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkNewFleetDeviceType(db: Db, body: HookBody<'application', 'POST'>): Promise<void> {
   await check(db, idOf(body.is_for__device_type), await applicationTypeIsMulticontainer(db, idOf(body.application_type)));
 }
 
 /** PATCH /application changing the default device type (alone or with the application type). */
-export async function checkDefaultDeviceTypeAvailable(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkDefaultDeviceTypeAvailable(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || !('is_for__device_type' in body)) return;
   let multicontainer: boolean;
   if ('application_type' in body) {

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /*
  * "Classic and legacy applications" (spec 2 §5 Fleets) are, in this model, the fleets whose
@@ -9,7 +10,7 @@ import { BadRequestError } from '../../infra/errors.js';
  */
 
 /** Rule: classic and legacy applications cannot be renamed. */
-export async function checkLegacyRename(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkLegacyRename(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || typeof body.app_name !== 'string') return;
   const { rowCount } = await db.query(
     `SELECT 1 FROM application a JOIN application_type t ON t.id = COALESCE($3::int, a.application_type)
@@ -24,7 +25,7 @@ export async function checkLegacyRename(db: Db, body: Record<string, unknown>, i
  * 'must first enter repo url'). Judged on the row as the write leaves it, so clearing the
  * URL of a public legacy application is refused too.
  */
-export async function checkLegacyPublic(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkLegacyPublic(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (body.is_public !== true && !('is_stored_at__repository_url' in body) && !('application_type' in body)) return;
   const repoGiven = 'is_stored_at__repository_url' in body;

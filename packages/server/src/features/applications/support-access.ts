@@ -1,4 +1,5 @@
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 const FIELD = 'is_accessible_by_support_until__date';
 
@@ -8,7 +9,7 @@ const FIELD = 'is_accessible_by_support_until__date';
  * already turned the value (an ISO string or, from balena-sdk, a millisecond timestamp)
  * into an ISO string.
  */
-export function checkSupportAccessExpiry(body: Record<string, unknown>): void {
+export function checkSupportAccessExpiry(body: HookBody<'application' | 'device', 'POST' | 'PATCH'>): void {
   const value = body[FIELD];
   if (value === undefined || value === null) return;
   if (new Date(value as string).getTime() <= Date.now()) {

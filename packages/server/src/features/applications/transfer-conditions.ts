@@ -1,13 +1,14 @@
 import { applicationNameClash } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: transferring a fleet (PATCH `organization`) needs a different organization, a fleet
  * without devices, and no application of the same name (case-insensitive) in the target
  * organization (spec 2 §5 Fleets, transfer ownership). Runs after the administrator check.
  */
-export async function checkTransferConditions(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkTransferConditions(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (!('organization' in body) || ids.length === 0) return;
   const target = body.organization;
   const { rows } = await db.query<{ id: number; app_name: string; organization: number; devices: boolean }>(

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { generateApiKey, hashApiKey } from '../../infra/auth/api-keys.js';
-import { asRoot, odataRead } from '../../infra/odata/index.js';
+import { asRoot, odataRead, type HookBody } from '../../infra/odata/index.js';
 import { checkDeviceArchitecture } from '../devices/device-architecture.js';
 import { prepareDevice } from '../devices/device-identity.js';
 
@@ -51,7 +51,7 @@ export async function registerDevice(db: Db, caller: Actor | null, input: Regist
     if (!type) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
     const existing = await tx.query('SELECT 1 FROM device WHERE uuid = $1', [input.uuid]);
     if (existing.rowCount) throw new ConflictError('"uuid" must be unique.');
-    const body: Record<string, unknown> = { uuid: input.uuid };
+    const body: HookBody<'device', 'POST'> = { uuid: input.uuid };
     await prepareDevice(tx, body);
     const { rows } = await tx.query<{ id: number; uuid: string }>(
       `INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type, supervisor_version, os_version, os_variant, mac_address)

@@ -1,4 +1,4 @@
-import { model } from '@flotilla/model';
+import { model, type ResourceName } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import type { Rules } from '../../infra/app/context.js';
 import { type WriteMethod } from '../../infra/odata/index.js';
@@ -10,7 +10,7 @@ const column = async (tx: Db, table: string, col: string, ids: readonly number[]
   (await tx.query<{ v: number }>(`SELECT DISTINCT "${col}" AS v FROM "${table}" WHERE id = ANY($1::int[]) AND "${col}" IS NOT NULL`, [ids])).rows.map((r) => r.v);
 
 /** For each resource whose writes can change a device's target state: whose state. */
-const AFFECTS: Record<string, Affected> = {
+const AFFECTS: Partial<Record<ResourceName, Affected>> = {
   device: async (_db, ids) => ({ deviceIds: [...ids] }),
   application: async (_db, ids) => ({ applicationIds: [...ids] }),
   release: async (tx, ids) => ({ applicationIds: await column(tx, 'release', 'belongs_to__application', ids) }),
@@ -58,7 +58,7 @@ const AFFECTS: Record<string, Affected> = {
  * `after` for POST/PATCH and in `before` for DELETE (they are gone afterwards).
  */
 export function registerStateChangeRules(rules: Rules, changes: StateChanges): void {
-  for (const [resource, affected] of Object.entries(AFFECTS)) {
+  for (const [resource, affected] of Object.entries(AFFECTS) as [ResourceName, Affected][]) {
     if (!(resource in model)) continue;
     for (const method of ['POST', 'PATCH'] as WriteMethod[]) {
       rules.register(resource, method, {

@@ -1,6 +1,7 @@
 import { isArchitectureCompatibleWith } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: a device's type runs its fleet's CPU architecture, as balena defines it (model
@@ -13,7 +14,7 @@ import { BadRequestError } from '../../infra/errors.js';
 export async function checkDeviceArchitecture(
   db: Db,
   method: 'POST' | 'PATCH',
-  body: Record<string, unknown>,
+  body: HookBody<'device', 'POST' | 'PATCH'>,
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;

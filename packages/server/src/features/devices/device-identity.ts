@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { randomDeviceName } from './device-name.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /** Dialect §4.1: device uuids are 32 (or, from old clients, 62) lowercase hex characters. */
 const UUID = /^(?:[0-9a-f]{32}|[0-9a-f]{62})$/;
@@ -10,7 +11,7 @@ const UUID = /^(?:[0-9a-f]{32}|[0-9a-f]{62})$/;
  * Rule: a new device gets its own actor (device API keys hang off it), a valid uuid
  * (generated when absent) and a name (a readable random one when absent).
  */
-export async function prepareDevice(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function prepareDevice(db: Db, body: HookBody<'device', 'POST'>): Promise<void> {
   if (body.uuid === undefined || body.uuid === null) {
     body.uuid = randomBytes(16).toString('hex');
   } else if (typeof body.uuid !== 'string' || !UUID.test(body.uuid)) {
@@ -23,7 +24,7 @@ export async function prepareDevice(db: Db, body: Record<string, unknown>): Prom
 }
 
 /** Rule: a device name, when given, is not blank. */
-export function checkDeviceName(body: Record<string, unknown>): void {
+export function checkDeviceName(body: HookBody<'device', 'PATCH'>): void {
   if (!('device_name' in body)) return;
   if (typeof body.device_name !== 'string' || body.device_name.trim() === '') throw new BadRequestError('device_name cannot be empty');
 }

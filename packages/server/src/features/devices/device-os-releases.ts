@@ -1,6 +1,7 @@
 import { SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule (issue 11, security 1): until OS updates are built out, a device's hostApp release
@@ -24,7 +25,7 @@ const RULES = {
   },
 } as const;
 
-export async function checkOsReleases(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkOsReleases(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   for (const [field, rule] of Object.entries(RULES)) {
     if (body[field] === undefined || body[field] === null) continue;

@@ -1,6 +1,7 @@
 import { osVariantOf } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rules for the device-reported fields a user may write through the data API (balena lets a
@@ -14,7 +15,7 @@ import { BadRequestError } from '../../infra/errors.js';
  * overall_status and overall_progress are generated from these columns, and
  * last_update_status_event follows update_status (a trigger), so they stay consistent.
  */
-export function deriveReportedFields(body: Record<string, unknown>, now: Date = new Date()): void {
+export function deriveReportedFields(body: HookBody<'device', 'POST' | 'PATCH'>, now: Date = new Date()): void {
   if (body.is_connected_to_vpn !== undefined && body.is_connected_to_vpn !== null && !('is_online' in body)) {
     body.is_online = body.is_connected_to_vpn;
   }
@@ -29,7 +30,7 @@ export function deriveReportedFields(body: Record<string, unknown>, now: Date = 
  * the written rows, after a move in the same write. The release was already read-checked
  * (infra/odata/write.ts), so this tells the caller nothing about other tenants.
  */
-export async function checkRunningRelease(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkRunningRelease(db: Db, body: HookBody<'device', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || body.is_running__release === undefined || body.is_running__release === null) return;
   const { rowCount } = await db.query(
     `SELECT 1 FROM device d JOIN release r ON r.id = d.is_running__release

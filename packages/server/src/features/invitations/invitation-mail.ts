@@ -2,6 +2,7 @@ import type { Db } from '../../infra/db/db.js';
 import { fleetInvitation, organizationInvitation, type Mailer } from '../../infra/mail/index.js';
 import type { InvitationKind } from './invitation-kinds.js';
 import { invitationTokenOf } from './invitation-token.js';
+import type { HookBody } from '../../infra/odata/index.js';
 import { invitationMailFacts } from './invitation.repository.js';
 
 /**
@@ -10,7 +11,7 @@ import { invitationMailFacts } from './invitation.repository.js';
  * queued in the same transaction; delivery (with retries) follows the commit, and a rendering
  * failure is logged, so mail trouble never fails the invite.
  */
-export async function sendInvitationMail(db: Db, mailer: Mailer, kind: InvitationKind, inviteId: number, body: Record<string, unknown>): Promise<void> {
+export async function sendInvitationMail(db: Db, mailer: Mailer, kind: InvitationKind, inviteId: number, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
   const token = invitationTokenOf(body);
   if (token === undefined) return;
   const row = await invitationMailFacts(db, kind, inviteId);

@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
+import type { HookBody } from '../../infra/odata/index.js';
 import { roleIdByName } from './invitation.repository.js';
 
 /**
@@ -9,7 +10,7 @@ import { roleIdByName } from './invitation.repository.js';
  * `roleName`); the dashboard may send `roleName` itself, which is translated here. With
  * neither, the model's default role applies (balena's: member / developer).
  */
-export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: Record<string, unknown>): Promise<void> {
+export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
   if ('roleName' in body) {
     const { roleName } = body;
     delete body.roleName;

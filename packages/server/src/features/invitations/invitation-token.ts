@@ -3,6 +3,8 @@ import { alphanumericSecret } from '../../infra/auth/secret.js';
 import { INVITATION_TTL_DAYS } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
+import type { InvitationKind } from './invitation-kinds.js';
 import { userIdOfActor } from './invitation.repository.js';
 
 /** SHA-256 (hex) of an invitation token: what the database keeps. */
@@ -19,7 +21,7 @@ const pending = new WeakMap<object, string>();
  * its SHA-256 in `token_hash`, the expiry (INVITATION_TTL_DAYS), and `is_created_by__user`
  * from the actor (a user only: an invitation names who sent it).
  */
-export async function prepareInvitation(db: Db, actorId: number | null, body: Record<string, unknown>): Promise<void> {
+export async function prepareInvitation(db: Db, actorId: number | null, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
   const userId = await userIdOfActor(db, actorId);
   if (userId === undefined) throw new BadRequestError('Only users can send invitations');
   const token = alphanumericSecret(256);
@@ -30,6 +32,6 @@ export async function prepareInvitation(db: Db, actorId: number | null, body: Re
 }
 
 /** The plain token `prepareInvitation` made for this body. */
-export function invitationTokenOf(body: Record<string, unknown>): string | undefined {
+export function invitationTokenOf(body: HookBody<InvitationKind['resource'], 'POST'>): string | undefined {
   return pending.get(body);
 }

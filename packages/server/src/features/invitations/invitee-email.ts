@@ -1,6 +1,8 @@
 import { INVITEE_MAX_LENGTH, isValidEmail } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
+import type { InvitationKind } from './invitation-kinds.js';
 import { insertInvitee, inviteeIdByEmail } from './invitation.repository.js';
 
 /**
@@ -8,7 +10,7 @@ import { insertInvitee, inviteeIdByEmail } from './invitation.repository.js';
  * Characters that would break an address header (`<>",;`) are refused too, since the mail
  * could not be sent. Stored trimmed; compared case-insensitively everywhere.
  */
-export function checkInviteeEmail(body: Record<string, unknown>): string {
+export function checkInviteeEmail(body: HookBody<InvitationKind['resource'], 'POST', 'invitee'>): string {
   const invitee = body.invitee;
   if (typeof invitee !== 'string') throw new BadRequestError('invalid_email');
   const email = invitee.trim();

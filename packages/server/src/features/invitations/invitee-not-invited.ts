@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
+import type { HookBody } from '../../infra/odata/index.js';
 import { deleteInvites, lockInvitesOf, otherInvites } from './invitation.repository.js';
 
 /**
@@ -10,7 +11,7 @@ import { deleteInvites, lockInvitesOf, otherInvites } from './invitation.reposit
  * invite is `newId`), so only callers the create rule admitted learn anything. Concurrent
  * invites of the same address to the same place are serialised by an advisory lock.
  */
-export async function checkInviteeNotInvited(db: Db, kind: InvitationKind, body: Record<string, unknown>, newId: number): Promise<void> {
+export async function checkInviteeNotInvited(db: Db, kind: InvitationKind, body: HookBody<InvitationKind['resource'], 'POST'>, newId: number): Promise<void> {
   const target = body[kind.target];
   // One invitee row per address (case-insensitively), so the same address is the same id.
   if (typeof body.invitee !== 'number' || typeof target !== 'number') return;

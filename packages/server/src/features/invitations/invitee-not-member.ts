@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
+import type { HookBody } from '../../infra/odata/index.js';
 import { inviteeIsMember } from './invitation.repository.js';
 
 /**
@@ -9,7 +10,7 @@ import { inviteeIsMember } from './invitation.repository.js';
  * member of the organization, or for a fleet has a fleet membership or administers the
  * fleet's organization (and so the fleet). Runs after the insert, like the pending check.
  */
-export async function checkInviteeNotMember(db: Db, kind: InvitationKind, body: Record<string, unknown>): Promise<void> {
+export async function checkInviteeNotMember(db: Db, kind: InvitationKind, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
   const target = body[kind.target];
   if (typeof body.invitee !== 'number' || typeof target !== 'number') return; // required-field checks answer
   if (await inviteeIsMember(db, kind, target, body.invitee)) throw new BadRequestError('invitee_already_exist');

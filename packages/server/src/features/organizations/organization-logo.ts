@@ -1,5 +1,6 @@
 import { LOGO_MAX_BYTES } from '@flotilla/model';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Spec 1 §5: an organization logo is a png or jpeg of at most 1,000,000 bytes. It is stored
@@ -27,7 +28,7 @@ export function logoDataUrl(bytes: Buffer): string {
 }
 
 /** Rule for writes through the data API: `logo_image` is null or a valid png/jpeg data URL. */
-export function checkLogoField(body: Record<string, unknown>): void {
+export function checkLogoField(body: HookBody<'organization', 'POST' | 'PATCH'>): void {
   if (!('logo_image' in body) || body.logo_image === null) return;
   const value = body.logo_image;
   const m = typeof value === 'string' ? /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/]+=*)$/.exec(value) : null;

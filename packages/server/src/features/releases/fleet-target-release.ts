@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 /**
  * Rule: a fleet's target release (should_be_running__release) is a successful release of
@@ -7,7 +8,7 @@ import { BadRequestError } from '../../infra/errors.js';
  * (tracking off), as balena-sdk's pinToRelease does explicitly; otherwise the server would
  * move a tracking fleet straight back to its latest release.
  */
-export async function checkFleetTargetRelease(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkFleetTargetRelease(db: Db, body: HookBody<'application', 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (!('should_be_running__release' in body)) return;
   if (!('should_track_latest_release' in body)) body.should_track_latest_release = false;
   const target = body.should_be_running__release;

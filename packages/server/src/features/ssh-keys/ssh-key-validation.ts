@@ -1,7 +1,7 @@
 import { validateSshKey } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
-import type { DataContext } from '../../infra/odata/index.js';
+import type { DataContext, HookBody } from '../../infra/odata/index.js';
 import { userIdOfActor } from './ssh-key.repository.js';
 
 /**
@@ -9,7 +9,7 @@ import { userIdOfActor } from './ssh-key.repository.js';
  * matches the pattern. A POST without `user` is the caller's own key (the create
  * permission refuses anybody else's).
  */
-export async function checkNewSshKey(db: Db, actor: DataContext, body: Record<string, unknown>): Promise<void> {
+export async function checkNewSshKey(db: Db, actor: DataContext, body: HookBody<'user__has__public_key', 'POST'>): Promise<void> {
   const valid = validateSshKey(body.title, body.public_key);
   if ('error' in valid) throw new BadRequestError(valid.error);
   body.title = valid.title;

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 import { teamNameTaken, teamNameTakenBesides, teamsShareAnOrganization } from './team.repository.js';
 
 /**
@@ -7,7 +8,7 @@ import { teamNameTaken, teamNameTakenBesides, teamsShareAnOrganization } from '.
  * (also enforced by the unique index on (belongs_to__organization, lower(name))). A clash is
  * 409 'Unique key constraint violated'.
  */
-export async function checkTeamName(db: Db, body: Record<string, unknown>, ids: readonly number[]): Promise<void> {
+export async function checkTeamName(db: Db, body: HookBody<'team', 'POST' | 'PATCH'>, ids: readonly number[]): Promise<void> {
   if (!('name' in body)) return;
   if (typeof body.name !== 'string' || body.name.trim() === '') throw new BadRequestError('Team name is required');
   const name = body.name.trim();

@@ -1,7 +1,7 @@
 import { API_KEY_EXPIRY_IN_PAST, API_KEY_NAME_REQUIRED } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import type { DataContext } from '../../infra/odata/index.js';
+import type { DataContext, HookBody } from '../../infra/odata/index.js';
 import { ownsAnyApiKey } from './user-preferences.repository.js';
 
 /**
@@ -12,7 +12,7 @@ import { ownsAnyApiKey } from './user-preferences.repository.js';
 export async function checkUserApiKeyUpdate(
   db: Db,
   actor: DataContext,
-  body: Record<string, unknown>,
+  body: HookBody<'api_key', 'PATCH'>,
   ids: readonly number[],
   now: Date = new Date(),
 ): Promise<void> {

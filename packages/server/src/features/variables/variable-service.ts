@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
+import type { HookBody } from '../../infra/odata/index.js';
 
 const SERVICE_NOT_FOUND = 'Service not found';
 
@@ -8,14 +9,14 @@ const SERVICE_NOT_FOUND = 'Service not found';
  * not found' (rather than the generic foreign-key answer). Whether the caller may write
  * variables of that service's fleet is the create rule's business.
  */
-export async function checkServiceExists(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkServiceExists(db: Db, body: HookBody<'service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service !== 'number') return;
   const { rowCount } = await db.query('SELECT 1 FROM service WHERE id = $1', [body.service]);
   if (rowCount === 0) throw new BadRequestError(SERVICE_NOT_FOUND);
 }
 
 /** Same for a device's service override: its service install must exist. */
-export async function checkServiceInstallExists(db: Db, body: Record<string, unknown>): Promise<void> {
+export async function checkServiceInstallExists(db: Db, body: HookBody<'device_service_environment_variable', 'POST'>): Promise<void> {
   if (typeof body.service_install !== 'number') return;
   const { rowCount } = await db.query('SELECT 1 FROM service_install WHERE id = $1', [body.service_install]);
   if (rowCount === 0) throw new BadRequestError(SERVICE_NOT_FOUND);

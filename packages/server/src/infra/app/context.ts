@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ResourceName } from '@flotilla/model';
 import type { ApiKeyChanges } from '../auth/api-key-cache.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Bus } from '../bus/bus.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/db.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { Hook, HookArgs, RuleRegistry } from '../odata/hooks.js';
+import type { Hook, HookArgs, RuleRegistry, WriteMethod } from '../odata/hooks.js';
 
 /**
  * The app context: everything that belongs to one running app (one `buildApp`), in one
@@ -43,7 +44,7 @@ export const systemClock: Clock = () => Date.now();
 
 /** An app's business rules, and one rule as a feature writes it. */
 export type Rules = RuleRegistry<AppContext>;
-export type Rule = Hook<AppContext>;
+export type Rule<R extends ResourceName = ResourceName, M extends WriteMethod = WriteMethod, A extends string = never> = Hook<AppContext, R, M, A>;
 export type RuleArgs = HookArgs<AppContext>;
 
 /**

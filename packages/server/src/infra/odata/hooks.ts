@@ -1,3 +1,4 @@
+import type { FieldDef, FieldOf, FieldValue, ResourceName } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 import type { ConstraintMessages } from './db-errors.js';
 import type { DataContext } from './permissions.js';
@@ -12,7 +13,41 @@ import { resourceInfo } from './resources.js';
 
 export type WriteMethod = 'POST' | 'PATCH' | 'DELETE';
 
-export interface HookArgs<App = unknown> {
+/**
+ * A model field as a hook sees it in the body: its row type (FKs as ids), a Date Time also as
+ * a `Date` (what hooks set), and a WebResource as the server's StoredWebResource
+ * (./web-resource.ts) rather than the shape the API shows.
+ */
+type BodyValue<F extends FieldDef> = F extends { type: 'WebResource' }
+  ? unknown
+  : F extends { type: 'Date Time' }
+    ? FieldValue<F> | Date
+    : FieldValue<F>;
+type BodyFields<R extends ResourceName, Omitted extends string> = {
+  [F in FieldOf<R> as F['name'] extends Omitted ? never : F['name']]?: BodyValue<F>;
+};
+type CreateOnly<R extends ResourceName> = Extract<FieldOf<R>, { writable: 'create' }>['name'];
+
+/**
+ * The body a hook on resource `R` and method `M` is given, typed from the model: POST, every
+ * field of the row (what the client may write, PostBody, and the server-maintained fields
+ * an earlier hook may have set); PATCH, the same without the create-only fields (Patch and
+ * the server-maintained ones); all optional, and any other key as `unknown`. `A` names the
+ * hook's `acceptFields`: extra fields, or model fields the client sends in another shape
+ * (an invitation's `invitee` as an e-mail address), so `unknown` until `before` replaces
+ * them. DELETE: `{}`. Without a resource (the engine's own view), any body.
+ */
+export type HookBody<R extends ResourceName = ResourceName, M extends WriteMethod = WriteMethod, A extends string = never> = [ResourceName] extends [R]
+  ? Record<string, unknown>
+  : R extends ResourceName
+    ? M extends 'POST'
+      ? BodyFields<R, A> & Record<string, unknown>
+      : M extends 'PATCH'
+        ? BodyFields<R, CreateOnly<R> | A> & Record<string, unknown>
+        : Readonly<Record<string, never>>
+    : never;
+
+export interface HookArgs<App = unknown, R extends ResourceName = ResourceName, M extends WriteMethod = WriteMethod, A extends string = never> {
   /** The write's transaction: everything a hook does commits or rolls back with it. */
   tx: Db;
   /** The app the write runs in (its pool, bus, mailer, clock, config…). */
@@ -20,13 +55,13 @@ export interface HookArgs<App = unknown> {
   /** Who is writing. Use `asRoot(actor)` for writes the rule makes on the system's behalf. */
   actor: DataContext;
   resource: string;
-  method: WriteMethod;
+  method: M;
   /**
    * The validated request body (FKs as numbers). A `before` hook may change it: set
    * server-maintained fields (even `writable: 'never'` ones), translate accepted extra
    * fields, or throw an HttpError to reject the request. `{}` for DELETE.
    */
-  body: Record<string, unknown>;
+  body: HookBody<R, M, A>;
   /**
    * The rows concerned. PATCH/DELETE: the ids the caller may touch (computed with the
    * permission-filtered SELECT before `before` runs; possibly empty). POST: `[]` in
@@ -35,14 +70,14 @@ export interface HookArgs<App = unknown> {
   ids: readonly number[];
 }
 
-export interface Hook<App = unknown> {
-  before?(args: HookArgs<App>): void | Promise<void>;
-  after?(args: HookArgs<App>): void | Promise<void>;
+export interface Hook<App = unknown, R extends ResourceName = ResourceName, M extends WriteMethod = WriteMethod, A extends string = never> {
+  before?(args: HookArgs<App, R, M, A>): void | Promise<void>;
+  after?(args: HookArgs<App, R, M, A>): void | Promise<void>;
   /**
    * Body fields that are not model fields but that this hook's `before` understands and
    * removes (e.g. `username` in place of `user` on membership POSTs).
    */
-  acceptFields?: readonly string[];
+  acceptFields?: readonly A[];
 }
 
 const NONE: readonly never[] = [];
@@ -64,16 +99,22 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
     return this.constraintMessages.get(constraint);
   }
 
-  /** Registers a hook; returns a function that unregisters it (for tests). PUT runs PATCH hooks. */
-  register(resource: string, method: WriteMethod, hook: Hook<App>): () => void {
+  /**
+   * Registers a hook; returns a function that unregisters it (for tests). PUT runs PATCH hooks.
+   * The hook's `body` is typed from the model for `resource` and `method` (HookBody).
+   */
+  register<R extends ResourceName, M extends WriteMethod, A extends string = never>(resource: R, method: M, hook: Hook<App, R, M, A>): () => void {
     resourceInfo(resource); // fails fast on a misspelt resource
+    // Kept by (resource, method), so the hook is only ever run on bodies of its own resource
+    // and method: the HookBody its signature names.
+    const stored = hook as unknown as Hook<App>;
     const key = `${resource} ${method}`;
     const list = this.hooks.get(key) ?? [];
-    list.push(hook);
+    list.push(stored);
     this.hooks.set(key, list);
     return () => {
       const current = this.hooks.get(key);
-      const i = current?.indexOf(hook) ?? -1;
+      const i = current?.indexOf(stored) ?? -1;
       if (current && i >= 0) current.splice(i, 1);
     };
   }

@@ -13,8 +13,8 @@ describe('release view rules', () => {
   });
 
   it('blocks validation for failed, error, interrupted, cancelled and timeout only', () => {
-    expect(['failed', 'error', 'interrupted', 'cancelled', 'timeout'].every((s) => blocksValidation(s as never))).toBe(true);
-    expect(['success', 'running', 'local'].some((s) => blocksValidation(s as never))).toBe(false);
+    expect((['failed', 'error', 'interrupted', 'cancelled', 'timeout'] as const).every((s) => blocksValidation(s))).toBe(true);
+    expect((['success', 'running', 'local'] as const).some((s) => blocksValidation(s))).toBe(false);
   });
 
   it('hides image status icons for running, cancelled and local releases', () => {

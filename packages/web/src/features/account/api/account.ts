@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { pineGetOne } from '../../../lib/pine';
 import type { AccountDeletionPreflight } from '@flotilla/model';
 
 const baseUrl = () => window.location.origin;
@@ -15,9 +16,10 @@ export const ownAccountQueryKey = ['account', 'own'] as const;
 
 export async function getOwnAccount(): Promise<OwnAccount> {
   const { id } = await sdk.auth.getUserInfo();
-  const user = await sdk.pine.get({ resource: 'user', id, options: { $select: ['id', 'email', 'has_password_set'] as never } });
+  const user = await pineGetOne('user', id, { $select: ['id', 'email', 'has_password_set'] });
   if (!user) throw new Error('User not found');
-  return user as unknown as OwnAccount;
+  // email is private (null to others); the owner always reads their own.
+  return { ...user, email: user.email ?? '' };
 }
 
 export function useOwnAccount() {

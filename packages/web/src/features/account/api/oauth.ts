@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 
 export interface OAuthApplication {
   id: number;
@@ -13,15 +14,12 @@ export interface OAuthApplication {
 /** GET oauth_application by client_id with the user's authorization (spec 1 §7). */
 export async function getOAuthApplication(clientId: string): Promise<OAuthApplication | null> {
   // oauth_application is not a resource the SDK types.
-  const rows = await sdk.pine.get({
-    resource: 'oauth_application' as 'application',
-    options: {
-      $select: ['id', 'client_id', 'name', 'description', 'redirect_uri'] as never,
-      $filter: { client_id: clientId } as never,
-      $expand: { oauth_application_authorization: { $select: ['id'] } } as never,
-    },
+  const rows = await pineGet('oauth_application', {
+    $select: ['id', 'client_id', 'name', 'description', 'redirect_uri'],
+    $filter: { client_id: clientId },
+    $expand: { oauth_application_authorization: { $select: ['id'] } },
   });
-  return (rows as unknown as OAuthApplication[])[0] ?? null;
+  return rows[0] ?? null;
 }
 
 export function useOAuthApplication(clientId: string) {

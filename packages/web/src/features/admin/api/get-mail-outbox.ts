@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 
 export interface OutboxMail {
   id: number;
@@ -22,15 +22,11 @@ export const mailOutboxQueryKey = ['admin', 'email_outbox'] as const;
 /** The newest mails in /v7/email_outbox (platform administrators only; others get 401). */
 export async function getMailOutbox(): Promise<OutboxMail[]> {
   // email_outbox is ours, not a balena resource, so the SDK has no model method for it.
-  const rows = await sdk.pine.get({
-    resource: 'email_outbox' as 'application',
-    options: {
-      $select: ['id', 'created_at', 'recipient', 'subject', 'text_body', 'sent_via', 'error', 'status', 'attempts', 'next_attempt_at'] as never,
-      $orderby: { id: 'desc' },
-      $top: MAIL_OUTBOX_PAGE_SIZE,
-    },
+  return pineGet('email_outbox', {
+    $select: ['id', 'created_at', 'recipient', 'subject', 'text_body', 'sent_via', 'error', 'status', 'attempts', 'next_attempt_at'],
+    $orderby: { id: 'desc' },
+    $top: MAIL_OUTBOX_PAGE_SIZE,
   });
-  return rows as unknown as OutboxMail[];
 }
 
 export const mailOutboxQueryOptions = () => queryOptions({ queryKey: mailOutboxQueryKey, queryFn: getMailOutbox });

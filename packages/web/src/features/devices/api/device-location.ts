@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 import type { LocationFormValues } from '../device-location';
 import { DEVICE_REFETCH_MS, deviceKey } from './keys';
 
@@ -14,10 +15,7 @@ export const deviceLocationKey = (uuid: string) => [...deviceKey(uuid), 'locatio
 
 /** The device's reported and custom coordinates (the Location page; the device query stays lean). */
 export async function getDeviceLocation(uuid: string): Promise<DeviceLocation | null> {
-  const [d] = (await sdk.pine.get({
-    resource: 'device',
-    options: { $select: ['latitude', 'longitude', 'custom_latitude', 'custom_longitude'], $filter: { uuid } },
-  } as never)) as DeviceLocation[];
+  const [d] = await pineGet('device', { $select: ['latitude', 'longitude', 'custom_latitude', 'custom_longitude'], $filter: { uuid } });
   return d ?? null;
 }
 

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { pineGetOne } from '../../../lib/pine';
 import type { ServiceAction } from '../service-rules';
 import { deviceKey } from './keys';
 
@@ -22,25 +23,16 @@ export const SERVICES_REFETCH_MS = 15_000;
 
 export const deviceServicesKey = (uuid: string) => [...deviceKey(uuid), 'services'] as const;
 
-interface RawInstall {
-  id: number;
-  status: string;
-  download_progress: number | null;
-  install_date: string;
-  installs__image: { id: number; is_a_build_of__service: { id: number; service_name: string }[] }[];
-  is_provided_by__release: { id: number; commit: string; raw_version: string }[];
-}
-
 /**
  * The device's services: the target release's services (by its images) and the device's
  * image_install rows, which carry each service's status and download progress (dialect §3).
  */
 export async function getDeviceServices(uuid: string, targetReleaseId: number | null): Promise<DeviceService[]> {
   const [device, release] = await Promise.all([
-    sdk.pine.get({
-      resource: 'device',
-      id: { uuid },
-      options: {
+    pineGetOne(
+      'device',
+      { uuid },
+      {
         $select: 'id',
         $expand: {
           image_install: {
@@ -53,17 +45,13 @@ export async function getDeviceServices(uuid: string, targetReleaseId: number | 
           },
         },
       },
-    } as never) as Promise<{ image_install: RawInstall[] } | undefined>,
+    ),
     targetReleaseId === null
       ? Promise.resolve(undefined)
-      : (sdk.pine.get({
-          resource: 'release',
-          id: targetReleaseId,
-          options: {
-            $select: 'id',
-            $expand: { release_image: { $select: 'id', $expand: { image: { $select: 'id', $expand: { is_a_build_of__service: { $select: 'service_name' } } } } } },
-          },
-        } as never) as Promise<{ release_image: { image: { is_a_build_of__service: { service_name: string }[] }[] }[] } | undefined>),
+      : pineGetOne('release', targetReleaseId, {
+          $select: 'id',
+          $expand: { release_image: { $select: 'id', $expand: { image: { $select: 'id', $expand: { is_a_build_of__service: { $select: 'service_name' } } } } } },
+        }),
   ]);
   const byName = new Map<string, ServiceInstall[]>();
   for (const ri of release?.release_image ?? []) {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 import { LOCAL_MODE_VARIABLE, type MoveFleet } from '../device-settings-rules';
 import { deviceKey, fleetDevicesKey } from './keys';
 
@@ -13,26 +13,14 @@ export interface DeviceSettingsFacts {
 
 const settingsKey = (uuid: string) => [...deviceKey(uuid), 'settings'] as const;
 
-interface RawFacts {
-  id: number;
-  is_web_accessible: boolean;
-  is_of__device_type: { is_of__cpu_architecture: { slug: string }[] }[];
-}
-
 export async function getDeviceSettingsFacts(uuid: string): Promise<DeviceSettingsFacts | null> {
-  const [d] = (await sdk.pine.get({
-    resource: 'device',
-    options: {
-      $select: ['id', 'is_web_accessible'],
-      $filter: { uuid },
-      $expand: { is_of__device_type: { $select: ['id'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } } },
-    },
-  } as never)) as RawFacts[];
+  const [d] = await pineGet('device', {
+    $select: ['id', 'is_web_accessible'],
+    $filter: { uuid },
+    $expand: { is_of__device_type: { $select: ['id'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } } },
+  });
   if (!d) return null;
-  const vars = (await sdk.pine.get({
-    resource: 'device_config_variable' as 'application',
-    options: { $select: ['value'], $filter: { device: d.id, name: LOCAL_MODE_VARIABLE } },
-  } as never)) as { value: string }[];
+  const vars = await pineGet('device_config_variable', { $select: ['value'], $filter: { device: d.id, name: LOCAL_MODE_VARIABLE } });
   return {
     is_web_accessible: d.is_web_accessible,
     localMode: vars[0]?.value === '1',
@@ -44,23 +32,14 @@ export function useDeviceSettingsFacts(uuid: string) {
   return useQuery({ queryKey: settingsKey(uuid), queryFn: () => getDeviceSettingsFacts(uuid) });
 }
 
-interface RawFleet {
-  id: number;
-  app_name: string;
-  is_for__device_type: { is_of__cpu_architecture: { slug: string }[] }[];
-}
-
 /** The fleets the caller reads (class fleet), with their default type's CPU architecture. */
 export async function getMoveFleets(): Promise<MoveFleet[]> {
-  const rows = (await sdk.pine.get({
-    resource: 'application',
-    options: {
-      $select: ['id', 'app_name'],
-      $filter: { is_of__class: 'fleet' },
-      $expand: { is_for__device_type: { $select: ['id'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } } },
-      $orderby: { app_name: 'asc' },
-    },
-  } as never)) as RawFleet[];
+  const rows = await pineGet('application', {
+    $select: ['id', 'app_name'],
+    $filter: { is_of__class: 'fleet' },
+    $expand: { is_for__device_type: { $select: ['id'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } } },
+    $orderby: { app_name: 'asc' },
+  });
   return rows.map((r) => ({ id: r.id, app_name: r.app_name, architecture: r.is_for__device_type[0]?.is_of__cpu_architecture[0]?.slug ?? '' }));
 }
 
@@ -70,15 +49,12 @@ export function useMoveFleets(enabled: boolean) {
 
 /** The fleet's successful releases, newest first (spec 2 §7 release lists, page size 50). */
 export async function getPinnableReleases(fleetId: number): Promise<{ id: number; commit: string; raw_version: string }[]> {
-  return (await sdk.pine.get({
-    resource: 'release',
-    options: {
-      $select: ['id', 'commit', 'raw_version'],
-      $filter: { belongs_to__application: fleetId, status: 'success' },
-      $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
-      $top: 50,
-    },
-  })) as { id: number; commit: string; raw_version: string }[];
+  return pineGet('release', {
+    $select: ['id', 'commit', 'raw_version'],
+    $filter: { belongs_to__application: fleetId, status: 'success' },
+    $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
+    $top: 50,
+  });
 }
 
 export function usePinnableReleases(fleetId: number) {

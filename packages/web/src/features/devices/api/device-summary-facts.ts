@@ -1,6 +1,7 @@
 import { LOCAL_MODE_VARIABLES } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 import { deviceKey, DEVICE_REFETCH_MS } from './keys';
 
 /** Summary-card facts beyond the shell's device: local mode and the public device URL. */
@@ -11,14 +12,11 @@ export interface DeviceSummaryFacts {
 }
 
 export async function getDeviceSummaryFacts(uuid: string): Promise<DeviceSummaryFacts> {
-  const [d] = (await sdk.pine.get({
-    resource: 'device',
-    options: {
-      $select: ['id', 'is_web_accessible'],
-      $filter: { uuid },
-      $expand: { device_config_variable: { $select: ['name', 'value'], $filter: { name: { $in: [...LOCAL_MODE_VARIABLES] } } } },
-    },
-  } as never)) as { is_web_accessible: boolean; device_config_variable: { name: string; value: string }[] }[];
+  const [d] = await pineGet('device', {
+    $select: ['id', 'is_web_accessible'],
+    $filter: { uuid },
+    $expand: { device_config_variable: { $select: ['name', 'value'], $filter: { name: { $in: [...LOCAL_MODE_VARIABLES] } } } },
+  });
   if (!d) return { localMode: false, webUrl: null };
   const localMode = d.device_config_variable.some((v) => v.value === '1');
   // device.getDeviceUrl builds it from the API's /config deviceUrlsBase.

@@ -1,6 +1,6 @@
 import type { DeviceOverallStatus } from '@flotilla/model';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 import { DEVICE_REFETCH_MS, deviceKey } from './keys';
 
 export interface ReleaseRef {
@@ -49,42 +49,26 @@ export interface DeviceDetails {
 
 const RELEASE_SELECT = { $select: ['id', 'commit', 'raw_version'] } as const;
 
-interface RawDevice extends Omit<DeviceDetails, 'fleet' | 'deviceType' | 'running' | 'pinned'> {
-  belongs_to__application: {
-    id: number;
-    app_name: string;
-    is_of__class: string;
-    organization: { id: number; is_frozen: boolean }[];
-    should_be_running__release: ReleaseRef[];
-  }[];
-  is_of__device_type: { slug: string; name: string; contract: unknown }[];
-  is_running__release: ReleaseRef[];
-  is_pinned_on__release: ReleaseRef[];
-}
-
 /** GET device by uuid expanding its fleet and device type (spec 2 §7); null when not found. */
 export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
-  const [d] = (await sdk.pine.get({
-    resource: 'device',
-    options: {
-      $select: [
-        'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress',
-        'api_heartbeat_state', 'api_heartbeat_at', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
-        'is_accessible_by_support_until__date', 'ip_address', 'public_address', 'mac_address', 'cpu_usage', 'cpu_temp',
-        'memory_usage', 'memory_total', 'storage_usage', 'storage_total',
-      ],
-      $filter: { uuid },
-      $expand: {
-        belongs_to__application: {
-          $select: ['id', 'app_name', 'is_of__class'],
-          $expand: { organization: { $select: ['id', 'is_frozen'] }, should_be_running__release: RELEASE_SELECT },
-        },
-        is_of__device_type: { $select: ['slug', 'name', 'contract'] },
-        is_running__release: RELEASE_SELECT,
-        is_pinned_on__release: RELEASE_SELECT,
+  const [d] = await pineGet('device', {
+    $select: [
+      'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress',
+      'api_heartbeat_state', 'api_heartbeat_at', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
+      'is_accessible_by_support_until__date', 'ip_address', 'public_address', 'mac_address', 'cpu_usage', 'cpu_temp',
+      'memory_usage', 'memory_total', 'storage_usage', 'storage_total',
+    ],
+    $filter: { uuid },
+    $expand: {
+      belongs_to__application: {
+        $select: ['id', 'app_name', 'is_of__class'],
+        $expand: { organization: { $select: ['id', 'is_frozen'] }, should_be_running__release: RELEASE_SELECT },
       },
+      is_of__device_type: { $select: ['slug', 'name', 'contract'] },
+      is_running__release: RELEASE_SELECT,
+      is_pinned_on__release: RELEASE_SELECT,
     },
-  } as never)) as RawDevice[];
+  });
   if (!d) return null;
   const { belongs_to__application, is_of__device_type, is_running__release, is_pinned_on__release, ...rest } = d;
   const app = belongs_to__application[0]!;

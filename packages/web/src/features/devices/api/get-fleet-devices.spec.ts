@@ -7,7 +7,7 @@ const { deviceTableFilter } = await import('./get-fleet-devices');
 const { sdk } = await import('../../../lib/sdk');
 
 const url = (filters: Parameters<typeof deviceTableFilter>[1]) =>
-  decodeURIComponent(sdk.pine.compile({ resource: 'device', options: { $filter: deviceTableFilter(7, filters) } } as never));
+  decodeURIComponent(sdk.pine.compile({ resource: 'device', options: { $filter: deviceTableFilter(7, filters) } } as Parameters<typeof sdk.pine.compile>[0]));
 
 describe('deviceTableFilter', () => {
   it('is only the fleet without filters (a lone $and operand does not compile)', () => {

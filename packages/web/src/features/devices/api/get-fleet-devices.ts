@@ -1,6 +1,6 @@
 import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineCount, pineGet } from '../../../lib/pine';
 import { DEVICE_PAGE_SIZE, DEVICE_TABLE_REFETCH_MS, fleetDevicesKey } from './keys';
 
 export interface DeviceFilters {
@@ -47,21 +47,6 @@ export function deviceTableFilter(fleetId: number, filters: DeviceFilters): obje
   return and.length === 1 ? and[0]! : { $and: and };
 }
 
-interface RawDevice {
-  id: number;
-  uuid: string;
-  device_name: string;
-  overall_status: DeviceOverallStatus | null;
-  last_connectivity_event: string | null;
-  api_heartbeat_at: string | null;
-  is_online: boolean;
-  os_version: string | null;
-  os_variant: string | null;
-  ip_address: string | null;
-  is_of__device_type: { slug: string; name: string }[];
-  is_running__release: { id: number; commit: string; raw_version: string }[];
-}
-
 /**
  * One page of a fleet's devices (spec 2 §7: `$top` page size, ordered by
  * last_connectivity_event desc then id desc, plus a count query with the same filter).
@@ -69,21 +54,18 @@ interface RawDevice {
 export async function getFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE): Promise<DevicePage> {
   const $filter = deviceTableFilter(fleetId, filters);
   const [devices, total] = await Promise.all([
-    sdk.pine.get({
-      resource: 'device',
-      options: {
-        $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'api_heartbeat_at', 'is_online', 'os_version', 'os_variant', 'ip_address'],
-        $expand: {
-          is_of__device_type: { $select: ['slug', 'name'] },
-          is_running__release: { $select: ['id', 'commit', 'raw_version'] },
-        },
-        $filter,
-        $orderby: [{ last_connectivity_event: 'desc' }, { id: 'desc' }],
-        $top: pageSize,
-        $skip: page * pageSize,
+    pineGet('device', {
+      $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'api_heartbeat_at', 'is_online', 'os_version', 'os_variant', 'ip_address'],
+      $expand: {
+        is_of__device_type: { $select: ['slug', 'name'] },
+        is_running__release: { $select: ['id', 'commit', 'raw_version'] },
       },
-    } as never) as Promise<RawDevice[]>,
-    sdk.pine.get({ resource: 'device', options: { $count: { $filter } } } as never) as Promise<number>,
+      $filter,
+      $orderby: [{ last_connectivity_event: 'desc' }, { id: 'desc' }],
+      $top: pageSize,
+      $skip: page * pageSize,
+    }),
+    pineCount('device', { $filter }),
   ]);
   return {
     total,
@@ -122,13 +104,7 @@ export type StatusCounts = Record<DeviceOverallStatus, number>;
 /** The fleet's device count per overall status, each a server-side `$count` (spec 2 §2). */
 export async function getDeviceStatusCounts(fleetId: number): Promise<StatusCounts> {
   const counts = await Promise.all(
-    DEVICE_OVERALL_STATUSES.map(
-      (status) =>
-        sdk.pine.get({
-          resource: 'device',
-          options: { $count: { $filter: { belongs_to__application: fleetId, overall_status: status } } },
-        } as never) as Promise<number>,
-    ),
+    DEVICE_OVERALL_STATUSES.map((status) => pineCount('device', { $filter: { belongs_to__application: fleetId, overall_status: status } })),
   );
   return Object.fromEntries(DEVICE_OVERALL_STATUSES.map((s, i) => [s, counts[i] ?? 0])) as StatusCounts;
 }

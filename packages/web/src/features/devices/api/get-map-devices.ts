@@ -1,6 +1,6 @@
 import type { DeviceOverallStatus } from '@flotilla/model';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineCount, pineGet } from '../../../lib/pine';
 import { deviceTableFilter, type DeviceFilters } from './get-fleet-devices';
 import { DEVICE_TABLE_REFETCH_MS, fleetDevicesKey } from './keys';
 
@@ -45,17 +45,14 @@ export async function getMapDevices(fleetId: number, filters: DeviceFilters): Pr
     ],
   };
   const [rows, withCoordinates, total] = await Promise.all([
-    sdk.pine.get({
-      resource: 'device',
-      options: {
-        $select: ['id', 'uuid', 'device_name', 'overall_status', 'latitude', 'longitude', 'custom_latitude', 'custom_longitude'],
-        $filter,
-        $orderby: { id: 'asc' },
-        $top: MAP_DEVICE_LIMIT,
-      },
-    } as never) as Promise<MapDeviceRow[]>,
-    sdk.pine.get({ resource: 'device', options: { $count: { $filter } } } as never) as Promise<number>,
-    sdk.pine.get({ resource: 'device', options: { $count: { $filter: base } } } as never) as Promise<number>,
+    pineGet('device', {
+      $select: ['id', 'uuid', 'device_name', 'overall_status', 'latitude', 'longitude', 'custom_latitude', 'custom_longitude'],
+      $filter,
+      $orderby: { id: 'asc' },
+      $top: MAP_DEVICE_LIMIT,
+    }),
+    pineCount('device', { $filter }),
+    pineCount('device', { $filter: base }),
   ]);
   return { rows, withCoordinates, total };
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineCount } from '../../../lib/pine';
 import { getDeviceStatusCounts } from '../../devices/api/get-fleet-devices';
 import type { FleetDeviceCounts } from '../fleet-settings-rules';
 import { fleetSettingsKey } from './keys';
@@ -11,7 +11,7 @@ import { fleetSettingsKey } from './keys';
  */
 export async function getFleetDeviceCounts(fleetId: number): Promise<FleetDeviceCounts> {
   const [total, byStatus] = await Promise.all([
-    sdk.pine.get({ resource: 'device', options: { $count: { $filter: { belongs_to__application: fleetId } } } } as never) as Promise<number>,
+    pineCount('device', { $filter: { belongs_to__application: fleetId } }),
     getDeviceStatusCounts(fleetId),
   ]);
   return { total, byStatus };

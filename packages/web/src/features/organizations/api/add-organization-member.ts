@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pinePost } from '../../../lib/pine';
 import { getMembershipRoles } from './get-membership-roles';
 import { organizationQueryKey } from './get-organization';
 
@@ -15,10 +15,9 @@ export interface AddMemberInput {
  */
 export async function addOrganizationMember({ organizationId, username, roleName }: AddMemberInput) {
   const roleId = (await getMembershipRoles()).get(roleName);
-  await sdk.pine.post({
-    resource: 'organization_membership',
-    body: { username, is_member_of__organization: organizationId, organization_membership_role: roleId } as never,
-  });
+  // The role is required (the model has no default for it); the choices come from these roles.
+  if (roleId === undefined) throw new Error(`Unknown organization role '${roleName}'`);
+  await pinePost('organization_membership', { username, is_member_of__organization: organizationId, organization_membership_role: roleId });
 }
 
 export function useAddOrganizationMember() {

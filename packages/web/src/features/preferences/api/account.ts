@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
+import type { Patch } from '@flotilla/model';
+import { pineGet, pineGetOne, pinePatch } from '../../../lib/pine';
 import { appearanceQueryKey, type Appearance } from './get-apps-enabled';
 
 export interface SocialAccount {
@@ -13,10 +15,7 @@ export function useSocialAccounts(userId: number | undefined) {
   return useQuery({
     queryKey: ['preferences', 'social-accounts', userId ?? null],
     queryFn: async () =>
-      (await sdk.pine.get({
-        resource: 'social_service_account' as never,
-        options: { $select: ['id', 'display_name', 'provider'], $filter: { belongs_to__user: userId } } as never,
-      })) as unknown as SocialAccount[],
+      pineGet('social_service_account', { $select: ['id', 'display_name', 'provider'], $filter: { belongs_to__user: userId } }),
     enabled: userId !== undefined,
   });
 }
@@ -32,16 +31,12 @@ export function useProfile(userId: number | undefined) {
   return useQuery({
     queryKey: ['preferences', 'profile', userId ?? null],
     queryFn: async (): Promise<Profile> => {
-      const user = (await sdk.pine.get({
-        resource: 'user',
-        id: userId!,
-        options: { $select: ['first_name', 'last_name', 'company', 'account_type'] as never },
-      })) as Partial<Record<keyof Profile, string | null>> | undefined;
+      const user = await pineGetOne('user', userId!, { $select: ['first_name', 'last_name', 'company', 'account_type'] });
       return {
         first_name: user?.first_name ?? '',
         last_name: user?.last_name ?? '',
         company: user?.company ?? '',
-        account_type: (user?.account_type as Profile['account_type'] | null | undefined) ?? '',
+        account_type: user?.account_type ?? '',
       };
     },
     enabled: userId !== undefined,
@@ -57,22 +52,18 @@ export function useSaveProfile(userId: number | undefined) {
   });
 }
 
-const APPEARANCE_FIELDS: Record<keyof Appearance, string> = {
+const APPEARANCE_FIELDS = {
   displaysApps: 'displays_apps',
   headerColor: 'header_color',
   showsNavigationStripes: 'shows_navigation_stripes',
-};
+} as const satisfies Record<keyof Appearance, keyof Patch<'user'>>;
 
 /** Saves appearance preferences; the header and sidebar follow at once. */
 export function useSaveAppearance(userId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (change: Partial<Appearance>) =>
-      sdk.pine.patch({
-        resource: 'user',
-        id: userId!,
-        body: Object.fromEntries(Object.entries(change).map(([k, v]) => [APPEARANCE_FIELDS[k as keyof Appearance], v])) as never,
-      }),
+      pinePatch('user', { id: userId! }, Object.fromEntries(Object.entries(change).map(([k, v]) => [APPEARANCE_FIELDS[k as keyof Appearance], v])) as Patch<'user'>),
     // Optimistic: the switch and the header follow at once; a refused change rolls back.
     onMutate: async (change) => {
       await queryClient.cancelQueries({ queryKey: appearanceQueryKey(userId) });

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineGetOne } from '../../../lib/pine';
 import { useSession } from '../../auth/api/get-session';
 
 /**
@@ -20,11 +20,7 @@ export const appearanceQueryOptions = (userId: number | undefined) =>
     queryKey: appearanceQueryKey(userId),
     queryFn: async (): Promise<Appearance> => {
       // These fields are ours, not in balena-sdk's typed user model.
-      const user = (await sdk.pine.get({
-        resource: 'user',
-        id: userId!,
-        options: { $select: ['displays_apps', 'header_color', 'shows_navigation_stripes'] as never },
-      })) as { displays_apps?: boolean | null; header_color?: string | null; shows_navigation_stripes?: boolean | null } | undefined;
+      const user = await pineGetOne('user', userId!, { $select: ['displays_apps', 'header_color', 'shows_navigation_stripes'] });
       return {
         displaysApps: user?.displays_apps === true,
         headerColor: user?.header_color ?? null,

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pinePost } from '../../../lib/pine';
 import { teamsRootKey } from './keys';
 
 /**
@@ -12,7 +12,7 @@ export async function addTeamMembers({ teamId, usernames }: { teamId: number; us
   let firstError: unknown;
   for (const username of usernames) {
     try {
-      await sdk.pine.post({ resource: 'team_membership', body: { username, is_member_of__team: teamId } as never });
+      await pinePost('team_membership', { username, is_member_of__team: teamId });
     } catch (err) {
       failed.push(username);
       firstError ??= err;
