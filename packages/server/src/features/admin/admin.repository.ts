@@ -1,12 +1,9 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 // The admin feature's SQL: the users platform staff act on.
 
-export interface LoginAsTarget {
-  id: number;
-  username: string;
-  platform_role: string | null;
-}
+export type LoginAsTarget = Pick<Row<'user'>, 'id' | 'username' | 'platform_role'>;
 
 /** The user with this username (case-insensitively). */
 export async function userByUsername(db: Db, username: string): Promise<LoginAsTarget | undefined> {

@@ -1,3 +1,4 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import type { InvitationKind } from './invitation-kinds.js';
 
@@ -5,8 +6,8 @@ import type { InvitationKind } from './invitation-kinds.js';
 // invitee rows, and the memberships an accepted invite makes.
 
 /** The id of the user whose actor is `actorId`, if the actor is a user. */
-export async function userIdOfActor(db: Db, actorId: number | null): Promise<number | undefined> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE actor = $1', [actorId]);
+export async function userIdOfActor(db: Db, actorId: Row<'actor'>['id'] | null): Promise<Row<'user'>['id'] | undefined> {
+  const { rows } = await db.query<Pick<Row<'user'>, 'id'>>('SELECT id FROM "user" WHERE actor = $1', [actorId]);
   return rows[0]?.id;
 }
 
@@ -22,8 +23,8 @@ export async function insertInvitee(db: Db, email: string): Promise<void> {
 }
 
 /** The invitee row of an e-mail address (case-insensitively); the caller made sure it exists. */
-export async function inviteeIdByEmail(db: Db, email: string): Promise<number> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM invitee WHERE lower(email) = lower($1)', [email]);
+export async function inviteeIdByEmail(db: Db, email: string): Promise<Row<'invitee'>['id']> {
+  const { rows } = await db.query<Pick<Row<'invitee'>, 'id'>>('SELECT id FROM invitee WHERE lower(email) = lower($1)', [email]);
   return rows[0]!.id;
 }
 
@@ -79,10 +80,12 @@ export async function deleteInvite(db: Db, kind: InvitationKind, id: number): Pr
 
 /** What an invitation mail says: the invitee's address, the message, the organization or fleet name, the role and the inviter's name. */
 export interface InvitationMailFacts {
-  invitee: string;
-  message: string | null;
-  target: string;
-  role: string;
+  invitee: Row<'invitee'>['email'];
+  message: Row<InvitationKind['resource']>['message'];
+  /** The organization's name or the fleet's app_name. */
+  target: Row<'organization'>['name'] | Row<'application'>['app_name'];
+  role: Row<'organization_membership_role' | 'application_membership_role'>['name'];
+  /** The inviter's full name, else their username. */
   inviter: string;
 }
 
@@ -164,13 +167,13 @@ export async function setFleetMembership(tx: Db, userId: number, applicationId: 
   );
 }
 
-export async function organizationById(tx: Db, id: number): Promise<{ id: number; name: string } | undefined> {
-  const { rows } = await tx.query<{ id: number; name: string }>('SELECT id, name FROM organization WHERE id = $1', [id]);
+export async function organizationById(tx: Db, id: number): Promise<Pick<Row<'organization'>, 'id' | 'name'> | undefined> {
+  const { rows } = await tx.query<Pick<Row<'organization'>, 'id' | 'name'>>('SELECT id, name FROM organization WHERE id = $1', [id]);
   return rows[0];
 }
 
-export async function fleetById(tx: Db, id: number): Promise<{ id: number; app_name: string; organization: number } | undefined> {
-  const { rows } = await tx.query<{ id: number; app_name: string; organization: number }>(
+export async function fleetById(tx: Db, id: number): Promise<Pick<Row<'application'>, 'id' | 'app_name' | 'organization'> | undefined> {
+  const { rows } = await tx.query<Pick<Row<'application'>, 'id' | 'app_name' | 'organization'>>(
     'SELECT id, app_name, organization FROM application WHERE id = $1',
     [id],
   );

@@ -1,15 +1,16 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 // The organizations feature's SQL: organizations, their memberships and what hangs on those.
 
 /** Whether an organization has this name (case-insensitively) or this handle. */
-export async function organizationNameOrHandleTaken(db: Db, name: unknown, handle: unknown): Promise<boolean> {
+export async function organizationNameOrHandleTaken(db: Db, name: Row<'organization'>['name'], handle: Row<'organization'>['handle']): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organization WHERE lower(name) = lower($1) OR handle = $2', [name, handle]);
   return rowCount > 0;
 }
 
 /** Makes the user of actor `actorId` an administrator of the organization (unless a member already). */
-export async function addAdministratorByActor(db: Db, organizationId: number, actorId: number): Promise<void> {
+export async function addAdministratorByActor(db: Db, organizationId: Row<'organization'>['id'], actorId: Row<'actor'>['id']): Promise<void> {
   await db.query(
     `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
      SELECT u.id, $2, r.id FROM "user" u, organization_membership_role r
@@ -20,8 +21,8 @@ export async function addAdministratorByActor(db: Db, organizationId: number, ac
 }
 
 /** The name of an organization membership role, by id. */
-export async function membershipRoleName(db: Db, roleId: unknown): Promise<string | undefined> {
-  const { rows } = await db.query<{ name: string }>('SELECT name FROM organization_membership_role WHERE id = $1', [roleId]);
+export async function membershipRoleName(db: Db, roleId: unknown): Promise<Row<'organization_membership_role'>['name'] | undefined> {
+  const { rows } = await db.query<Pick<Row<'organization_membership_role'>, 'name'>>('SELECT name FROM organization_membership_role WHERE id = $1', [roleId]);
   return rows[0]?.name;
 }
 

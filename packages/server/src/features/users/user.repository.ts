@@ -1,3 +1,4 @@
+import type { Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 // The users feature's SQL: user accounts and the personal organization each one gets.
@@ -25,33 +26,29 @@ export async function emailTaken(db: Db, email: string): Promise<boolean> {
 }
 
 /** A new actor (the identity a user, device or application acts as); its id. */
-export async function insertActor(db: Db): Promise<number> {
+export async function insertActor(db: Db): Promise<Row<'actor'>['id']> {
   return (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
 }
 
-export interface NewUserRow {
-  actor: number;
-  username: string;
-  email: string;
-  passwordHash: string;
-  platformRole: 'administrator' | 'support_agent' | null;
-  isVerified: boolean;
-  hasDisabledNewsletter: boolean;
-}
+/** The columns of a new user (`password` is the hash). */
+export type NewUserRow = Pick<Row<'user'>, 'actor' | 'username' | 'email' | 'platform_role' | 'is_verified' | 'has_disabled_newsletter'> & { password: string };
 
 /**
  * Inserts the user and their personal organization (name and handle from the username), both
  * or neither: inside the caller's transaction, under a savepoint that is rolled back when
  * either insert fails (a unique index the caller may retry on), and the error rethrown.
  */
-export async function insertUserWithOrganization(tx: Db, user: NewUserRow): Promise<{ userId: number; organizationId: number }> {
+export async function insertUserWithOrganization(
+  tx: Db,
+  user: NewUserRow,
+): Promise<{ userId: Row<'user'>['id']; organizationId: Row<'organization'>['id'] }> {
   await tx.query('SAVEPOINT pick_username');
   try {
     const inserted = (
       await tx.query<{ id: number }>(
         `INSERT INTO "user" (actor, username, email, password, has_password_set, platform_role, is_verified, has_disabled_newsletter)
          VALUES ($1, $2, $3, $4, true, $5, $6, $7) RETURNING id`,
-        [user.actor, user.username, user.email, user.passwordHash, user.platformRole, user.isVerified, user.hasDisabledNewsletter],
+        [user.actor, user.username, user.email, user.password, user.platform_role, user.is_verified, user.has_disabled_newsletter],
       )
     ).rows[0]!;
     const org = (
@@ -69,7 +66,7 @@ export async function insertUserWithOrganization(tx: Db, user: NewUserRow): Prom
 }
 
 /** Makes the user an administrator of the organization. */
-export async function addOrganizationAdministrator(db: Db, userId: number, organizationId: number): Promise<void> {
+export async function addOrganizationAdministrator(db: Db, userId: Row<'user'>['id'], organizationId: Row<'organization'>['id']): Promise<void> {
   await db.query(
     `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
      SELECT $1, $2, id FROM organization_membership_role WHERE name = 'administrator'`,

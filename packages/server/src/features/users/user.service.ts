@@ -49,10 +49,10 @@ export async function createUser(
           actor,
           username,
           email,
-          passwordHash,
-          platformRole: input.platformRole ?? null,
-          isVerified: input.isVerified ?? false,
-          hasDisabledNewsletter: input.hasDisabledNewsletter ?? false,
+          password: passwordHash,
+          platform_role: input.platformRole ?? null,
+          is_verified: input.isVerified ?? false,
+          has_disabled_newsletter: input.hasDisabledNewsletter ?? false,
         });
       } catch (err) {
         const e = err as { code?: string; constraint?: string };
