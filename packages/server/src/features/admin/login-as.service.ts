@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../infra/errors.js';
 import { issueSessionToken } from '../../infra/auth/session.service.js';
+import { userByUsername } from './admin.repository.js';
 
 export interface LoginAsResult {
   token: string;
@@ -16,11 +17,7 @@ export interface LoginAsResult {
 export async function loginAs(db: Db, jwtSecret: string, administratorId: number, username: string): Promise<LoginAsResult> {
   const name = username.trim();
   if (!name) throw new BadRequestError('A username is required');
-  const { rows } = await db.query<{ id: number; username: string; platform_role: string | null }>(
-    'SELECT id, username, platform_role FROM "user" WHERE lower(username) = lower($1) LIMIT 1',
-    [name],
-  );
-  const user = rows[0];
+  const user = await userByUsername(db, name);
   if (!user) throw new NotFoundError('User not found');
   if (user.id === administratorId) throw new BadRequestError('You are already signed in as this user');
   if (user.platform_role === 'administrator') {

@@ -2,6 +2,15 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
 import { hashInvitationToken, INVITATION_TOKEN_PATTERN } from './invitation-token.js';
+import {
+  addOrganizationMember,
+  addOrganizationMemberIfNone,
+  deleteInvite,
+  fleetById,
+  inviteByTokenHash,
+  organizationById,
+  setFleetMembership,
+} from './invitation.repository.js';
 
 export type AcceptResult = { organization: { id: number; name: string } } | { application: { id: number; app_name: string } };
 
@@ -19,49 +28,22 @@ const EXPIRED = 'This invitation has expired; ask for a new one';
 export async function acceptInvitation(db: Db, kind: InvitationKind, userId: number, token: string): Promise<AcceptResult> {
   if (!INVITATION_TOKEN_PATTERN.test(token)) throw new NotFoundError(UNKNOWN);
   return db.tx(async (tx) => {
-    const { rows } = await tx.query<{ id: number; target: number; role: number; mine: boolean; expired: boolean }>(
-      `SELECT i.id, i.${kind.target} AS target, i.${kind.role} AS role, i.expiry <= now() AS expired,
-              EXISTS (SELECT 1 FROM "user" u JOIN invitee e ON e.id = i.invitee WHERE u.id = $2 AND lower(u.email) = lower(e.email)) AS mine
-         FROM ${kind.resource} i WHERE i.token_hash = $1
-         FOR UPDATE`,
-      [hashInvitationToken(token), userId],
-    );
-    const invite = rows[0];
+    const invite = await inviteByTokenHash(tx, kind, hashInvitationToken(token), userId);
     if (!invite) throw new NotFoundError(UNKNOWN);
     if (invite.expired) throw new BadRequestError(EXPIRED);
     if (!invite.mine) throw new ForbiddenError('This invitation was sent to another e-mail address; sign in with that address to accept it');
 
     let result: AcceptResult;
     if (kind.kind === 'organization') {
-      await tx.query(
-        `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
-         VALUES ($1, $2, $3)
-         ON CONFLICT ("user", is_member_of__organization) DO NOTHING`,
-        [userId, invite.target, invite.role],
-      );
-      const org = await tx.query<{ id: number; name: string }>('SELECT id, name FROM organization WHERE id = $1', [invite.target]);
-      result = { organization: org.rows[0]! };
+      await addOrganizationMember(tx, userId, invite.target, invite.role);
+      result = { organization: (await organizationById(tx, invite.target))! };
     } else {
-      const app = await tx.query<{ id: number; app_name: string; organization: number }>(
-        'SELECT id, app_name, organization FROM application WHERE id = $1',
-        [invite.target],
-      );
-      const fleet = app.rows[0]!;
-      await tx.query(
-        `INSERT INTO organization_membership ("user", is_member_of__organization, organization_membership_role)
-         SELECT $1, $2, r.id FROM organization_membership_role r WHERE r.name = 'member'
-         ON CONFLICT ("user", is_member_of__organization) DO NOTHING`,
-        [userId, fleet.organization],
-      );
-      await tx.query(
-        `INSERT INTO user_application_membership ("user", is_member_of__application, application_membership_role)
-         VALUES ($1, $2, $3)
-         ON CONFLICT ("user", is_member_of__application) DO UPDATE SET application_membership_role = EXCLUDED.application_membership_role`,
-        [userId, fleet.id, invite.role],
-      );
+      const fleet = (await fleetById(tx, invite.target))!;
+      await addOrganizationMemberIfNone(tx, userId, fleet.organization);
+      await setFleetMembership(tx, userId, fleet.id, invite.role);
       result = { application: { id: fleet.id, app_name: fleet.app_name } };
     }
-    await tx.query(`DELETE FROM ${kind.resource} WHERE id = $1`, [invite.id]);
+    await deleteInvite(tx, kind, invite.id);
     return result;
   });
 }

@@ -3,6 +3,7 @@ import { fleetInvitation, organizationInvitation, type Mailer } from '../../infr
 import type { InvitationKind } from './invitation-kinds.js';
 import { invitationTokenOf } from './invitation-token.js';
 import type { HookBody } from '../../infra/odata/index.js';
+import { invitationMailFacts } from './invitation.repository.js';
 
 /**
  * Rule: a created invite is mailed to the invitee with the accept link (spec 1 §2 routes
@@ -13,27 +14,7 @@ import type { HookBody } from '../../infra/odata/index.js';
 export async function sendInvitationMail(db: Db, mailer: Mailer, kind: InvitationKind, inviteId: number, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
   const token = invitationTokenOf(body);
   if (token === undefined) return;
-  const { rows } = await db.query<{ invitee: string; message: string | null; target: string; role: string; inviter: string }>(
-    kind.kind === 'organization'
-      ? `SELECT e.email AS invitee, i.message, o.name AS target, r.name AS role,
-                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
-           FROM invitee__is_invited_to__organization i
-           JOIN invitee e ON e.id = i.invitee
-           JOIN organization o ON o.id = i.is_invited_to__organization
-           JOIN organization_membership_role r ON r.id = i.organization_membership_role
-           JOIN "user" u ON u.id = i.is_created_by__user
-          WHERE i.id = $1`
-      : `SELECT e.email AS invitee, i.message, a.app_name AS target, r.name AS role,
-                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
-           FROM invitee__is_invited_to__application i
-           JOIN invitee e ON e.id = i.invitee
-           JOIN application a ON a.id = i.is_invited_to__application
-           JOIN application_membership_role r ON r.id = i.application_membership_role
-           JOIN "user" u ON u.id = i.is_created_by__user
-          WHERE i.id = $1`,
-    [inviteId],
-  );
-  const row = rows[0];
+  const row = await invitationMailFacts(db, kind, inviteId);
   if (!row) return;
   try {
     const common = {

@@ -2,6 +2,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
 import type { HookBody } from '../../infra/odata/index.js';
+import { roleIdByName } from './invitation.repository.js';
 
 /**
  * Rule (spec 1 §3, §5): an invite carries a role. balena-sdk 23 sends the role's id
@@ -15,8 +16,7 @@ export async function resolveInvitationRole(db: Db, kind: InvitationKind, body: 
     delete body.roleName;
     if (roleName !== undefined && roleName !== null) {
       if (typeof roleName !== 'string') throw new BadRequestError('roleName must be a string');
-      const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${kind.role} WHERE name = $1`, [roleName]);
-      const id = rows[0]?.id;
+      const id = await roleIdByName(db, kind, roleName);
       if (id === undefined) throw new BadRequestError(`No ${kind.kind} role named '${roleName}'`);
       if (body[kind.role] !== undefined && body[kind.role] !== null && body[kind.role] !== id) {
         throw new BadRequestError(`roleName and ${kind.role} name different roles`);

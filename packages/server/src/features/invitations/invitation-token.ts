@@ -5,6 +5,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { HookBody } from '../../infra/odata/index.js';
 import type { InvitationKind } from './invitation-kinds.js';
+import { userIdOfActor } from './invitation.repository.js';
 
 /** SHA-256 (hex) of an invitation token: what the database keeps. */
 export const hashInvitationToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -21,8 +22,7 @@ const pending = new WeakMap<object, string>();
  * from the actor (a user only: an invitation names who sent it).
  */
 export async function prepareInvitation(db: Db, actorId: number | null, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE actor = $1', [actorId]);
-  const userId = rows[0]?.id;
+  const userId = await userIdOfActor(db, actorId);
   if (userId === undefined) throw new BadRequestError('Only users can send invitations');
   const token = alphanumericSecret(256);
   pending.set(body, token);

@@ -3,6 +3,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { HookBody } from '../../infra/odata/index.js';
 import type { InvitationKind } from './invitation-kinds.js';
+import { insertInvitee, inviteeIdByEmail } from './invitation.repository.js';
 
 /**
  * Rule (spec 1 §5, §8): the invitee is a valid e-mail address, else 400 `invalid_email`.
@@ -23,7 +24,6 @@ export function checkInviteeEmail(body: HookBody<InvitationKind['resource'], 'PO
  * on first use. A concurrent first use of the same address waits for the other insert.
  */
 export async function inviteeFor(db: Db, email: string): Promise<number> {
-  await db.query('INSERT INTO invitee (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]);
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM invitee WHERE lower(email) = lower($1)', [email]);
-  return rows[0]!.id;
+  await insertInvitee(db, email);
+  return inviteeIdByEmail(db, email);
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { InvitationKind } from './invitation-kinds.js';
 import type { HookBody } from '../../infra/odata/index.js';
+import { deleteInvites, lockInvitesOf, otherInvites } from './invitation.repository.js';
 
 /**
  * Rule (spec 1 §5, §8): one pending invite per e-mail (case-insensitively) and
@@ -14,11 +15,8 @@ export async function checkInviteeNotInvited(db: Db, kind: InvitationKind, body:
   const target = body[kind.target];
   // One invitee row per address (case-insensitively), so the same address is the same id.
   if (typeof body.invitee !== 'number' || typeof target !== 'number') return;
-  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${kind.resource}:${target}:${body.invitee}`]);
-  const { rows } = await db.query<{ id: number; pending: boolean }>(
-    `SELECT id, expiry > now() AS pending FROM ${kind.resource} WHERE ${kind.target} = $1 AND invitee = $2 AND id <> $3`,
-    [target, body.invitee, newId],
-  );
-  if (rows.some((r) => r.pending)) throw new BadRequestError('invitee_already_invited');
-  if (rows.length > 0) await db.query(`DELETE FROM ${kind.resource} WHERE id = ANY($1)`, [rows.map((r) => r.id)]);
+  await lockInvitesOf(db, kind, target, body.invitee);
+  const others = await otherInvites(db, kind, target, body.invitee, newId);
+  if (others.some((r) => r.pending)) throw new BadRequestError('invitee_already_invited');
+  if (others.length > 0) await deleteInvites(db, kind, others.map((r) => r.id));
 }

@@ -2,6 +2,7 @@ import { toHandle } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError } from '../../infra/errors.js';
 import type { HookBody } from '../../infra/odata/index.js';
+import { organizationNameOrHandleTaken } from './organization.repository.js';
 
 /**
  * Rule: an organization needs a name; its handle (lowercase [a-z0-9_]) is derived from the
@@ -15,8 +16,7 @@ export async function prepareOrganization(db: Db, body: HookBody<'organization',
   } else if (typeof body.handle !== 'string' || !/^[a-z0-9_]{1,100}$/.test(body.handle)) {
     throw new BadRequestError('Organization handles may only contain lowercase letters, digits and underscores');
   }
-  const { rowCount } = await db.query('SELECT 1 FROM organization WHERE lower(name) = lower($1) OR handle = $2', [body.name, body.handle]);
-  if (rowCount > 0) throw new ConflictError('Unique key constraint violated');
+  if (await organizationNameOrHandleTaken(db, body.name, body.handle)) throw new ConflictError('Unique key constraint violated');
 }
 
 /** Rule: renaming keeps a name; the handle stays as it was. */

@@ -1,5 +1,5 @@
 import type { Rules } from '../../infra/app/context.js';
-import { acceptUsername } from '../access/username-for-user.js';
+import { acceptUsername } from '../access/index.js';
 import { addCreatorAsAdministrator } from './creator-becomes-administrator.js';
 import { protectLastAdministrator } from './last-administrator.js';
 import { leaveTeamsAndFleetsOfOrganization } from './leaving-organization.js';

@@ -2,6 +2,7 @@ import { validateSshKey } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, UnauthorizedError } from '../../infra/errors.js';
 import type { DataContext, HookBody } from '../../infra/odata/index.js';
+import { userIdOfActor } from './ssh-key.repository.js';
 
 /**
  * Rule (spec 1 §5): an SSH key's title and key are trimmed and mandatory, and the key
@@ -14,8 +15,8 @@ export async function checkNewSshKey(db: Db, actor: DataContext, body: HookBody<
   body.title = valid.title;
   body.public_key = valid.publicKey;
   if (body.user === undefined) {
-    const { rows } = await db.query<{ id: number }>('SELECT id FROM "user" WHERE actor = $1', [actor.actorId]);
-    if (!rows[0]) throw new UnauthorizedError('You have to log in');
-    body.user = rows[0].id;
+    const userId = await userIdOfActor(db, actor.actorId);
+    if (userId === undefined) throw new UnauthorizedError('You have to log in');
+    body.user = userId;
   }
 }

@@ -1,9 +1,10 @@
 import type { Rules } from '../../infra/app/context.js';
-import { acceptUsername } from '../access/username-for-user.js';
+import { acceptUsername } from '../access/index.js';
 import { checkFleetInTeamOrganization } from './fleet-in-team-organization.js';
-import { raiseSeatRoles, teamsOfAccess } from './seat-role-rise.js';
+import { raiseSeatRoles } from './seat-role-rise.js';
 import { checkTeamMemberInOrganization } from './team-member-in-organization.js';
 import { checkTeamName } from './team-name.js';
+import { teamsOfAccess } from './team.repository.js';
 
 export function registerTeamRules(rules: Rules): void {
   rules.register('team', 'POST', {

@@ -2,6 +2,7 @@ import { API_KEY_EXPIRY_IN_PAST, API_KEY_NAME_REQUIRED } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import type { DataContext, HookBody } from '../../infra/odata/index.js';
+import { ownsAnyApiKey } from './user-preferences.repository.js';
 
 /**
  * Rule (spec 1 §3, §5) on editing the caller's own named API keys: the name stays non-empty
@@ -16,8 +17,7 @@ export async function checkUserApiKeyUpdate(
   now: Date = new Date(),
 ): Promise<void> {
   if (ids.length === 0) return;
-  const { rowCount } = await db.query('SELECT 1 FROM api_key WHERE id = ANY($1::int[]) AND is_of__actor = $2 LIMIT 1', [ids, actor.actorId]);
-  if (!rowCount) return;
+  if (!(await ownsAnyApiKey(db, ids, actor.actorId))) return;
   if ('name' in body) {
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (name === '') throw new BadRequestError(API_KEY_NAME_REQUIRED);

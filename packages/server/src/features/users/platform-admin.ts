@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/db.js';
 import { alphanumericSecret } from '../../infra/auth/secret.js';
+import { platformAdministratorExists } from './user.repository.js';
 import { createUser } from './user.service.js';
 
 /**
@@ -12,8 +13,7 @@ export async function ensurePlatformAdmin(
   opts: { email: string; password?: string },
   announce: (lines: string[]) => void,
 ): Promise<void> {
-  const { rowCount } = await db.query(`SELECT 1 FROM "user" WHERE platform_role = 'administrator' LIMIT 1`);
-  if (rowCount > 0) return;
+  if (await platformAdministratorExists(db)) return;
   const password = opts.password ?? alphanumericSecret(96);
   const user = await createUser(db, { email: opts.email, password, platformRole: 'administrator', isVerified: true });
   announce(
