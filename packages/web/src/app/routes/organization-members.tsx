@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { FullPageError } from '../../components/full-page-status';
 import { PageHeader } from '../../components/page-header';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { useDeleteOrganizationMembership } from '../../features/organizations/api/delete-organization-membership';
 import { useOrganizationInvites, type OrganizationInvite } from '../../features/organizations/api/get-organization-invites';
 import { useOrganizationMembers, type OrganizationMember } from '../../features/organizations/api/get-organization-members';

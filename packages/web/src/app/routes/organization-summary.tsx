@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/page-header';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { type OrganizationDetails as Organization } from '../../features/organizations/api/get-organization';
 import { useOrganizationFleets } from '../../features/organizations/api/get-organization-fleets';
 import { useOrganizationMembers } from '../../features/organizations/api/get-organization-members';

@@ -6,7 +6,7 @@ import { AccessByRoleCard } from '../../components/access-by-role-card';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { useMyOrganizationMembership } from '../../features/organizations/api/get-my-organization-membership';
 import { useOrganizationMembers } from '../../features/organizations/api/get-organization-members';
 import { useDeleteTeam } from '../../features/teams/api/delete-team';

@@ -31,7 +31,7 @@ import {
   useOwnAccount,
   type AccountDeletionPreflight,
 } from '../api/account';
-import { reverify } from '../api/session';
+import { reverify } from '../../../lib/reverify';
 import '../i18n';
 import { paths } from '../../../lib/paths';
 
