@@ -9,7 +9,7 @@ import { RedirectWithError } from '../../../components/redirect-with-error';
 import { useDeleteOrganizationMembership } from '../api/delete-organization-membership';
 import { useMemberAccess, type MemberAccess, type MemberAccessItem } from '../api/get-member-access';
 import { useMyOrganizationMembership } from '../api/get-my-organization-membership';
-import { SummaryListCard } from '../components/summary-list-card';
+import { SummaryListCard } from '../../../components/summary-list-card';
 import { APPLICATION_CLASSES, type ApplicationClass } from '@flotilla/model';
 import { paths } from '../../../lib/paths';
 
