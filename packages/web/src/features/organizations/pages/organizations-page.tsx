@@ -1,17 +1,18 @@
 import { Button, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FullPageError } from '../../components/full-page-status';
-import { AddIcon } from '../../components/icons';
-import { PageHeader } from '../../components/page-header';
-import { useOrganizations } from '../../features/organizations/api/get-organizations';
-import { OrganizationsTable } from '../../features/organizations/components/organizations-table';
+import { FullPageError } from '../../../components/full-page-status';
+import { AddIcon } from '../../../components/icons';
+import { PageHeader } from '../../../components/page-header';
+import { useOrganizations } from '../api/get-organizations';
+import { OrganizationsTable } from '../components/organizations-table';
 
 // The dialog (forms, validation) loads when first wanted, not with the page.
-const loadCreateOrganizationDialog = () => import('../../features/organizations/components/create-organization-dialog');
+const loadCreateOrganizationDialog = () => import('../components/create-organization-dialog');
 const CreateOrganizationDialog = lazy(async () => ({ default: (await loadCreateOrganizationDialog()).CreateOrganizationDialog }));
 
-export function OrganizationsRoute() {
+/** /orgs: the caller's organizations and the create dialog (spec 1 §2). */
+export function OrganizationsPage() {
   const { t } = useTranslation();
   const organizations = useOrganizations();
   const [creating, setCreating] = useState(false);
