@@ -26,8 +26,10 @@ export function TeamSummaryRoute() {
 
 /** Composes the teams feature's page with what it needs from the organizations feature. */
 function TeamRoute({ orgId, teamId, tab }: { orgId: number; teamId: number; tab: (typeof TEAM_TABS)[number] | undefined }) {
-  const membership = useMyOrganizationMembership(orgId);
+  const mine = useMyOrganizationMembership(orgId);
   const members = useOrganizationMembers(orgId);
   const appsEnabled = useAppsEnabled();
+  // Plain values, read here: the page re-renders whenever one of them changes.
+  const membership = { isError: mine.isError, isPending: mine.isPending, data: mine.data, refetch: mine.refetch };
   return <TeamSummaryPage orgId={orgId} teamId={teamId} tab={tab} organization={{ membership, members: members.data, appsEnabled }} />;
 }
