@@ -15,11 +15,21 @@ interface Props<Row> {
   onSelectedChange: (selected: Set<number>) => void;
 }
 
-/** The shared DataTable with a select column (team members, team access, fleet teams). */
-export function SelectableTable<Row>({ label, rows, columns, getId, getName, canManage, selected, onSelectedChange }: Props<Row>) {
-  const { t } = useTranslation();
+export interface SelectColumnOptions<Row> {
+  rows: readonly Row[];
+  getId: (row: Row) => number;
+  selected: ReadonlySet<number>;
+  onSelectedChange: (selected: Set<number>) => void;
+  /** The header checkbox's name (select all). */
+  allLabel: string;
+  /** A row checkbox's name. */
+  rowLabel: (row: Row) => string;
+}
+
+/** A table's select column: a select-all checkbox in the header, one checkbox a row. */
+export function selectColumn<Row>({ rows, getId, selected, onSelectedChange, allLabel, rowLabel }: SelectColumnOptions<Row>): Column<Row> {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(getId(r)));
-  const select: Column<Row> = {
+  return {
     key: 'select',
     header: (
       <Checkbox
@@ -27,7 +37,7 @@ export function SelectableTable<Row>({ label, rows, columns, getId, getName, can
         checked={allSelected}
         indeterminate={selected.size > 0 && !allSelected}
         onChange={(e) => onSelectedChange(e.target.checked ? new Set(rows.map(getId)) : new Set())}
-        slotProps={{ input: { 'aria-label': t('teams.select_all', { label }) } }}
+        slotProps={{ input: { 'aria-label': allLabel } }}
       />
     ),
     render: (row) => (
@@ -40,10 +50,23 @@ export function SelectableTable<Row>({ label, rows, columns, getId, getName, can
           else next.delete(getId(row));
           onSelectedChange(next);
         }}
-        slotProps={{ input: { 'aria-label': t('teams.select_row', { name: getName(row) }) } }}
+        slotProps={{ input: { 'aria-label': rowLabel(row) } }}
       />
     ),
   };
+}
+
+/** The shared DataTable with a select column (team members, team access, fleet teams). */
+export function SelectableTable<Row>({ label, rows, columns, getId, getName, canManage, selected, onSelectedChange }: Props<Row>) {
+  const { t } = useTranslation();
+  const select = selectColumn({
+    rows,
+    getId,
+    selected,
+    onSelectedChange,
+    allLabel: t('teams.select_all', { label }),
+    rowLabel: (row) => t('teams.select_row', { name: getName(row) }),
+  });
   return (
     <DataTable
       label={label}

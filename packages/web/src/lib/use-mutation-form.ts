@@ -23,6 +23,8 @@ export interface MutationForm<TIn extends FieldValues, TOut extends FieldValues>
   form: UseFormReturn<TIn, unknown, TOut>;
   /** The form element's submit handler: validate, run, toast, close. */
   onSubmit: FormEventHandler<HTMLFormElement>;
+  /** The same, without an event: for a form that submits itself (a code complete at six digits). */
+  submitNow: () => Promise<void>;
   /** True from submit until the mutation settles (buttons show progress, the dialog stays). */
   submitting: boolean;
   /** The error text of a field, for `error={…}` on an input. */
@@ -50,9 +52,10 @@ export function useMutationForm<TIn extends FieldValues, TOut extends FieldValue
     [submit, notify, success, onSuccess, onError, onSettled],
   );
   const onSubmit: FormEventHandler<HTMLFormElement> = (e) => void form.handleSubmit(handle)(e);
+  const submitNow = () => form.handleSubmit(handle)();
   const fieldError = (name: Path<TIn>) => {
     const message = form.getFieldState(name, form.formState).error?.message;
     return typeof message === 'string' ? message : undefined;
   };
-  return { form, onSubmit, submitting: form.formState.isSubmitting, fieldError };
+  return { form, onSubmit, submitNow, submitting: form.formState.isSubmitting, fieldError };
 }

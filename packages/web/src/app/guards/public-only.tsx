@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { useQuery } from '@tanstack/react-query';
-import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
+import { sessionClaimsQueryOptions } from '../../lib/get-session-claims';
 import { clearReturnUrl, peekReturnUrl, rememberReturnUrl } from '../../features/auth/return-url';
 import { paths } from '../../lib/paths';
 

@@ -1,9 +1,9 @@
 import { Box, Toolbar } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
-import { useSession } from '../../features/auth/api/get-session';
-import { useSessionClaims } from '../../features/auth/api/get-session-claims';
-import { isPlatformAdministrator, isProviderStaff } from '../../features/auth/session-claims';
+import { useSession } from '../../lib/get-session';
+import { useSessionClaims } from '../../lib/get-session-claims';
+import { isPlatformAdministrator, isProviderStaff } from '../../lib/session-claims';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { StaffBanners } from './staff-banners';

@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router';
-import type { FleetAccess } from '../../features/fleet-access/fleet-access';
+import type { FleetAccess } from '../../lib/fleet-access';
 import type { DeviceDetails } from '../../features/devices/api/get-device';
 
 /** What the device shell hands its sub-pages. */

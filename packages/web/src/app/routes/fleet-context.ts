@@ -1,6 +1,6 @@
 import { useOutletContext } from 'react-router';
 import type { FleetDetails } from '../../features/fleet-access/api/get-fleet';
-import type { FleetAccess } from '../../features/fleet-access/fleet-access';
+import type { FleetAccess } from '../../lib/fleet-access';
 
 /** What the application shell hands its sub-pages (summary, members, teams). */
 export interface FleetRouteContext {

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
 import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
-import type { FleetAccess } from '../../features/fleet-access/fleet-access';
+import type { FleetAccess } from '../../lib/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';

@@ -2,9 +2,9 @@ import { Box, Button, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FullPageSpinner } from '../../components/full-page-status';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { useQuery } from '@tanstack/react-query';
-import { sessionClaimsQueryOptions } from '../../features/auth/api/get-session-claims';
+import { sessionClaimsQueryOptions } from '../../lib/get-session-claims';
 import { AppLayout } from '../layout/app-layout';
 import { paths } from '../../lib/paths';
 

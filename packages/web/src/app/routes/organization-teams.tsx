@@ -1,16 +1,5 @@
-import { Button, Link, Stack, Typography } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { FullPageError } from '../../components/full-page-status';
-import { PageHeader } from '../../components/page-header';
-import { useTeams } from '../../features/teams/api/get-teams';
-import { TeamsTable } from '../../features/teams/components/teams-table';
 import { OrganizationGate } from './organization-gate';
-import { paths } from '../../lib/paths';
-
-const loadCreate = () => import('../../features/teams/components/team-name-dialog');
-const TeamNameDialog = lazy(async () => ({ default: (await loadCreate()).TeamNameDialog }));
+import { OrganizationTeamsPage } from '../../features/teams/pages/organization-teams-page';
 
 /** /orgs/{orgId}/teams (spec 1 §2). */
 export function OrganizationTeamsRoute() {
@@ -18,50 +7,5 @@ export function OrganizationTeamsRoute() {
     <OrganizationGate>
       {({ id, organization, isAdmin }) => <OrganizationTeamsPage id={id} name={organization.name} isAdmin={isAdmin} />}
     </OrganizationGate>
-  );
-}
-
-function OrganizationTeamsPage({ id, name, isAdmin }: { id: number; name: string; isAdmin: boolean }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const teams = useTeams(id);
-  const [creating, setCreating] = useState(false);
-
-  return (
-    <>
-      <PageHeader
-        title={t('teams.page_title', { name })}
-        actions={
-          isAdmin ? (
-            <Button variant="contained" onClick={() => setCreating(true)} onPointerEnter={() => void loadCreate()}>
-              {t('teams.create')}
-            </Button>
-          ) : undefined
-        }
-      />
-      <Stack spacing={3}>
-        <Link component={RouterLink} to={paths.organization(id)} sx={{ alignSelf: 'flex-start' }}>
-          {t('members.back_to_summary')}
-        </Link>
-        {!isAdmin && <Typography color="text.secondary">{t('teams.admins_only')}</Typography>}
-        {teams.isError ? (
-          <FullPageError message={t('teams.load_failed')} onRetry={() => void teams.refetch()} />
-        ) : teams.data?.length === 0 ? (
-          <Typography color="text.secondary">{t('teams.empty')}</Typography>
-        ) : (
-          <TeamsTable organizationId={id} teams={teams.data} loading={teams.isPending} />
-        )}
-      </Stack>
-      <Suspense fallback={null}>
-        {creating && (
-          <TeamNameDialog
-            mode="create"
-            organizationId={id}
-            onClose={() => setCreating(false)}
-            onCreated={(teamId) => void navigate(paths.organizationTeam(id, teamId))}
-          />
-        )}
-      </Suspense>
-    </>
   );
 }

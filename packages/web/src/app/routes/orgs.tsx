@@ -1,48 +1,6 @@
-import { Button, Typography } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { FullPageError } from '../../components/full-page-status';
-import { AddIcon } from '../../components/icons';
-import { PageHeader } from '../../components/page-header';
-import { useOrganizations } from '../../features/organizations/api/get-organizations';
-import { OrganizationsTable } from '../../features/organizations/components/organizations-table';
+import { OrganizationsPage } from '../../features/organizations/pages/organizations-page';
 
-// The dialog (forms, validation) loads when first wanted, not with the page.
-const loadCreateOrganizationDialog = () => import('../../features/organizations/components/create-organization-dialog');
-const CreateOrganizationDialog = lazy(async () => ({ default: (await loadCreateOrganizationDialog()).CreateOrganizationDialog }));
-
+/** /orgs (spec 1 §2). */
 export function OrganizationsRoute() {
-  const { t } = useTranslation();
-  const organizations = useOrganizations();
-  const [creating, setCreating] = useState(false);
-
-  return (
-    <>
-      <PageHeader
-        title={t('orgs.title')}
-        actions={
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setCreating(true)}
-            onPointerEnter={() => void loadCreateOrganizationDialog()}
-          >
-            {t('orgs.create')}
-          </Button>
-        }
-      />
-      {organizations.isError ? (
-        <FullPageError message={t('orgs.load_failed')} onRetry={() => void organizations.refetch()} />
-      ) : organizations.data?.length === 0 ? (
-        <Typography color="text.secondary">{t('orgs.empty')}</Typography>
-      ) : (
-        <OrganizationsTable organizations={organizations.data} loading={organizations.isPending} />
-      )}
-      {creating && (
-        <Suspense fallback={null}>
-          <CreateOrganizationDialog open onClose={() => setCreating(false)} />
-        </Suspense>
-      )}
-    </>
-  );
+  return <OrganizationsPage />;
 }

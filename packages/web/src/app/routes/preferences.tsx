@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, useParams } from 'react-router';
 import '../../features/preferences/i18n';
-import { useWithRecentAuth } from '../../features/account/components/reverify-dialog';
+import { useWithRecentAuth } from '../../components/reverify-dialog';
 import { isPreferenceTab, PreferencesPage } from '../../features/preferences/components/preferences-page';
 import { paths } from '../../lib/paths';
 

@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router';
-import type { FleetAccess } from '../../features/fleet-access/fleet-access';
+import type { FleetAccess } from '../../lib/fleet-access';
 import type { ReleaseDetails } from '../../features/releases/api/get-release';
 
 /** What the release shell hands its sub-pages (summary, settings). */

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { FullPageSpinner } from '../../components/full-page-status';
-import { getSession, sessionQueryKey, useSession } from '../../features/auth/api/get-session';
+import { getSession, sessionQueryKey, useSession } from '../../lib/get-session';
 import { useLogout } from '../../features/auth/api/logout';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { accountStateQueryKey, accountStateQueryOptions, nextAfterVerification } from '../../features/verify-email/api/account-state';

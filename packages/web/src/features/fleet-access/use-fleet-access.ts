@@ -1,11 +1,11 @@
 import { effectiveFleetRole } from '@flotilla/model';
 import { useFleet } from './api/get-fleet';
 import { useMyFleetRoles } from './api/get-my-fleet-roles';
-import { useSession } from '../auth/api/get-session';
+import { useSession } from '../../lib/get-session';
 import { useQuery } from '@tanstack/react-query';
-import { sessionClaimsQueryOptions } from '../auth/api/get-session-claims';
-import { platformStaffRole } from '../auth/session-claims';
-import { fleetAccessFrom } from './fleet-access';
+import { sessionClaimsQueryOptions } from '../../lib/get-session-claims';
+import { platformStaffRole } from '../../lib/session-claims';
+import { fleetAccessFrom } from '../../lib/fleet-access';
 
 /**
  * The caller's access to one fleet, from data-API reads (organization membership, fleet

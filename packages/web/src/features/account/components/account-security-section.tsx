@@ -13,7 +13,7 @@ import { useMutationForm } from '../../../lib/use-mutation-form';
 import { useChangeEmail, useChangePassword, useOwnAccount } from '../api/account';
 import { useLogoutOtherSessions } from '../api/session';
 import '../i18n';
-import { isReverificationCancelled, useWithRecentAuth } from './reverify-dialog';
+import { isReverificationCancelled, useWithRecentAuth } from '../../../components/reverify-dialog';
 
 /**
  * Preferences → account details (spec 1 §2): change password, change email, and "log out

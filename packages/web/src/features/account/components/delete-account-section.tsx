@@ -19,7 +19,8 @@ import {
   Typography,
 } from '@mui/material';
 import type { TFunction } from 'i18next';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { z } from 'zod/mini';
 import { useTranslation } from 'react-i18next';
 import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
@@ -31,7 +32,8 @@ import {
   useOwnAccount,
   type AccountDeletionPreflight,
 } from '../api/account';
-import { reverify } from '../api/session';
+import { reverify } from '../../../lib/reverify';
+import { useMutationForm } from '../../../lib/use-mutation-form';
 import '../i18n';
 import { paths } from '../../../lib/paths';
 
@@ -127,11 +129,17 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   const titleId = useId();
   const account = useOwnAccount();
   const preflight = useAccountDeletionPreflight();
-  const [password, setPassword] = useState('');
   const [steps, setSteps] = useState<Step[] | null>(null);
   const [error, setError] = useState<string>();
   const [succeeded, setSucceeded] = useState(false);
 
+  // The password is the form's one field; the steps report their own outcome (no toast).
+  const { form, onSubmit } = useMutationForm({
+    schema: z.object({ password: z.string() }),
+    defaultValues: { password: '' },
+    submit: ({ password }) => runSteps(password),
+  });
+  const password = form.watch('password');
   const running = steps !== null && !error && !succeeded;
   const customPlan =
     preflight.data !== undefined && Object.values(preflight.data.billingPlanCodesByOrg).some((code) => isCustomPlanCode(code));
@@ -140,9 +148,8 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   // Spec 1 §5: enabled only when the data has loaded, a password is typed and no custom plan exists.
   const canConfirm = loaded && !noPassword && !customPlan && password.length > 0 && !running && !succeeded;
 
-  const start = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canConfirm || !preflight.data) return;
+  const runSteps = async (password: string) => {
+    if (!preflight.data) return;
     const plan = stepsFor(preflight.data, password, t);
     setError(undefined);
     setSteps(plan);
@@ -170,7 +177,13 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   const data = preflight.data;
   return (
     <Dialog open onClose={running || succeeded ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <form noValidate onSubmit={(e) => void start(e)}>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          if (canConfirm) onSubmit(e);
+          else e.preventDefault();
+        }}
+      >
         <DialogTitle id={titleId}>{t('account.deletion.title')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
@@ -212,9 +225,8 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
                 type="password"
                 label={t('account.deletion.password')}
                 autoComplete="current-password"
-                value={password}
+                {...form.register('password')}
                 disabled={running || succeeded}
-                onChange={(e) => setPassword(e.target.value)}
               />
             )}
             {steps && (

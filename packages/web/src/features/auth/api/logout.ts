@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
 import { clearReturnUrl } from '../return-url';
-import { sessionQueryKey } from './get-session';
+import { sessionQueryKey } from '../../../lib/get-session';
 
 /**
  * Forgets the token and every cached query. The session becomes `null` first so the

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
-import { getSession, sessionQueryKey } from './get-session';
+import { getSession, sessionQueryKey } from '../../../lib/get-session';
 
 export interface RegisterInput {
   email: string;

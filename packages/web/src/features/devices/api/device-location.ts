@@ -28,12 +28,9 @@ export function useDeviceLocation(uuid: string) {
  * location by device id": balena-sdk's setCustomLocation / unsetCustomLocation. Geo location
  * clears the custom coordinates.
  */
-export function useSaveDeviceLocation(id: number, uuid: string, callbacks: { onSuccess: () => void; onError: (err: unknown) => void }) {
+export function useSaveDeviceLocation(id: number, uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    // On the mutation, not on mutate(): the saved location remounts the form before those run.
-    onSuccess: callbacks.onSuccess,
-    onError: callbacks.onError,
     mutationFn: async (values: LocationFormValues) => {
       if (values.mode === 'geo') await sdk.models.device.unsetCustomLocation(id);
       else await sdk.models.device.setCustomLocation(id, { latitude: values.latitude.trim(), longitude: values.longitude.trim() });

@@ -1,5 +1,6 @@
-import { DEVICE_OVERALL_STATUSES, type DeviceOverallStatus } from '@flotilla/model';
+import type { DeviceOverallStatus } from '@flotilla/model';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getDeviceStatusCounts } from '../../../lib/device-status-counts';
 import { pineCount, pineGet } from '../../../lib/pine';
 import { DEVICE_PAGE_SIZE, DEVICE_TABLE_REFETCH_MS, fleetDevicesKey } from './keys';
 
@@ -97,16 +98,6 @@ export const fleetDevicesQueryOptions = (fleetId: number, filters: DeviceFilters
 /** `enabled: false` while the table is not shown (the Map lens has its own query): no polling. */
 export function useFleetDevices(fleetId: number, filters: DeviceFilters, page: number, pageSize: number = DEVICE_PAGE_SIZE, enabled = true) {
   return useQuery({ ...fleetDevicesQueryOptions(fleetId, filters, page, pageSize), enabled });
-}
-
-export type StatusCounts = Record<DeviceOverallStatus, number>;
-
-/** The fleet's device count per overall status, each a server-side `$count` (spec 2 §2). */
-export async function getDeviceStatusCounts(fleetId: number): Promise<StatusCounts> {
-  const counts = await Promise.all(
-    DEVICE_OVERALL_STATUSES.map((status) => pineCount('device', { $filter: { belongs_to__application: fleetId, overall_status: status } })),
-  );
-  return Object.fromEntries(DEVICE_OVERALL_STATUSES.map((s, i) => [s, counts[i] ?? 0])) as StatusCounts;
 }
 
 export function useDeviceStatusCounts(fleetId: number) {

@@ -5,7 +5,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
-import type { DeviceFilters, StatusCounts } from '../api/get-fleet-devices';
+import type { StatusCounts } from '../../../lib/device-status-counts';
+import type { DeviceFilters } from '../api/get-fleet-devices';
 import type { FilterOption } from '../api/get-device-filter-options';
 
 interface Props {

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../i18n-summary';
-import { useNotify } from '../../../lib/notify';
+import { useRunMutation } from '../../../lib/notify';
 import { sdk } from '../../../lib/sdk';
 import type { DeviceTag } from '../api/device-tags';
 import { rowKeyProblem, rowsFromTags, rowState, stagedChanges, type TagRow } from '../tag-staging';
@@ -33,7 +33,7 @@ interface Props {
  */
 export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onClose }: Props) {
   const { t } = useTranslation();
-  const notify = useNotify();
+  const run = useRunMutation();
   const titleId = useId();
   const nextId = useRef(tags.length);
   const [rows, setRows] = useState<TagRow[]>(() => rowsFromTags(tags));
@@ -45,9 +45,7 @@ export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onC
   const changes = stagedChanges(rows);
   const invalid = rows.some((r) => rowKeyProblem(r, rows) !== undefined);
 
-  const save = async () => {
-    setSaving(true);
-    setFailed(false);
+  const applyChanges = async () => {
     // Removals first, so a renamed key's old name is free before the new one is set.
     const removes = changes.filter((c) => c.kind === 'remove');
     const sets = changes.filter((c) => c.kind !== 'remove');
@@ -64,16 +62,20 @@ export function DeviceTagsDialog({ uuid, deviceName, tags, canEdit, onSaved, onC
       )),
     ];
     await onSaved();
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  };
+
+  const save = async () => {
+    setSaving(true);
+    setFailed(false);
+    await run(applyChanges, {
+      success: t('devices.tags_saved'),
+      onSuccess: onClose,
+      // Spec 2 §8 'Some changes failed to apply': the dialog stays open with the first error.
+      onError: () => setFailed(true),
+    });
     setSaving(false);
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failures.length === 0) {
-      notify.success(t('devices.tags_saved'));
-      onClose();
-      return;
-    }
-    // Spec 2 §8 'Some changes failed to apply': the dialog stays open with the first error.
-    setFailed(true);
-    notify.error(failures[0]!.reason);
   };
 
   return (

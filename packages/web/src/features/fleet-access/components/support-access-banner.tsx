@@ -1,6 +1,6 @@
 import { Alert } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { FleetAccess } from '../fleet-access';
+import type { FleetAccess } from '../../../lib/fleet-access';
 import { formatDate } from '../../../lib/date-format';
 
 /**

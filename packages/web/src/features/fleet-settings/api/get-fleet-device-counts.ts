@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { pineCount } from '../../../lib/pine';
-import { getDeviceStatusCounts } from '../../devices/api/get-fleet-devices';
+import { getDeviceStatusCounts } from '../../../lib/device-status-counts';
 import type { FleetDeviceCounts } from '../fleet-settings-rules';
 import { fleetSettingsKey } from './keys';
 

@@ -1,7 +1,7 @@
 import { ListItem, ListItemText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationFleet } from '../api/get-organization-fleets';
-import { SummaryListCard } from './summary-list-card';
+import { SummaryListCard } from '../../../components/summary-list-card';
 
 export function OrganizationFleetsList({ fleets, loading, failed }: { fleets: OrganizationFleet[] | undefined; loading: boolean; failed: boolean }) {
   const { t } = useTranslation();

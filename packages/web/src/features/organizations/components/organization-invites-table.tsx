@@ -1,6 +1,7 @@
-import { Button, Checkbox } from '@mui/material';
+import { Button } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
+import { selectColumn } from '../../../components/selectable-table';
 import type { OrganizationInvite } from '../api/get-organization-invites';
 import { formatDate } from '../../../lib/date-format';
 
@@ -19,35 +20,16 @@ export function OrganizationInvitesTable({ invites, loading, selected, onSelecte
   const roleLabel = (role: string | null) =>
     role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '');
   const all = invites ?? [];
-  const allSelected = all.length > 0 && all.every((i) => selected.has(i.id));
-  const toggle = (id: number, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(id);
-    else next.delete(id);
-    onSelectedChange(next);
-  };
 
   const columns: Column<OrganizationInvite>[] = [
-    {
-      key: 'select',
-      header: (
-        <Checkbox
-          size="small"
-          checked={allSelected}
-          indeterminate={selected.size > 0 && !allSelected}
-          onChange={(e) => onSelectedChange(e.target.checked ? new Set(all.map((i) => i.id)) : new Set())}
-          slotProps={{ input: { 'aria-label': t('members.select_all_invites') } }}
-        />
-      ),
-      render: (i) => (
-        <Checkbox
-          size="small"
-          checked={selected.has(i.id)}
-          onChange={(e) => toggle(i.id, e.target.checked)}
-          slotProps={{ input: { 'aria-label': t('members.select_invite', { invitee: i.invitee }) } }}
-        />
-      ),
-    },
+    selectColumn({
+      rows: all,
+      getId: (i) => i.id,
+      selected,
+      onSelectedChange,
+      allLabel: t('members.select_all_invites'),
+      rowLabel: (i) => t('members.select_invite', { invitee: i.invitee }),
+    }),
     { key: 'invitee', header: t('members.col_invitee'), render: (i) => i.invitee },
     { key: 'role', header: t('members.col_role'), render: (i) => roleLabel(i.role) },
     { key: 'created', header: t('members.col_created'), render: (i) => date(i.createdAt) },

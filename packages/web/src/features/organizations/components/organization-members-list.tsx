@@ -1,7 +1,7 @@
 import { ListItem, ListItemText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationMember } from '../api/get-organization-members';
-import { SummaryListCard } from './summary-list-card';
+import { SummaryListCard } from '../../../components/summary-list-card';
 
 interface Props {
   members: OrganizationMember[] | undefined;

@@ -1,7 +1,8 @@
-import { Button, Checkbox, Chip, Link } from '@mui/material';
+import { Button, Chip, Link } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
+import { selectColumn } from '../../../components/selectable-table';
 import type { OrganizationMember } from '../api/get-organization-members';
 import { paths } from '../../../lib/paths';
 
@@ -24,37 +25,18 @@ export function OrganizationMembersTable({ organizationId, members, loading, cur
   const roleLabel = (role: string | null) =>
     role === 'administrator' ? t('orgs.role_administrator') : role === 'member' ? t('orgs.role_member') : (role ?? '');
   const all = members ?? [];
-  const allSelected = all.length > 0 && all.every((m) => selected.has(m.membershipId));
-  const toggle = (id: number, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(id);
-    else next.delete(id);
-    onSelectedChange(next);
-  };
 
   const columns: Column<OrganizationMember>[] = [
     ...(canManage
       ? [
-          {
-            key: 'select',
-            header: (
-              <Checkbox
-                size="small"
-                checked={allSelected}
-                indeterminate={selected.size > 0 && !allSelected}
-                onChange={(e) => onSelectedChange(e.target.checked ? new Set(all.map((m) => m.membershipId)) : new Set())}
-                slotProps={{ input: { 'aria-label': t('members.select_all_members') } }}
-              />
-            ),
-            render: (m: OrganizationMember) => (
-              <Checkbox
-                size="small"
-                checked={selected.has(m.membershipId)}
-                onChange={(e) => toggle(m.membershipId, e.target.checked)}
-                slotProps={{ input: { 'aria-label': t('members.select_member', { name: name(m) }) } }}
-              />
-            ),
-          },
+          selectColumn({
+            rows: all,
+            getId: (m) => m.membershipId,
+            selected,
+            onSelectedChange,
+            allLabel: t('members.select_all_members'),
+            rowLabel: (m) => t('members.select_member', { name: name(m) }),
+          }),
         ]
       : []),
     {

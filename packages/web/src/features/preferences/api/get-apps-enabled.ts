@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { pineGetOne } from '../../../lib/pine';
-import { useSession } from '../../auth/api/get-session';
+import { useSession } from '../../../lib/get-session';
 
 /**
  * The appearance preferences (spec 1 §2): the apps feature flag (display-apps toggle), the

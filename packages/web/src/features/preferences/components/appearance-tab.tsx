@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
-import { useSession } from '../../auth/api/get-session';
+import { useSession } from '../../../lib/get-session';
 import { useIsStaging, useSaveAppearance } from '../api/account';
 import { useAppearance, type Appearance } from '../api/get-apps-enabled';
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table';
 import { useNotify } from '../../../lib/notify';
-import { useSession } from '../../auth/api/get-session';
+import { useSession } from '../../../lib/get-session';
 import { useSocialAccounts } from '../api/account';
 
 /** Spec 1 §2 account details: username (copyable), linked social accounts, then the security and danger-zone sections. */

@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { requiredText } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
-import { useSession } from '../../auth/api/get-session';
+import { useSession } from '../../../lib/get-session';
 import { useProfile, useSaveProfile, type Profile } from '../api/account';
 
 /** Spec 1 §5 profile: first name, last name, company and account type, all required (the server checks too). */

@@ -6,11 +6,11 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import { errorMessage } from '../../../../lib/errors';
+import { useMutationForm } from '../../../../lib/use-mutation-form';
 import { useSaveDeviceLocation } from '../../api/device-location';
 import { coordinateError, locationChanged, locationSaveDisabled, type LocationFormValues, type LocationMode } from '../../device-location';
 
@@ -23,6 +23,9 @@ interface Props {
   canUpdate: boolean;
 }
 
+const AXES = ['latitude', 'longitude'] as const;
+type Axis = (typeof AXES)[number];
+
 /**
  * The Location page's Options panel (spec 2 §2, §4 "Location form", §5): geo location (what
  * the device reports) versus a manual location with latitude and longitude number inputs,
@@ -31,34 +34,44 @@ interface Props {
  */
 export function DeviceLocationForm({ deviceId, uuid, initial, canUpdate }: Props) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
-  const save = useSaveDeviceLocation(deviceId, uuid, {
-    onSuccess: () => enqueueSnackbar(t('devices.location_saved'), { variant: 'success' }),
-    onError: (err) => enqueueSnackbar(errorMessage(err, t), { variant: 'error' }),
-  });
-  const [values, setValues] = useState<LocationFormValues>(initial);
-  const titleId = useId();
-  const saving = save.isPending;
-  const disabled = !canUpdate || saving;
-
-  const errorText = (axis: 'latitude' | 'longitude') => {
-    const value = values[axis];
+  const save = useSaveDeviceLocation(deviceId, uuid);
+  // A field left empty says so only once it differs from the stored form (not on first view).
+  const coordinateMessage = (value: string, axis: Axis) => {
     const error = coordinateError(value, axis);
-    // A field left empty says so only once it differs from the stored form (not on first view).
     if (error === 'required' && value === initial[axis]) return undefined;
     return error === 'required' ? t('devices.location_required') : error === 'invalid' ? t(`devices.location_${axis}_invalid`) : undefined;
   };
+  const schema = z
+    .object({ mode: z.enum(['geo', 'manual']), latitude: z.string(), longitude: z.string() })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.mode !== 'manual') return;
+        for (const axis of AXES) {
+          const message = coordinateMessage(v[axis], axis);
+          if (message !== undefined) ctx.addIssue({ code: 'custom', path: [axis], message, input: v[axis] });
+        }
+      }),
+    );
+  const { form, onSubmit, submitting, fieldError } = useMutationForm({
+    schema,
+    defaultValues: initial,
+    submit: (values: LocationFormValues) => save.mutateAsync(values),
+    success: t('devices.location_saved'),
+  });
+  const values = form.watch();
+  const titleId = useId();
+  const disabled = !canUpdate || submitting;
+  const saveDisabled = locationSaveDisabled({ values, initial, saving: submitting, canUpdate });
 
-  const submit = () => save.mutate(values);
-
-  const field = (axis: 'latitude' | 'longitude') => {
-    const error = errorText(axis);
+  const field = (axis: Axis) => {
+    const error = fieldError(axis);
     return (
       <TextField
         label={t(`devices.location_${axis}`)}
         type="number"
         value={values[axis]}
-        onChange={(e) => setValues({ ...values, [axis]: e.target.value })}
+        // Checked as typed (spec 2 §5).
+        onChange={(e) => form.setValue(axis, e.target.value, { shouldValidate: true })}
         disabled={disabled}
         error={error !== undefined}
         helperText={error ?? t(`devices.location_${axis}_hint`)}
@@ -73,19 +86,15 @@ export function DeviceLocationForm({ deviceId, uuid, initial, canUpdate }: Props
     <Paper variant="outlined" component="section" aria-labelledby={titleId} sx={{ p: 2 }}>
       <form
         onSubmit={(e) => {
-          e.preventDefault();
-          if (!locationSaveDisabled({ values, initial, saving, canUpdate })) submit();
+          if (saveDisabled) e.preventDefault();
+          else onSubmit(e);
         }}
       >
         <Stack spacing={2}>
           <Typography variant="h6" component="h2" id={titleId}>
             {t('devices.location_options')}
           </Typography>
-          <RadioGroup
-            aria-label={t('devices.location_source')}
-            value={values.mode}
-            onChange={(e) => setValues({ ...values, mode: e.target.value as LocationMode })}
-          >
+          <RadioGroup aria-label={t('devices.location_source')} value={values.mode} onChange={(e) => form.setValue('mode', e.target.value as LocationMode)}>
             <FormControlLabel
               value="geo"
               disabled={disabled}
@@ -120,12 +129,12 @@ export function DeviceLocationForm({ deviceId, uuid, initial, canUpdate }: Props
             </Stack>
           ) : null}
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-            <Button onClick={() => setValues(initial)} disabled={saving || !locationChanged(values, initial)}>
+            <Button onClick={() => form.reset(initial)} disabled={submitting || !locationChanged(values, initial)}>
               {t('common.cancel')}
             </Button>
             <PermissionTooltip allowed={canUpdate}>
-              <Button type="submit" variant="contained" disabled={locationSaveDisabled({ values, initial, saving, canUpdate })}>
-                {saving ? t('devices.location_saving') : t('common.save')}
+              <Button type="submit" variant="contained" disabled={saveDisabled}>
+                {submitting ? t('devices.location_saving') : t('common.save')}
               </Button>
             </PermissionTooltip>
           </Stack>

@@ -8,7 +8,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { DeviceMarker } from '../../../../components/map/device-map';
-import type { FleetAccess } from '../../../fleet-access/fleet-access';
+import type { FleetAccess } from '../../../../lib/fleet-access';
 import { useDeviceLocation, type DeviceLocation } from '../../api/device-location';
 import type { DeviceDetails } from '../../api/get-device';
 import { initialLocationForm } from '../../device-location';

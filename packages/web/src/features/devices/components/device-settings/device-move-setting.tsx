@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
 import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
-import { useFleetAccess } from '../../../fleet-access/use-fleet-access';
+import { useFleetAccessOf } from '../../../../lib/fleet-access-context';
 import { useMoveFleets } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';
 import { deviceKey, fleetDevicesKey } from '../../api/keys';
@@ -89,7 +89,7 @@ export function DeviceMoveSetting({ device, architecture, canUpdate }: { device:
 
 function MoveOption({ fleet }: { fleet: MoveFleet }) {
   const { t } = useTranslation();
-  const { access } = useFleetAccess(fleet.id);
+  const access = useFleetAccessOf(fleet.id);
   // Operator and up on the target (an organization administrator always is): those hold
   // the device update right there. Platform staff do not (spec 2 §6).
   const allowed = access?.can('resin.device.update') ?? false;

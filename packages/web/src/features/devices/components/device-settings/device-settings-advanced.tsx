@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../../../components/confirm-dialog';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
 import { useRunMutation } from '../../../../lib/notify';
 import { sdk } from '../../../../lib/sdk';
-import type { FleetAccess } from '../../../fleet-access/fleet-access';
+import type { FleetAccess } from '../../../../lib/fleet-access';
 import { useDeviceSettingsChange, type DeviceSettingsFacts } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';
 import { deviceKey, fleetDevicesKey } from '../../api/keys';

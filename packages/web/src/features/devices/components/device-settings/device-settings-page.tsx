@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../../components/permission-tooltip';
-import type { FleetAccess } from '../../../fleet-access/fleet-access';
+import type { FleetAccess } from '../../../../lib/fleet-access';
 import { useSetDeviceNote } from '../../api/device-mutations';
 import { useDeviceSettingsFacts } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';

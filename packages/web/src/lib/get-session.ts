@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { sdk } from './sdk';
 
 export interface SessionUser {
   id: number;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
-import { decodeSessionClaims, type SessionClaims } from '../session-claims';
+import { sdk } from './sdk';
+import { decodeSessionClaims, type SessionClaims } from './session-claims';
 
 export async function getSessionClaims(): Promise<SessionClaims | null> {
   try {

@@ -12,7 +12,7 @@ interface Props {
   children: ReactNode;
 }
 
-/** A titled card holding one list (members, fleets) that scrolls past 300 px. */
+/** A titled card holding one list (members, fleets, a team's members) that scrolls past 300 px. */
 export function SummaryListCard({ title, loading, error, empty, children }: Props) {
   const titleId = useId();
   return (

@@ -1,5 +1,5 @@
 import { fleetRoleCan, fleetRoleLevel, permissionImplies, STAFF_FLEET_PERMISSIONS, type FleetRole, type OrganizationRole } from '@flotilla/model';
-import type { PlatformStaffRole } from '../auth/session-claims';
+import type { PlatformStaffRole } from './session-claims';
 
 export interface FleetAccess {
   /** The caller's own effective role on the fleet (spec 2 §6); undefined: no relation. */

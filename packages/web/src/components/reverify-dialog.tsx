@@ -1,9 +1,8 @@
 import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
 import { useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
-import { sdk } from '../../../lib/sdk';
-import '../i18n';
-import { needsReverification } from '../recent-auth';
+import { sdk } from '../lib/sdk';
+import { needsReverification } from '../lib/recent-auth';
 
 /** The user closed the password dialog: the sensitive action must not go ahead. */
 export class ReverificationCancelled extends Error {

@@ -1,0 +1,72 @@
+import { Divider, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { getSession, sessionQueryKey, useSession } from '../../../lib/get-session';
+import { useSessionClaims } from '../../../lib/get-session-claims';
+import { isPlatformAdministrator, isProviderStaff } from '../../../lib/session-claims';
+import { useLoginAs } from '../api/login-as';
+import { MailOutbox } from '../components/mail-outbox';
+import { paths } from '../../../lib/paths';
+
+// The form loads with it (only platform administrators see it; the first-page budget).
+const LoginAsForm = lazy(async () => ({ default: (await import('../components/login-as-form')).LoginAsForm }));
+
+/** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
+export function AdminPage() {
+  const { t } = useTranslation();
+  const { data: session } = useSession();
+  const claims = useSessionClaims(session?.id);
+
+  if (!claims) return null; // read from the stored token, no request
+  if (!isProviderStaff(claims)) {
+    return (
+      <>
+        <PageHeader title={t('admin.title')} />
+        <Typography color="text.secondary">{t('admin.staff_only')}</Typography>
+      </>
+    );
+  }
+  const administrator = isPlatformAdministrator(claims);
+  return (
+    <>
+      <PageHeader title={t('admin.title')} />
+      <Stack spacing={3} divider={<Divider flexItem />}>
+        <section aria-labelledby="admin-outbox">
+          <Typography id="admin-outbox" variant="h6" component="h2" gutterBottom>
+            {t('admin.outbox.title')}
+          </Typography>
+          <MailOutbox canRead={administrator} />
+        </section>
+        <section aria-labelledby="admin-login-as">
+          <Typography id="admin-login-as" variant="h6" component="h2" gutterBottom>
+            {t('admin.login_as.title')}
+          </Typography>
+          {administrator ? <LoginAs /> : <Typography color="text.secondary">{t('admin.login_as.administrators_only')}</Typography>}
+        </section>
+      </Stack>
+    </>
+  );
+}
+
+/** After PATCH /login_ the dashboard holds the user's token: forget the administrator's data. */
+function LoginAs() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const loginAs = useLoginAs();
+  return (
+    <Suspense fallback={null}>
+      <LoginAsForm
+        onLogin={async (username) => {
+          await loginAs.mutateAsync(username);
+          const session = await getSession();
+          queryClient.setQueryData(sessionQueryKey, session);
+          queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
+          await navigate(paths.applications());
+        }}
+      />
+    </Suspense>
+  );
+}
