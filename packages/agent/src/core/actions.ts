@@ -5,21 +5,11 @@
  * `params.force` is true (balena's `SupervisorLocked`).
  */
 
-export const ACTIONS = [
-  'reboot',
-  'shutdown',
-  'restart',
-  'purge',
-  'blink',
-  'update',
-  'restart-service',
-  'start-service',
-  'stop-service',
-  // Read-only: the supervisor's `GET /ping` and `GET /v1/device` (its state).
-  'ping',
-  'device',
-] as const;
-export type ActionName = (typeof ACTIONS)[number];
+import { SUPERVISOR_ACTIONS, UPDATE_LOCKED_ACTIONS, type SupervisorAction } from '@flotilla/model';
+
+/** The actions the server may send: the model's list (packages/model device/actions.ts). */
+export const ACTIONS = SUPERVISOR_ACTIONS;
+export type ActionName = SupervisorAction;
 
 export interface ActionMessage {
   type: 'action';
@@ -33,8 +23,8 @@ export interface ActionResult {
   body: unknown;
 }
 
-/** Actions the update lock holds back (everything that interrupts running services). */
-const LOCKED_ACTIONS = new Set<ActionName>(['reboot', 'shutdown', 'restart', 'purge', 'restart-service', 'stop-service', 'start-service']);
+/** Actions the update lock holds back (everything that interrupts running services): the model's set. */
+const LOCKED_ACTIONS = UPDATE_LOCKED_ACTIONS;
 
 export const ok = (data: unknown = 'OK'): ActionResult => ({ status: 200, body: { Data: data, Error: null } });
 export const fail = (status: number, error: string): ActionResult => ({ status, body: { Data: null, Error: error } });

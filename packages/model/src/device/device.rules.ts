@@ -54,6 +54,7 @@ export const DEVICE_RULE_MESSAGES = {
   device_must_be_offline: 'device must be offline',
   local_mode_unsupported: 'Local mode needs a development OS variant and supervisor 4 or newer',
   no_blink_support: 'Device does not support blinking',
+  not_fully_provisioned: 'Action not supported until fully provisioned',
 } as const;
 
 /**

@@ -1,11 +1,11 @@
 import { DEVICE_UUID, EMPTY_BODY } from '../../infra/http/schemas.js';
-import { DEVICE_RULE_MESSAGES } from '@flotilla/model';
+import { DEVICE_RULE_MESSAGES, SUPERVISOR_ACTION_NEEDS, supervisorActionProblem } from '@flotilla/model';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, HttpError } from '../../infra/errors.js';
 import type { DeviceAction } from '../cloud-link/index.js';
 import { ActionRelay } from './action-relay.js';
-import { selectDeviceLeds } from './actions.repository.js';
+import { selectActionFacts } from './actions.repository.js';
 import { onlineDevicesFor } from './device-action-access.js';
 import { restartFleet } from './fleet-restart.js';
 
@@ -68,10 +68,17 @@ function methodOf(body: ActionBody, route: SupervisorRoute): void {
   if (method !== route.method) throw new HttpError(405, `${method} ${route.path} is not a supervisor API call`);
 }
 
-/** Spec 2 §4: identify needs a device type whose contract says it has an LED. */
-async function checkBlinkSupport(db: Db, deviceIds: number[]): Promise<void> {
-  const rows = await selectDeviceLeds(db, deviceIds);
-  if (rows.some((r) => r.led !== true)) throw new BadRequestError(DEVICE_RULE_MESSAGES.no_blink_support);
+/**
+ * Spec 2 §4: an action's needs (model device/actions.ts), checked on every device it would
+ * reach: identify needs a type with an LED; purge, reboot and shutdown a fully provisioned
+ * device. The first unmet need is the 400's message.
+ */
+async function checkActionNeeds(db: Db, action: DeviceAction, deviceIds: number[]): Promise<void> {
+  if (SUPERVISOR_ACTION_NEEDS[action] === undefined) return;
+  for (const device of await selectActionFacts(db, deviceIds)) {
+    const problem = supervisorActionProblem(action, device);
+    if (problem !== undefined) throw new BadRequestError(DEVICE_RULE_MESSAGES[problem]);
+  }
 }
 
 function sendDeviceAnswer(reply: FastifyReply, answer: { status: number; body: unknown }): FastifyReply {
@@ -112,7 +119,7 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
         const body = request.body ?? {};
         methodOf(body, route);
         const devices = await onlineDevicesFor(opts.db, request.actor, { appId: body.appId, deviceId: body.deviceId, uuid: body.uuid }, route.method !== 'GET');
-        if (route.action === 'blink') await checkBlinkSupport(opts.db, devices.map((d) => d.id));
+        await checkActionNeeds(opts.db, route.action, devices.map((d) => d.id));
         const params: Record<string, unknown> = { ...(body.data ?? {}) };
         if (inPath) params.appId = Number(request.params.appId);
         else if (body.appId !== undefined && params.appId === undefined) params.appId = body.appId;

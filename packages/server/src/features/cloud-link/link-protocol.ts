@@ -4,9 +4,11 @@
  * so an action asked on one process reaches the link held by another.
  */
 
-/** The supervisor API over the link; `ping` and `device` (the supervisor's `GET /v1/device` state) only read. */
-export const DEVICE_ACTIONS = ['reboot', 'shutdown', 'restart', 'purge', 'blink', 'update', 'restart-service', 'start-service', 'stop-service', 'ping', 'device'] as const;
-export type DeviceAction = (typeof DEVICE_ACTIONS)[number];
+import { SUPERVISOR_ACTIONS, type SupervisorAction } from '@flotilla/model';
+
+/** The supervisor API over the link: the model's list (packages/model device/actions.ts). */
+export const DEVICE_ACTIONS = SUPERVISOR_ACTIONS;
+export type DeviceAction = SupervisorAction;
 
 /** Server → device. */
 export interface ActionFrame {

@@ -102,3 +102,35 @@ describe('identify', () => {
     }
   });
 });
+
+describe('purge, reboot and shutdown', () => {
+  it('are refused until the device is fully provisioned, before anything is sent to it; identify and restart are not', async () => {
+    const device = await insertDevice(db, fleetId);
+    const link = await TestLink.open(baseUrl, device.key);
+    try {
+      await eventually(() => isOnline(device.id), (online) => online);
+      // Still provisioning: a provisioning progress makes an online device 'configuring'.
+      await db.query(`UPDATE device SET provisioning_progress = 50, api_heartbeat_state = 'online' WHERE id = $1`, [device.id]);
+      const action = (path: string) => app.inject({ method: 'POST', url: `/supervisor/v1/${path}`, headers: bearer(owner.token), payload: { uuid: device.uuid } });
+      for (const path of ['reboot', 'shutdown', 'purge']) {
+        const res = await action(path);
+        expect(res.statusCode, path).toBe(400);
+        expect(res.json()).toBe('Action not supported until fully provisioned');
+      }
+      const v2 = await app.inject({ method: 'POST', url: `/supervisor/v2/applications/${fleetId}/purge`, headers: bearer(owner.token), payload: { uuid: device.uuid } });
+      expect(v2.statusCode).toBe(400);
+      expect(link.actions).toEqual([]);
+
+      expect((await action('blink')).statusCode).toBe(200);
+      expect((await action('restart')).statusCode).toBe(200);
+      expect(link.actions.map((a) => a.action)).toEqual(['blink', 'restart']);
+
+      // Provisioned: the reboot reaches the device.
+      await db.query('UPDATE device SET provisioning_progress = NULL WHERE id = $1', [device.id]);
+      expect((await action('reboot')).statusCode).toBe(200);
+      expect(link.actions.map((a) => a.action)).toEqual(['blink', 'restart', 'reboot']);
+    } finally {
+      await link.close();
+    }
+  });
+});

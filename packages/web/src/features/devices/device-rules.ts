@@ -3,6 +3,8 @@
  * §9 metrics bar colours). No React, no I/O: unit-tested beside this file.
  */
 
+import { DEVICE_MENU_ACTION_NAMES, DEVICE_MENU_ACTIONS, supervisorActionProblem, type ActionProblem, type DeviceMenuAction } from '@flotilla/model';
+
 /** Spec 2 §9: up to 60 % success, up to 80 % warning, above that error. */
 export type MetricColour = 'success' | 'warning' | 'error';
 
@@ -37,9 +39,9 @@ export function lastSeen(device: SeenFacts): { now: true } | { now: false; at: s
   return { now: false, at: times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)) };
 }
 
-/** The actions menu of spec 2 §2 that call the device (delete is a data-API write). */
-export const DEVICE_ACTIONS = ['identify', 'restart', 'reboot', 'shutdown', 'purge'] as const;
-export type DeviceAction = (typeof DEVICE_ACTIONS)[number];
+/** The actions menu of spec 2 §2 that call the device (delete is a data-API write): the model's list. */
+export const DEVICE_ACTIONS = DEVICE_MENU_ACTION_NAMES;
+export type DeviceAction = DeviceMenuAction;
 
 /** What decides whether an action is available, read from the device and its type. */
 export interface ActionFacts {
@@ -47,31 +49,22 @@ export interface ActionFacts {
   overall_status: string | null;
   /** The device type's contract says it has an LED (packages/model device-types `led`). */
   supportsBlink: boolean;
-  /** The caller holds the action's permission (resin.device.update; restart: device config). */
+  /** The caller holds the action's permission (DEVICE_MENU_ACTIONS[action].permission). */
   allowed: boolean;
 }
 
 /** Message keys (devices.* bundle) of the spec's disabled reasons. */
-export type DisabledReason = 'permission_denied' | 'device_must_be_online' | 'no_blink_support' | 'not_fully_provisioned';
-
-/** Spec 2 §4: purge, reboot and shutdown wait for a fully provisioned device. */
-const NEEDS_PROVISIONING: ReadonlySet<DeviceAction> = new Set(['purge', 'reboot', 'shutdown']);
-
-/** A device is fully provisioned once it has left configuring and post-provisioning. */
-export function isFullyProvisioned(overallStatus: string | null): boolean {
-  return overallStatus !== null && overallStatus !== 'configuring' && overallStatus !== 'post-provisioning';
-}
+export type DisabledReason = 'permission_denied' | 'device_must_be_online' | ActionProblem;
 
 /**
  * Why `action` is disabled for a device, or undefined when it is available (spec 2 §4, §6):
- * permission first, then 'device must be online', then the action's own requirement.
+ * permission first, then 'device must be online', then the action's own needs (the model's
+ * `supervisorActionProblem`, which the server enforces too).
  */
 export function actionDisabledReason(action: DeviceAction, facts: ActionFacts): DisabledReason | undefined {
   if (!facts.allowed) return 'permission_denied';
   if (!facts.is_online) return 'device_must_be_online';
-  if (action === 'identify' && !facts.supportsBlink) return 'no_blink_support';
-  if (NEEDS_PROVISIONING.has(action) && !isFullyProvisioned(facts.overall_status)) return 'not_fully_provisioned';
-  return undefined;
+  return supervisorActionProblem(DEVICE_MENU_ACTIONS[action].supervisor, { overall_status: facts.overall_status, led: facts.supportsBlink });
 }
 
 /** Whether a device type's contract (`{data: {led}}`, as the seed stores it) has an LED. */

@@ -1,16 +1,8 @@
+import { DEVICE_MENU_ACTIONS } from '@flotilla/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
 import type { DeviceAction } from '../device-rules';
 import { deviceKey, fleetDevicesKey } from './keys';
-
-/** The supervisor endpoint of each action (dialect §2 "Actions"; identify is `blink`). */
-const ACTION_PATH: Record<DeviceAction, string> = {
-  identify: 'blink',
-  restart: 'restart',
-  reboot: 'reboot',
-  shutdown: 'shutdown',
-  purge: 'purge',
-};
 
 export interface ActionTarget {
   id: number;
@@ -30,7 +22,7 @@ export async function runDeviceAction(target: ActionTarget, action: DeviceAction
   await sdk.request.send({
     method: 'POST',
     baseUrl: window.location.origin,
-    url: `/supervisor/v1/${ACTION_PATH[action]}`,
+    url: `/supervisor/v1/${DEVICE_MENU_ACTIONS[action].supervisor}`,
     body: { deviceId: target.id, appId: target.appId, data },
   });
 }

@@ -1,3 +1,4 @@
+import { DEVICE_MENU_ACTIONS, type DeviceMenuActionDef } from '@flotilla/model';
 import Button from '@mui/material/Button';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
@@ -18,17 +19,9 @@ const UpdateLockDialog = lazy(async () => ({ default: (await import('./update-lo
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
 const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
 
-/** Spec 2 §5 destructive confirmations of one device: purge by typing its name, reboot and shutdown by a yes/no. */
-const CONFIRMED: Partial<Record<DeviceAction, 'yes-no' | 'type-name'>> = { reboot: 'yes-no', shutdown: 'yes-no', purge: 'type-name' };
 
-/** Spec 2 §6: restart services needs the device config right; the other actions device update. */
-const PERMISSION: Record<DeviceAction, string> = {
-  identify: 'resin.device.update',
-  restart: 'resin.device_config_variable.all',
-  reboot: 'resin.device.update',
-  shutdown: 'resin.device.update',
-  purge: 'resin.device.update',
-};
+/** Spec 2 §5 destructive confirmations (the model's): purge by typing the name, reboot and shutdown by a yes/no. */
+const confirmOf = (action: DeviceAction): DeviceMenuActionDef['confirm'] => (DEVICE_MENU_ACTIONS[action] as DeviceMenuActionDef).confirm;
 
 /**
  * The device's actions menu (spec 2 §2): each action disabled with the spec's reason (§4),
@@ -74,7 +67,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             is_online: device.is_online,
             overall_status: device.overall_status,
             supportsBlink,
-            allowed: can(PERMISSION[action]),
+            allowed: can(DEVICE_MENU_ACTIONS[action].permission),
           });
           return (
             <MenuItem
@@ -86,7 +79,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
               onClick={() => {
                 setAnchor(null);
                 if (reason) enqueueSnackbar(t(`devices.${reason}`), { variant: 'info' });
-                else if (CONFIRMED[action]) setConfirming(action);
+                else if (confirmOf(action)) setConfirming(action);
                 else void run(action);
               }}
             >
@@ -95,7 +88,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
           );
         })}
       </Menu>
-      {confirming && CONFIRMED[confirming] === 'yes-no' ? (
+      {confirming && confirmOf(confirming) === 'yes-no' ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             title={t(`devices.action_confirm_${confirming as 'reboot' | 'shutdown'}_title`, { name: device.device_name })}
@@ -106,7 +99,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
           />
         </Suspense>
       ) : null}
-      {confirming && CONFIRMED[confirming] === 'type-name' ? (
+      {confirming && confirmOf(confirming) === 'type-name' ? (
         <Suspense fallback={null}>
           <TypeToConfirmDialog
             title={t('devices.action_confirm_purge_title', { name: device.device_name })}

@@ -1,3 +1,4 @@
+import { DEVICE_MENU_ACTIONS } from '@flotilla/model';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -39,7 +40,7 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
   const [locked, setLocked] = useState<{ action: 'reboot' | 'shutdown'; devices: SelectedDevice[] } | null>(null);
 
   const label = (a: BatchAction) => t(a === 'delete' ? 'devices.action_delete' : `devices.action_${a}`);
-  const allowed = (a: BatchAction) => can(a === 'delete' ? 'resin.device.delete' : 'resin.device.update');
+  const allowed = (a: BatchAction) => can(a === 'delete' ? 'resin.device.delete' : DEVICE_MENU_ACTIONS[a].permission);
 
   const call = (a: BatchAction, d: SelectedDevice, force = false) =>
     a === 'delete' ? removeDevice(d.id) : runDeviceAction({ id: d.id, uuid: d.uuid, appId: fleetId }, a, force);
