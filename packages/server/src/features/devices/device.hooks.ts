@@ -18,10 +18,10 @@ import { checkRunningRelease, deriveReportedFields } from './device-reported.js'
  */
 export function registerDeviceRules(rules: Rules): void {
   rules.register('device', 'POST', {
-    before: async ({ tx, body }) => {
+    before: async ({ tx, app, body }) => {
       await prepareDevice(tx, body);
-      deriveReportedFields(body);
-      checkSupportAccessExpiry(body);
+      deriveReportedFields(body, new Date(app.clock()));
+      checkSupportAccessExpiry(body, app.clock());
       checkCustomLocation(body);
     },
     after: async ({ tx, body, ids }) => {
@@ -32,10 +32,10 @@ export function registerDeviceRules(rules: Rules): void {
     },
   });
   rules.register('device', 'PATCH', {
-    before: async ({ tx, body, ids }) => {
+    before: async ({ tx, app, body, ids }) => {
       checkDeviceName(body);
-      deriveReportedFields(body);
-      checkSupportAccessExpiry(body);
+      deriveReportedFields(body, new Date(app.clock()));
+      checkSupportAccessExpiry(body, app.clock());
       checkCustomLocation(body);
       await checkDeactivation(tx, body, ids);
     },

@@ -11,14 +11,14 @@ import { checkTransferConditions } from './transfer-conditions.js';
 
 export function registerApplicationRules(rules: Rules): void {
   rules.register('application', 'POST', {
-    before: async ({ tx, body }) => {
+    before: async ({ tx, app, body }) => {
       await prepareApplication(tx, body);
       await checkNewFleetDeviceType(tx, body);
-      checkSupportAccessExpiry(body);
+      checkSupportAccessExpiry(body, app.clock());
     },
   });
   rules.register('application', 'PATCH', {
-    before: async ({ tx, actor, body, ids }) => {
+    before: async ({ tx, app, actor, body, ids }) => {
       await checkApplicationRename(body);
       await checkLegacyRename(tx, body, ids);
       await checkApplicationTransfer(tx, actor, body, ids);
@@ -27,7 +27,7 @@ export function registerApplicationRules(rules: Rules): void {
       await checkLegacyPublic(tx, body, ids);
       await checkDefaultDeviceTypeChange(tx, body, ids);
       await checkDefaultDeviceTypeAvailable(tx, body, ids);
-      checkSupportAccessExpiry(body);
+      checkSupportAccessExpiry(body, app.clock());
     },
     after: async ({ tx, body, ids }) => {
       if ('app_name' in body || 'organization' in body) await updateApplicationSlugs(tx, ids);

@@ -9,10 +9,10 @@ const FIELD = 'is_accessible_by_support_until__date';
  * already turned the value (an ISO string or, from balena-sdk, a millisecond timestamp)
  * into an ISO string.
  */
-export function checkSupportAccessExpiry(body: HookBody<'application' | 'device', 'POST' | 'PATCH'>): void {
+export function checkSupportAccessExpiry(body: HookBody<'application' | 'device', 'POST' | 'PATCH'>, now: number): void {
   const value = body[FIELD];
   if (value === undefined || value === null) return;
-  if (new Date(value as string).getTime() <= Date.now()) {
+  if (new Date(value as string).getTime() <= now) {
     throw new BadRequestError('Support access can only be granted until a date in the future');
   }
 }

@@ -21,14 +21,14 @@ const pending = new WeakMap<object, string>();
  * its SHA-256 in `token_hash`, the expiry (INVITATION_TTL_DAYS), and `is_created_by__user`
  * from the actor (a user only: an invitation names who sent it).
  */
-export async function prepareInvitation(db: Db, actorId: number | null, body: HookBody<InvitationKind['resource'], 'POST'>): Promise<void> {
+export async function prepareInvitation(db: Db, actorId: number | null, body: HookBody<InvitationKind['resource'], 'POST'>, now: number): Promise<void> {
   const userId = await userIdOfActor(db, actorId);
   if (userId === undefined) throw new BadRequestError('Only users can send invitations');
   const token = alphanumericSecret(256);
   pending.set(body, token);
   body.is_created_by__user = userId;
   body.token_hash = hashInvitationToken(token);
-  body.expiry = new Date(Date.now() + INVITATION_TTL_DAYS * 24 * 3600 * 1000).toISOString();
+  body.expiry = new Date(now + INVITATION_TTL_DAYS * 24 * 3600 * 1000).toISOString();
 }
 
 /** The plain token `prepareInvitation` made for this body. */

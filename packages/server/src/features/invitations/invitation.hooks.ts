@@ -12,10 +12,10 @@ export function registerInvitationRules(rules: Rules): void {
     rules.register(kind.resource, 'POST', {
       // `invitee` is POSTed as the e-mail address and becomes the invitee row's id here.
       acceptFields: ['roleName', 'invitee'],
-      before: async ({ tx, actor, body }) => {
+      before: async ({ tx, app, actor, body }) => {
         const email = checkInviteeEmail(body);
         await resolveInvitationRole(tx, kind, body);
-        await prepareInvitation(tx, actor.actorId, body);
+        await prepareInvitation(tx, actor.actorId, body, app.clock());
         body.invitee = await inviteeFor(tx, email);
       },
       // After the insert and its create-rule check: only those who may invite learn whether

@@ -33,11 +33,11 @@ export function registerReleaseRules(rules: Rules): void {
     },
   });
   rules.register('release', 'PATCH', {
-    before: async ({ tx, body, ids }) => {
+    before: async ({ tx, app, body, ids }) => {
       await checkFinalizeOneWay(tx, body, ids);
       await checkReleaseValidation(tx, body, ids);
       await checkReleaseSemver(tx, body, ids);
-      touchRelease(body);
+      touchRelease(body, app.clock());
     },
     after: async ({ tx, body, ids }) => {
       if ('semver' in body || 'is_final' in body) await assignRawVersions(tx, ids);

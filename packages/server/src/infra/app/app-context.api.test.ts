@@ -209,3 +209,28 @@ describe('two apps in one process', () => {
     }
   });
 });
+
+describe("the app's one clock", () => {
+  it('dates what rules write and judges what they check: support access and invitation expiry', async () => {
+    const saved = offset;
+    offset = 400 * 24 * 3_600_000; // the app's clock 400 days ahead of real time
+    try {
+      // A date in the future of real time but in the past of the app's clock is refused.
+      const inAYear = new Date(Date.now() + 365 * 24 * 3_600_000).toISOString();
+      const grant = await req(a, 'PATCH', `/v7/device(${a.device.id})`, { is_accessible_by_support_until__date: inAYear });
+      expect(grant.statusCode).toBe(400);
+      expect(grant.json()).toBe('Support access can only be granted until a date in the future');
+      const fleetGrant = await req(a, 'PATCH', `/v7/application(${a.fleet})`, { is_accessible_by_support_until__date: inAYear });
+      expect(fleetGrant.statusCode).toBe(400);
+
+      // An invitation expires a week after the app's now, not the machine's.
+      const orgId = (await a.db.query<{ organization: number }>('SELECT organization FROM application WHERE id = $1', [a.fleet])).rows[0]!.organization;
+      const invite = await req(a, 'POST', '/v7/invitee__is_invited_to__organization', { invitee: 'clock@a.test', is_invited_to__organization: orgId });
+      expect(invite.statusCode, invite.body).toBe(201);
+      const expiry = Date.parse((await a.db.query<{ expiry: Date }>('SELECT expiry FROM invitee__is_invited_to__organization WHERE id = $1', [invite.json().id])).rows[0]!.expiry.toISOString());
+      expect(Math.abs(expiry - (clock() + 7 * 24 * 3_600_000))).toBeLessThan(60_000);
+    } finally {
+      offset = saved;
+    }
+  });
+});
