@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowKeyProblem, rowsFromTags, rowState, stagedChanges, type TagRow } from './tag-staging';
+import { rowKeyProblem, rowKeyProblems, rowsFromTags, rowState, stagedChanges, tagFormSchema, type TagRow } from './tag-staging';
 
 const saved = rowsFromTags([
   { id: 11, tag_key: 'floor', value: '1' },
@@ -42,5 +42,27 @@ describe('tag staging', () => {
     expect(rowKeyProblem(rows[3]!, rows)).toBe('Tag keys beginning with io.balena. are reserved.');
     expect(rowKeyProblem({ id: 11, key: 'my room', value: '', deleted: false }, rows)).toBe('Tag keys cannot contain whitespace.');
     expect(rowKeyProblem({ ...rows[2]!, deleted: true }, rows)).toBeUndefined();
+  });
+});
+
+describe('tag form schema', () => {
+  it('says each kept row its key problem with the model text, and passes a clean form', () => {
+    const rows: TagRow[] = [
+      ...saved,
+      { id: 9, key: 'room', value: 'x', deleted: false },
+      { id: 10, key: 'io.resin.x', value: '', deleted: false },
+      { id: 11, key: '', value: '', deleted: false },
+      { id: 12, key: 'my room', value: '', deleted: true },
+    ];
+    expect(rowKeyProblems({ rows })).toEqual([
+      undefined,
+      'A tag with this key already exists.',
+      'A tag with this key already exists.',
+      'Tag keys beginning with io.resin. are reserved.',
+      'Tag key is required.',
+      undefined,
+    ]);
+    expect(tagFormSchema.safeParse({ rows: saved }).success).toBe(true);
+    expect(tagFormSchema.safeParse({ rows }).success).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { tagKeyProblem } from '@flotilla/model';
+import { z } from 'zod/mini';
 
 /**
  * The tag manager's staged edits (balena's tag-manager pattern, spec 2 §2): rows are added,
@@ -60,4 +61,45 @@ export function stagedChanges(rows: readonly TagRow[]): TagChange[] {
     else sets.push({ kind: 'set', key: row.key, value: row.value });
   }
   return [...removes, ...sets];
+}
+
+/** The tag manager's form: its staged rows (react-hook-form `useFieldArray` over `rows`). */
+export interface TagForm {
+  rows: TagRow[];
+}
+
+const tagRow = z.object({
+  id: z.number(),
+  savedId: z.optional(z.number()),
+  savedKey: z.optional(z.string()),
+  savedValue: z.optional(z.string()),
+  key: z.string(),
+  value: z.string(),
+  deleted: z.boolean(),
+});
+
+/**
+ * The form's rules: each kept row's key follows the model's tag rules (`tagKeyProblem`, the
+ * API's own text) and is unique among the kept rows; the problem is said under that key.
+ */
+export const tagFormSchema: z.ZodMiniType<TagForm, TagForm> = z.object({ rows: z.array(tagRow) }).check(
+  z.superRefine(({ rows }, ctx) => {
+    rows.forEach((row, index) => {
+      const problem = rowKeyProblem(row, rows);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, path: ['rows', index, 'key'], input: row.key });
+    });
+  }),
+);
+
+/** Each row's key problem by index, as the schema finds it (the dialog shows them as they type). */
+export function rowKeyProblems(form: TagForm): (string | undefined)[] {
+  const problems: (string | undefined)[] = form.rows.map(() => undefined);
+  const result = tagFormSchema.safeParse(form);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const [field, index, name] = issue.path;
+      if (field === 'rows' && typeof index === 'number' && name === 'key') problems[index] ??= issue.message;
+    }
+  }
+  return problems;
 }

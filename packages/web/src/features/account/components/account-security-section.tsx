@@ -1,7 +1,7 @@
 import { isValidEmail } from '@flotilla/model';
 import { Button, Divider, Stack, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -24,25 +24,28 @@ export function AccountSecuritySection() {
   const { t } = useTranslation();
   return (
     <Stack spacing={3} divider={<Divider flexItem />}>
-      <section aria-labelledby="account-password-title">
-        <Typography id="account-password-title" variant="h6" component="h3" gutterBottom>
-          {t('account.security.password_title')}
-        </Typography>
+      <SecuritySection id="account-password-title" title={t('account.security.password_title')}>
         <ChangePasswordForm />
-      </section>
-      <section aria-labelledby="account-email-title">
-        <Typography id="account-email-title" variant="h6" component="h3" gutterBottom>
-          {t('account.security.email_title')}
-        </Typography>
+      </SecuritySection>
+      <SecuritySection id="account-email-title" title={t('account.security.email_title')}>
         <ChangeEmailForm />
-      </section>
-      <section aria-labelledby="account-sessions-title">
-        <Typography id="account-sessions-title" variant="h6" component="h3" gutterBottom>
-          {t('account.security.sessions_title')}
-        </Typography>
+      </SecuritySection>
+      <SecuritySection id="account-sessions-title" title={t('account.security.sessions_title')}>
         <LogoutOtherSessions />
-      </section>
+      </SecuritySection>
     </Stack>
+  );
+}
+
+/** A part of the page, named by its heading. */
+function SecuritySection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <Typography id={id} variant="h6" component="h3" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </section>
   );
 }
 

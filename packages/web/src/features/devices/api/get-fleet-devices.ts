@@ -70,19 +70,10 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
   ]);
   return {
     total,
-    rows: devices.map((d) => ({
-      id: d.id,
-      uuid: d.uuid,
-      device_name: d.device_name,
-      overall_status: d.overall_status,
-      last_connectivity_event: d.last_connectivity_event,
-      api_heartbeat_at: d.api_heartbeat_at,
-      is_online: d.is_online,
-      os_version: d.os_version,
-      os_variant: d.os_variant,
-      ip_address: d.ip_address,
-      deviceType: d.is_of__device_type[0] ?? null,
-      release: d.is_running__release[0] ?? null,
+    rows: devices.map(({ is_of__device_type, is_running__release, ...d }) => ({
+      ...d,
+      deviceType: is_of__device_type[0] ?? null,
+      release: is_running__release[0] ?? null,
     })),
   };
 }

@@ -52,55 +52,32 @@ export function DeviceFiltersBar({ filters, onChange, counts, deviceTypes, relea
           value={filters.search ?? ''}
           onChange={(e) => onChange({ ...filters, search: e.target.value || undefined })}
         />
-        <TextField
-          select
-          size="small"
-          sx={{ minWidth: 180 }}
+        <FilterSelect
           label={t('devices.filter_status')}
-          value={filters.status ?? ''}
-          onChange={(e) => setStatus((e.target.value || undefined) as DeviceOverallStatus | undefined)}
-        >
-          <MenuItem value="">{any}</MenuItem>
-          {DEVICE_OVERALL_STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {t(`devices.status_${s}`)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
-          sx={{ minWidth: 200 }}
+          any={any}
+          minWidth={180}
+          value={filters.status}
+          options={DEVICE_OVERALL_STATUSES.map((s) => ({ value: s, label: t(`devices.status_${s}`) }))}
+          onChange={setStatus}
+        />
+        <FilterSelect
           label={t('devices.filter_device_type')}
-          value={filters.deviceTypeId ?? ''}
-          onChange={(e) => onChange({ ...filters, deviceTypeId: e.target.value === '' ? undefined : Number(e.target.value) })}
-        >
-          <MenuItem value="">{any}</MenuItem>
-          {deviceTypes.map((o) => (
-            <MenuItem key={o.id} value={o.id}>
-              {o.label}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
-          sx={{ minWidth: 200 }}
+          any={any}
+          value={filters.deviceTypeId}
+          options={deviceTypes.map((o) => ({ value: o.id, label: o.label }))}
+          onChange={(deviceTypeId) => onChange({ ...filters, deviceTypeId })}
+        />
+        <FilterSelect
           label={t('devices.filter_release')}
-          value={filters.releaseId ?? ''}
-          onChange={(e) => onChange({ ...filters, releaseId: e.target.value === '' ? undefined : Number(e.target.value) })}
-        >
-          <MenuItem value="">{any}</MenuItem>
-          {/* A release from the URL that is not among the listed ones still shows as chosen. */}
-          {filters.releaseId !== undefined && !releases.some((o) => o.id === filters.releaseId) ? (
-            <MenuItem value={filters.releaseId}>#{filters.releaseId}</MenuItem>
-          ) : null}
-          {releases.map((o) => (
-            <MenuItem key={o.id} value={o.id}>
-              {o.label}
-            </MenuItem>
-          ))}
-        </TextField>
+          any={any}
+          value={filters.releaseId}
+          options={[
+            // A release from the URL that is not among the listed ones still shows as chosen.
+            ...(filters.releaseId !== undefined && !releases.some((o) => o.id === filters.releaseId) ? [{ value: filters.releaseId, label: `#${filters.releaseId}` }] : []),
+            ...releases.map((o) => ({ value: o.id, label: o.label })),
+          ]}
+          onChange={(releaseId) => onChange({ ...filters, releaseId })}
+        />
         {hasFilters ? (
           <Button onClick={() => onChange({})} sx={{ alignSelf: 'flex-start' }}>
             {t('devices.clear_filters')}
@@ -108,5 +85,36 @@ export function DeviceFiltersBar({ filters, onChange, counts, deviceTypes, relea
         ) : null}
       </Stack>
     </Stack>
+  );
+}
+
+interface FilterSelectProps<V extends string | number> {
+  label: string;
+  /** The first entry's text: no filter. */
+  any: string;
+  minWidth?: number;
+  value: V | undefined;
+  options: readonly { value: V; label: string }[];
+  onChange: (value: V | undefined) => void;
+}
+
+/** One filter: a select whose first entry is "any" (no filter), then the options. */
+function FilterSelect<V extends string | number>({ label, any, minWidth = 200, value, options, onChange }: FilterSelectProps<V>) {
+  return (
+    <TextField
+      select
+      size="small"
+      sx={{ minWidth }}
+      label={label}
+      value={value ?? ''}
+      onChange={(e) => onChange(options.find((o) => String(o.value) === String(e.target.value))?.value)}
+    >
+      <MenuItem value="">{any}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }

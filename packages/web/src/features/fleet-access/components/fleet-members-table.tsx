@@ -1,8 +1,8 @@
-import { Button, Link, Stack } from '@mui/material';
+import { Link } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
-import { PermissionTooltip } from '../../../components/permission-tooltip';
+import { RowActions } from '../../../components/row-actions';
 import type { FleetMember } from '../api/get-fleet-members';
 import { fleetRoleLabel } from '../fleet-roles';
 import { paths } from '../../../lib/paths';
@@ -42,24 +42,13 @@ export function FleetMembersTable({ organizationId, members, loading, canManage,
       key: 'actions',
       header: t('fleet_members.col_actions'),
       render: (m) => (
-        <Stack direction="row" spacing={1}>
-          <PermissionTooltip allowed={canManage}>
-            <Button size="small" disabled={!canManage} onClick={() => onChangeRole(m)} aria-label={t('fleet_members.change_role_named', { name: name(m) })}>
-              {t('fleet_members.change_role')}
-            </Button>
-          </PermissionTooltip>
-          <PermissionTooltip allowed={canManage}>
-            <Button
-              size="small"
-              color="error"
-              disabled={!canManage}
-              onClick={() => onRemove(m)}
-              aria-label={t('fleet_members.remove_named', { name: name(m) })}
-            >
-              {t('common.remove')}
-            </Button>
-          </PermissionTooltip>
-        </Stack>
+        <RowActions
+          allowed={canManage}
+          actions={[
+            { label: t('fleet_members.change_role'), name: t('fleet_members.change_role_named', { name: name(m) }), onClick: () => onChangeRole(m) },
+            { label: t('common.remove'), name: t('fleet_members.remove_named', { name: name(m) }), onClick: () => onRemove(m), danger: true },
+          ]}
+        />
       ),
     },
   ];

@@ -45,18 +45,10 @@ export async function getReleases(fleetId: number, page: number, search: string)
   ]);
   return {
     total,
-    rows: releases.map((r) => ({
-      id: r.id,
-      commit: r.commit,
-      raw_version: r.raw_version,
-      status: r.status,
-      source: r.source,
-      created_at: r.created_at,
-      update_timestamp: r.update_timestamp,
-      is_invalidated: r.is_invalidated,
-      is_final: r.is_final,
-      creator: r.is_created_by__user?.[0]?.username ?? null,
-      tags: r.release_tag.map((tag) => ({ tag_key: tag.tag_key, value: tag.value })),
+    rows: releases.map(({ is_created_by__user, release_tag, ...r }) => ({
+      ...r,
+      creator: is_created_by__user?.[0]?.username ?? null,
+      tags: release_tag.map((tag) => ({ tag_key: tag.tag_key, value: tag.value })),
     })),
   };
 }

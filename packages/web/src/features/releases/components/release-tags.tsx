@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { DataTable, type Column } from '../../../components/data-table';
+import { RowActions } from '../../../components/row-actions';
 import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
@@ -41,24 +42,14 @@ export function ReleaseTags({ releaseId, tags, canEdit }: { releaseId: number; t
       key: 'actions',
       header: '',
       render: (tag) => (
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-          <PermissionTooltip allowed={canEdit}>
-            <Button size="small" disabled={!canEdit} onClick={() => setEditing(tag)} aria-label={t('releases.edit_tag', { key: tag.tag_key })}>
-              {t('common.edit')}
-            </Button>
-          </PermissionTooltip>
-          <PermissionTooltip allowed={canEdit}>
-            <Button
-              size="small"
-              color="error"
-              disabled={!canEdit}
-              onClick={() => void onRemove(tag.tag_key)}
-              aria-label={t('releases.remove_tag', { key: tag.tag_key })}
-            >
-              {t('common.remove')}
-            </Button>
-          </PermissionTooltip>
-        </Stack>
+        <RowActions
+          allowed={canEdit}
+          align="end"
+          actions={[
+            { label: t('common.edit'), name: t('releases.edit_tag', { key: tag.tag_key }), onClick: () => setEditing(tag) },
+            { label: t('common.remove'), name: t('releases.remove_tag', { key: tag.tag_key }), onClick: () => void onRemove(tag.tag_key), danger: true },
+          ]}
+        />
       ),
     },
   ];
