@@ -49,3 +49,15 @@ export class TooManyRequestsError extends HttpError {
     super(429, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
+/** 502: a server we called for the caller (a code host) failed us, not the caller. */
+export class BadGatewayError extends HttpError {
+  constructor(message = 'Bad Gateway') {
+    super(502, message);
+  }
+}
+/** 504: a server we called for the caller gave no answer in time. */
+export class GatewayTimeoutError extends HttpError {
+  constructor(message = 'Gateway Timeout') {
+    super(504, message);
+  }
+}

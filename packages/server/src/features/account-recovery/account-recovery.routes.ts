@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ProfileInput } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { CAPTCHA_RESPONSE, EMAIL, objectOf, OPTIONAL_PASSWORD } from '../../infra/http/schemas.js';
 import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { revokeOtherSessions } from '../../infra/auth/session-revocation.js';
 import { checkCaptcha } from './captcha.js';
@@ -75,8 +76,8 @@ export async function accountRecoveryRoutes(app: FastifyInstance, opts: AccountR
     '/user/v1/reset-password/:email',
     {
       schema: {
-        params: { type: 'object', required: ['email'], properties: { email: { type: 'string', minLength: 1, maxLength: 255 } } },
-        body: { type: ['object', 'null'], properties: { 'g-recaptcha-response': { type: 'string', maxLength: 4096 } } },
+        params: objectOf({ email: EMAIL }, ['email']),
+        body: { type: ['object', 'null'], properties: { 'g-recaptcha-response': CAPTCHA_RESPONSE } },
       },
     },
     async (request, reply) =>
@@ -90,7 +91,7 @@ export async function accountRecoveryRoutes(app: FastifyInstance, opts: AccountR
   // Spec §7 "reset with resetCode and password".
   app.post<{ Body: { resetCode?: string; password?: string } }>(
     '/user/v1/reset-password',
-    { schema: { body: { type: 'object', properties: { resetCode: text, password: text } } } },
+    { schema: { body: { type: 'object', properties: { resetCode: text, password: OPTIONAL_PASSWORD } } } },
     async (request, reply) => {
       const userId = await resetPassword(db, request.body.resetCode, request.body.password, now());
       // Every session of the account ends (whoever knew the old password is signed out).

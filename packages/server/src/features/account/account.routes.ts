@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { EMAIL, objectOf, OPTIONAL_PASSWORD, PASSWORD, PASSWORD_BODY } from '../../infra/http/schemas.js';
 import { requireRecentAuth } from '../../infra/auth/recent-auth.js';
 import { checkOwnPassword } from '../../infra/auth/password-check.js';
 import { revokeOtherSessions } from '../../infra/auth/session-revocation.js';
@@ -13,29 +14,8 @@ export interface AccountRoutesOptions {
   jwtSecret: string;
 }
 
-const passwordSchema = {
-  type: 'object',
-  required: ['password'],
-  properties: {
-    currentPassword: { type: 'string', maxLength: 1024 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-} as const;
-
-const emailSchema = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', minLength: 1, maxLength: 255 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-} as const;
-
-const deleteSchema = {
-  type: 'object',
-  required: ['password'],
-  properties: { password: { type: 'string', minLength: 1, maxLength: 1024 } },
-} as const;
+const passwordSchema = objectOf({ currentPassword: OPTIONAL_PASSWORD, password: PASSWORD }, ['password']);
+const emailSchema = objectOf({ email: EMAIL, password: PASSWORD }, ['email', 'password']);
 
 /**
  * The account holder's own account (spec 1 §2 preferences, §5, §7): change password
@@ -72,7 +52,7 @@ export async function accountRoutes(app: FastifyInstance, { db, jwtSecret }: Acc
     return accountDeletionPreflight(db, actor.userId);
   });
 
-  app.delete<{ Body: { password: string } }>('/user/v1/account', { schema: { body: deleteSchema } }, async (request, reply) => {
+  app.delete<{ Body: { password: string } }>('/user/v1/account', { schema: { body: PASSWORD_BODY } }, async (request, reply) => {
     const actor = requireRecentAuth(request, now());
     await checkOwnPassword(db, actor.userId, request.body.password, request.ip);
     await deleteAccount(app.context, db, { actorId: actor.actorId, permissions: actor.permissions }, actor.userId);

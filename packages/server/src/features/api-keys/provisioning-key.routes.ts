@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { objectOf, SHORT_CODE } from '../../infra/http/schemas.js';
 import { parseExpiry } from '../../infra/auth/api-keys.js';
 import { createProvisioningKey, type ProvisioningKeyInput } from './provisioning-key.service.js';
 
@@ -11,16 +12,15 @@ const keyDetails = {
   expiryDate: { type: ['string', 'null'], maxLength: 64 },
 } as const;
 
-const v2Schema = {
-  type: 'object',
-  required: ['actorType', 'actorTypeId', 'roles'],
-  properties: {
-    actorType: { type: 'string', maxLength: 64 },
+const v2Schema = objectOf(
+  {
+    actorType: SHORT_CODE,
     actorTypeId: { type: 'integer', minimum: 1 },
-    roles: { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 64 } },
+    roles: { type: 'array', maxItems: 16, items: SHORT_CODE },
     ...keyDetails,
   },
-} as const;
+  ['actorType', 'actorTypeId', 'roles'],
+);
 
 interface KeyDetails {
   name?: string | null;

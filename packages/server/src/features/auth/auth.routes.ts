@@ -4,6 +4,7 @@ import type { Db } from '../../infra/db/db.js';
 import { ConflictError, UnauthorizedError } from '../../infra/errors.js';
 import { verifyPassword } from '../../infra/auth/password.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { CAPTCHA_RESPONSE, EMAIL, objectOf, PASSWORD, USERNAME } from '../../infra/http/schemas.js';
 import { createUser, EMAIL_TAKEN } from '../users/index.js';
 import { answerSignUpForExistingEmail } from './sign-up-existing.js';
 import { findApplicationSlug, findDeviceUuid, findLoginUser, findWhoamiUser } from './auth.repository.js';
@@ -19,25 +20,17 @@ export interface AuthRoutesOptions {
   account?: AccountConfig | undefined;
 }
 
-const credentialsSchema = {
-  type: 'object',
-  required: ['username', 'password'],
-  properties: {
-    username: { type: 'string', minLength: 1, maxLength: 255 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-} as const;
+const credentialsSchema = objectOf({ username: USERNAME, password: PASSWORD }, ['username', 'password']);
 
-const registerSchema = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', minLength: 3, maxLength: 255 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
+const registerSchema = objectOf(
+  {
+    email: { ...EMAIL, minLength: 3 },
+    password: PASSWORD,
     has_disabled_newsletter: { type: 'boolean' },
-    'g-recaptcha-response': { type: 'string', maxLength: 4096 },
+    'g-recaptcha-response': CAPTCHA_RESPONSE,
   },
-} as const;
+  ['email', 'password'],
+);
 
 const whoamiResponse = {
   200: {

@@ -1,4 +1,4 @@
-import { EMPTY_BODY } from '../../infra/http/schemas.js';
+import { EMPTY_BODY, PASSWORD_BODY } from '../../infra/http/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { UnauthorizedError } from '../../infra/errors.js';
@@ -12,19 +12,13 @@ export interface SessionRoutesOptions {
   jwtSecret: string;
 }
 
-const passwordBody = {
-  type: 'object',
-  required: ['password'],
-  properties: { password: { type: 'string', minLength: 1, maxLength: 1024 } },
-} as const;
-
 /** Identity re-verification and "log out from other sessions" (spec 1 §2, §4). */
 export async function sessionRoutes(app: FastifyInstance, { db, jwtSecret }: SessionRoutesOptions): Promise<void> {
   // A re-verification is dated by the app's clock (tests move it).
   const now = app.context.clock;
   // A password re-check: a fresh session token (text) whose authTime is now, so sensitive
   // actions (recent-auth.ts) are allowed for the next 20 minutes. Rate-limited with logins.
-  app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: passwordBody }, config: { noStore: true } }, async (request, reply) => {
+  app.post<{ Body: { password: string } }>('/auth/v1/reverify', { schema: { body: PASSWORD_BODY }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const claims = actor.claims;
     if (!claims) throw new UnauthorizedError('You must provide a token to start a session');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../../infra/http/guards.js';
+import { objectOf, URL_INPUT } from '../../infra/http/schemas.js';
 import { fetchDeployContract, type CodeHostOptions } from './deploy-contract.service.js';
 
 const contractSchema = {
@@ -25,7 +26,7 @@ export async function deployRoutes(app: FastifyInstance, opts: CodeHostOptions):
     '/deploy/v1/contract',
     {
       schema: {
-        querystring: { type: 'object', required: ['repoUrl'], properties: { repoUrl: { type: 'string', minLength: 1, maxLength: 2000 } } },
+        querystring: objectOf({ repoUrl: { ...URL_INPUT, minLength: 1 } }, ['repoUrl']),
         response: { 200: contractSchema },
       },
     },

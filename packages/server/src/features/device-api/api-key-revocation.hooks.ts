@@ -1,6 +1,6 @@
 import { model } from '@flotilla/model';
 import type { Rules } from '../../infra/app/context.js';
-import { actorsOfApiKeys, actorsOfDevices, actorsOfFleetsAndDevices, actorsOfUsers } from './device-api.repository.js';
+import { actorsOfApiKeys, actorsOfDevices, actorsOfFleetsAndDevices, actorsOfUsers } from '../../infra/auth/actor.repository.js';
 
 /**
  * Rule: a write that revokes or changes what an API key authenticates as takes effect at

@@ -73,61 +73,35 @@ export async function isDeletedDeviceUuid(db: Db, uuid: string): Promise<boolean
 }
 
 // ---------------------------------------------------------------------------------------
-// API key revocation: whose keys a write concerns
-
-const actors = async (tx: Db, sql: string, ids: readonly number[]): Promise<number[]> =>
-  (await tx.query<{ a: number }>(sql, [ids])).rows.map((r) => r.a);
-
-/** The actors holding the given API keys. */
-export const actorsOfApiKeys = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT DISTINCT is_of__actor AS a FROM api_key WHERE id = ANY($1::int[])', ids);
-/** The actors of the given devices. */
-export const actorsOfDevices = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT actor AS a FROM device WHERE id = ANY($1::int[])', ids);
-/** The actors of the given fleets and of their devices. */
-export const actorsOfFleetsAndDevices = (tx: Db, ids: readonly number[]) =>
-  actors(
-    tx,
-    'SELECT actor AS a FROM application WHERE id = ANY($1::int[]) UNION SELECT actor FROM device WHERE belongs_to__application = ANY($1::int[])',
-    ids,
-  );
-/** The actors of the given users. */
-export const actorsOfUsers = (tx: Db, ids: readonly number[]) => actors(tx, 'SELECT actor AS a FROM "user" WHERE id = ANY($1::int[])', ids);
-
-// ---------------------------------------------------------------------------------------
 // Target-state changes: which devices or fleets a write concerns
 
+/** The `v` column of `sql` run over the given ids (`$1`). */
+const valuesOf = async (tx: Db, sql: string, ids: readonly number[]): Promise<number[]> => (await tx.query<{ v: number }>(sql, [ids])).rows.map((r) => r.v);
+
 /** The distinct non-null values of `col` in the given rows of `table`. */
-export const distinctColumn = async (tx: Db, table: string, col: string, ids: readonly number[]): Promise<number[]> =>
-  (await tx.query<{ v: number }>(`SELECT DISTINCT "${col}" AS v FROM "${table}" WHERE id = ANY($1::int[]) AND "${col}" IS NOT NULL`, [ids])).rows.map((r) => r.v);
+export const distinctColumn = (tx: Db, table: string, col: string, ids: readonly number[]): Promise<number[]> =>
+  valuesOf(tx, `SELECT DISTINCT "${col}" AS v FROM "${table}" WHERE id = ANY($1::int[]) AND "${col}" IS NOT NULL`, ids);
 
 /** The fleets of the releases the given image-release links belong to. */
-export const fleetsOfReleaseImages = async (tx: Db, ids: readonly number[]): Promise<number[]> =>
-  (
-    await tx.query<{ v: number }>(
-      'SELECT DISTINCT r.belongs_to__application AS v FROM image__is_part_of__release ri JOIN release r ON r.id = ri.is_part_of__release WHERE ri.id = ANY($1::int[])',
-      [ids],
-    )
-  ).rows.map((r) => r.v);
+export const fleetsOfReleaseImages = (tx: Db, ids: readonly number[]): Promise<number[]> =>
+  valuesOf(
+    tx,
+    'SELECT DISTINCT r.belongs_to__application AS v FROM image__is_part_of__release ri JOIN release r ON r.id = ri.is_part_of__release WHERE ri.id = ANY($1::int[])',
+    ids,
+  );
 
 /** The fleets of the given images' services. */
-export const fleetsOfImages = async (tx: Db, ids: readonly number[]): Promise<number[]> =>
-  (
-    await tx.query<{ v: number }>('SELECT DISTINCT s.application AS v FROM image i JOIN service s ON s.id = i.is_a_build_of__service WHERE i.id = ANY($1::int[])', [ids])
-  ).rows.map((r) => r.v);
+export const fleetsOfImages = (tx: Db, ids: readonly number[]): Promise<number[]> =>
+  valuesOf(tx, 'SELECT DISTINCT s.application AS v FROM image i JOIN service s ON s.id = i.is_a_build_of__service WHERE i.id = ANY($1::int[])', ids);
 
 /** The fleets of the given service variables' services. */
-export const fleetsOfServiceVariables = async (tx: Db, ids: readonly number[]): Promise<number[]> =>
-  (
-    await tx.query<{ v: number }>(
-      'SELECT DISTINCT s.application AS v FROM service_environment_variable x JOIN service s ON s.id = x.service WHERE x.id = ANY($1::int[])',
-      [ids],
-    )
-  ).rows.map((r) => r.v);
+export const fleetsOfServiceVariables = (tx: Db, ids: readonly number[]): Promise<number[]> =>
+  valuesOf(tx, 'SELECT DISTINCT s.application AS v FROM service_environment_variable x JOIN service s ON s.id = x.service WHERE x.id = ANY($1::int[])', ids);
 
 /** The devices of the given device service variables' service installs. */
-export const devicesOfDeviceServiceVariables = async (tx: Db, ids: readonly number[]): Promise<number[]> =>
-  (
-    await tx.query<{ v: number }>(
-      'SELECT DISTINCT si.device AS v FROM device_service_environment_variable x JOIN service_install si ON si.id = x.service_install WHERE x.id = ANY($1::int[])',
-      [ids],
-    )
-  ).rows.map((r) => r.v);
+export const devicesOfDeviceServiceVariables = (tx: Db, ids: readonly number[]): Promise<number[]> =>
+  valuesOf(
+    tx,
+    'SELECT DISTINCT si.device AS v FROM device_service_environment_variable x JOIN service_install si ON si.id = x.service_install WHERE x.id = ANY($1::int[])',
+    ids,
+  );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { randomDeviceName } from './device-name.js';
-import { insertDeviceActor } from './device.repository.js';
+import { insertActor } from '../../infra/auth/actor.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /** Dialect §4.1: device uuids are 32 (or, from old clients, 62) lowercase hex characters. */
@@ -20,7 +20,7 @@ export async function prepareDevice(db: Db, body: HookBody<'device', 'POST'>): P
   }
   if (body.device_name === undefined || body.device_name === null) body.device_name = randomDeviceName();
   checkDeviceName(body);
-  body.actor = await insertDeviceActor(db);
+  body.actor = await insertActor(db);
 }
 
 /** Rule: a device name, when given, is not blank. */

@@ -1,6 +1,6 @@
 import type { Rules } from '../../infra/app/context.js';
 import { checkSupportAccessExpiry, deleteUnusedActors } from '../fleets/index.js';
-import { actorsOfDevices } from './device-actor.js';
+import { actorsOfDevices } from '../../infra/auth/actor.repository.js';
 import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
 import { checkCustomLocation } from './device-location.js';

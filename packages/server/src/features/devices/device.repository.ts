@@ -3,18 +3,6 @@ import type { Db } from '../../infra/db/db.js';
 
 /** The devices' hand-written SQL (rules call these; the `/v7` engine does the rest). */
 
-/** A new actor for a device (its API keys hang off it). */
-export async function insertDeviceActor(db: Db): Promise<number> {
-  const actor = await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id');
-  return actor.rows[0]!.id;
-}
-
-/** The actors of the given devices. */
-export async function selectDeviceActors(db: Db, ids: readonly number[]): Promise<number[]> {
-  const { rows } = await db.query<Pick<Row<'device'>, 'actor'>>('SELECT actor FROM device WHERE id = ANY($1::int[])', [ids]);
-  return rows.map((r) => r.actor);
-}
-
 export interface ArchitectureMismatchRow {
   device_type: string;
   device_arch: string;

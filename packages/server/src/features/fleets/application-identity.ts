@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { fleetNameApiProblem } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import { insertFleetActor, selectDefaultApplicationTypeId, selectOrganizationHandle, updateSlugs } from './fleet.repository.js';
+import { insertActor } from '../../infra/auth/actor.repository.js';
+import { selectDefaultApplicationTypeId, selectOrganizationHandle, updateSlugs } from './fleet.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
 /**
@@ -19,7 +20,7 @@ export async function prepareApplication(db: Db, body: HookBody<'application', '
   } else if (typeof body.uuid !== 'string' || !/^[0-9a-f]{32}$/.test(body.uuid)) {
     throw new BadRequestError('uuid must be 32 lowercase hexadecimal characters');
   }
-  body.actor = await insertFleetActor(db);
+  body.actor = await insertActor(db);
   if (body.application_type === undefined) {
     body.application_type = (await selectDefaultApplicationTypeId(db)) ?? null;
   }

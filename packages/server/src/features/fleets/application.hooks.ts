@@ -1,5 +1,6 @@
 import type { Rules } from '../../infra/app/context.js';
-import { actorsOfFleets, deleteUnusedActors } from './application-delete.js';
+import { actorsOfFleetsAndDevices } from '../../infra/auth/actor.repository.js';
+import { deleteUnusedActors } from './application-delete.js';
 import { checkApplicationRename, prepareApplication, updateApplicationSlugs } from './application-identity.js';
 import { checkApplicationTransfer } from './application-transfer.js';
 import { checkChangeType } from './change-type.js';
@@ -38,7 +39,7 @@ export function registerApplicationRules(rules: Rules): void {
   const doomed = new WeakMap<object, number[]>();
   rules.register('application', 'DELETE', {
     before: async (args) => {
-      doomed.set(args.body, await actorsOfFleets(args.tx, args.ids));
+      doomed.set(args.body, await actorsOfFleetsAndDevices(args.tx, args.ids));
     },
     after: async (args) => {
       await deleteUnusedActors(args.tx, doomed.get(args.body) ?? []);

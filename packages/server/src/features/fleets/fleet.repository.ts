@@ -3,12 +3,6 @@ import type { Db } from '../../infra/db/db.js';
 
 /** The fleets' (`application` rows') hand-written SQL; the rules call these. */
 
-/** A new actor for a fleet (its provisioning keys hang off it). */
-export async function insertFleetActor(db: Db): Promise<number> {
-  const actor = await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id');
-  return actor.rows[0]!.id;
-}
-
 /** The id of the default application type (`microservices`), if seeded. */
 export async function selectDefaultApplicationTypeId(db: Db): Promise<number | undefined> {
   const t = await db.query<{ id: number }>(`SELECT id FROM application_type WHERE slug = 'microservices'`);
@@ -27,27 +21,6 @@ export async function updateSlugs(db: Db, ids: readonly number[]): Promise<void>
     `UPDATE application a SET slug = lower(o.handle || '/' || a.app_name)
        FROM organization o WHERE o.id = a.organization AND a.id = ANY($1::int[])`,
     [ids],
-  );
-}
-
-/** The actors of the given fleets and of their devices. */
-export async function selectActorsOfFleets(db: Db, ids: readonly number[]): Promise<number[]> {
-  const { rows } = await db.query<{ actor: number }>(
-    `SELECT actor FROM application WHERE id = ANY($1::int[])
-     UNION SELECT actor FROM device WHERE belongs_to__application = ANY($1::int[])`,
-    [ids],
-  );
-  return rows.map((r) => r.actor);
-}
-
-/** Deletes the given actors that no user, fleet or device uses any more (their API keys go by FK cascade). */
-export async function deleteActorsNotInUse(db: Db, actors: readonly number[]): Promise<void> {
-  await db.query(
-    `DELETE FROM actor x WHERE x.id = ANY($1::int[])
-        AND NOT EXISTS (SELECT 1 FROM "user" u WHERE u.actor = x.id)
-        AND NOT EXISTS (SELECT 1 FROM application a WHERE a.actor = x.id)
-        AND NOT EXISTS (SELECT 1 FROM device d WHERE d.actor = x.id)`,
-    [actors],
   );
 }
 

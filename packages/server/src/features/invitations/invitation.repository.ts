@@ -89,25 +89,20 @@ export interface InvitationMailFacts {
   inviter: string;
 }
 
+/** What an invite leads to: the table and the column that names it. */
+const TARGETS = { organization: { table: 'organization', name: 'name' }, fleet: { table: 'application', name: 'app_name' } } as const;
+
 export async function invitationMailFacts(db: Db, kind: InvitationKind, inviteId: number): Promise<InvitationMailFacts | undefined> {
+  const target = TARGETS[kind.kind];
   const { rows } = await db.query<InvitationMailFacts>(
-    kind.kind === 'organization'
-      ? `SELECT e.email AS invitee, i.message, o.name AS target, r.name AS role,
-                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
-           FROM invitee__is_invited_to__organization i
-           JOIN invitee e ON e.id = i.invitee
-           JOIN organization o ON o.id = i.is_invited_to__organization
-           JOIN organization_membership_role r ON r.id = i.organization_membership_role
-           JOIN "user" u ON u.id = i.is_created_by__user
-          WHERE i.id = $1`
-      : `SELECT e.email AS invitee, i.message, a.app_name AS target, r.name AS role,
-                coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
-           FROM invitee__is_invited_to__application i
-           JOIN invitee e ON e.id = i.invitee
-           JOIN application a ON a.id = i.is_invited_to__application
-           JOIN application_membership_role r ON r.id = i.application_membership_role
-           JOIN "user" u ON u.id = i.is_created_by__user
-          WHERE i.id = $1`,
+    `SELECT e.email AS invitee, i.message, x.${target.name} AS target, r.name AS role,
+            coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.username) AS inviter
+       FROM ${kind.resource} i
+       JOIN invitee e ON e.id = i.invitee
+       JOIN ${target.table} x ON x.id = i.${kind.target}
+       JOIN ${kind.role} r ON r.id = i.${kind.role}
+       JOIN "user" u ON u.id = i.is_created_by__user
+      WHERE i.id = $1`,
     [inviteId],
   );
   return rows[0];

@@ -3,6 +3,7 @@ import { SESSION_TOKEN_LIFETIME_SECONDS } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { requireUser } from '../../infra/http/guards.js';
+import { objectOf, SHORT_CODE, URL_INPUT } from '../../infra/http/schemas.js';
 import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { authorize, redeemCode } from './oauth-code.js';
 
@@ -11,25 +12,15 @@ export interface OAuthRoutesOptions {
   jwtSecret: string;
 }
 
-const authorizeSchema = {
-  type: 'object',
-  required: ['client_id', 'response_type'],
-  properties: {
-    client_id: { type: 'string', minLength: 1, maxLength: 255 },
-    response_type: { type: 'string', maxLength: 64 },
-  },
-} as const;
+/** An OAuth client id or authorization code (both short text). */
+const OAUTH_ID = { type: 'string', minLength: 1, maxLength: 255 } as const;
 
-const tokenSchema = {
-  type: 'object',
-  required: ['grant_type', 'code', 'client_id'],
-  properties: {
-    grant_type: { type: 'string', maxLength: 64 },
-    code: { type: 'string', minLength: 1, maxLength: 255 },
-    client_id: { type: 'string', minLength: 1, maxLength: 255 },
-    redirect_uri: { type: 'string', maxLength: 2000 },
-  },
-} as const;
+const authorizeSchema = objectOf({ client_id: OAUTH_ID, response_type: SHORT_CODE }, ['client_id', 'response_type']);
+
+const tokenSchema = objectOf(
+  { grant_type: SHORT_CODE, code: OAUTH_ID, client_id: OAUTH_ID, redirect_uri: URL_INPUT },
+  ['grant_type', 'code', 'client_id'],
+);
 
 /**
  * OAuth login (spec 1 §2 `/login/oauth/{clientId}`, §7): the authorization-code grant, kept

@@ -1,7 +1,8 @@
 import { importedKeyTitles, sshKeyIdentity, validateSshKey } from '@flotilla/model';
 import type { AppContext } from '../../infra/app/context.js';
 import type { Db } from '../../infra/db/db.js';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../infra/errors.js';
+import { BadGatewayError, BadRequestError, ConflictError, NotFoundError } from '../../infra/errors.js';
+import { fetchOutsideText } from '../../infra/http/outside-fetch.js';
 import { odataPost, odataRead, type DataContext } from '../../infra/odata/index.js';
 
 export interface SshKeyImportOptions {
@@ -14,17 +15,6 @@ export const SSH_KEY_FETCH_TIMEOUT_MS = 10_000;
 /** A user's keys file is a few KB; anything far larger is not one. */
 const MAX_KEYS_BYTES = 256 * 1024;
 const USERNAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9_])?$/;
-
-class BadGatewayError extends HttpError {
-  constructor(message: string) {
-    super(502, message);
-  }
-}
-class GatewayTimeoutError extends HttpError {
-  constructor(message: string) {
-    super(504, message);
-  }
-}
 
 /** 'GitHub' for the default host (the spec's wording), else the host and port. */
 export function keysHostLabel(keysUrl: string): string {
@@ -39,21 +29,16 @@ export const allSavedMessage = (username: string) => `All of the SSH keys of ${u
 export async function fetchCodeHostKeys(opts: SshKeyImportOptions, username: string): Promise<string[]> {
   const host = keysHostLabel(opts.keysUrl);
   const url = `${opts.keysUrl.replace(/\/+$/, '')}/${encodeURIComponent(username)}.keys`;
-  const signal = AbortSignal.timeout(opts.timeoutMs);
-  let text: string;
-  try {
-    // No redirects: a redirect elsewhere could point the server at an internal address.
-    const res = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'text/plain' } });
-    if (res.status === 404) throw new NotFoundError(noKeysMessage(username, host));
-    if (!res.ok) throw new BadGatewayError(`Failed retrieving the SSH keys of ${username} from ${host} (HTTP ${res.status})`);
-    const body = new Uint8Array(await res.arrayBuffer());
-    if (body.length > MAX_KEYS_BYTES) throw new BadGatewayError(`Failed retrieving the SSH keys of ${username} from ${host}: the answer is too large`);
-    text = new TextDecoder().decode(body);
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    if (signal.aborted) throw new GatewayTimeoutError(`Failed retrieving the SSH keys of ${username} from ${host}: no answer within ${opts.timeoutMs / 1000} s`);
-    throw new BadGatewayError(`Failed retrieving the SSH keys of ${username} from ${host}: the code host is unreachable`);
-  }
+  const failed = `Failed retrieving the SSH keys of ${username} from ${host}`;
+  // No redirects (the helper's default): a redirect elsewhere could point the server at an internal address.
+  const text = await fetchOutsideText(url, {
+    accept: 'text/plain',
+    timeoutMs: opts.timeoutMs,
+    maxBytes: MAX_KEYS_BYTES,
+    failed,
+    notFound: noKeysMessage(username, host),
+  });
+  if (text === null) throw new BadGatewayError(`${failed}: the answer is too large`);
   return text
     .split(/\r?\n/)
     .map((line) => validateSshKey('imported', line))

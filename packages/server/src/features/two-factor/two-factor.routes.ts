@@ -1,4 +1,4 @@
-import { EMPTY_BODY } from '../../infra/http/schemas.js';
+import { EMPTY_BODY, objectOf, OPTIONAL_PASSWORD, SHORT_CODE } from '../../infra/http/schemas.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../../infra/crypto/secret-box.js';
 import type { Db } from '../../infra/db/db.js';
@@ -26,14 +26,8 @@ export interface TwoFactorRoutesOptions {
 }
 
 // Fields are optional in the schemas so a missing one gets the spec's message, not a schema error.
-const codeBody = {
-  type: 'object',
-  properties: { code: { type: 'string', maxLength: 64 } },
-} as const;
-const passwordBody = {
-  type: 'object',
-  properties: { password: { type: 'string', maxLength: 1024 } },
-} as const;
+const codeBody = objectOf({ code: SHORT_CODE });
+const passwordBody = objectOf({ password: OPTIONAL_PASSWORD });
 
 function requireSession(request: FastifyRequest): Actor & { userId: number; claims: SessionClaims } {
   const actor = requireUser(request);

@@ -25,11 +25,6 @@ export async function emailTaken(db: Db, email: string): Promise<boolean> {
   return rowCount > 0;
 }
 
-/** A new actor (the identity a user, device or application acts as); its id. */
-export async function insertActor(db: Db): Promise<Row<'actor'>['id']> {
-  return (await db.query<{ id: number }>('INSERT INTO actor DEFAULT VALUES RETURNING id')).rows[0]!.id;
-}
-
 /** The columns of a new user (`password` is the hash). */
 export type NewUserRow = Pick<Row<'user'>, 'actor' | 'username' | 'email' | 'platform_role' | 'is_verified' | 'has_disabled_newsletter'> & { password: string };
 

@@ -3,7 +3,8 @@ import { isValidEmail, passwordProblem, usernameFromEmail } from '@flotilla/mode
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ConflictError } from '../../infra/errors.js';
 import { hashPassword } from '../../infra/auth/password.js';
-import { addOrganizationAdministrator, emailTaken, insertActor, insertUserWithOrganization, usernameTaken } from './user.repository.js';
+import { insertActor } from '../../infra/auth/actor.repository.js';
+import { addOrganizationAdministrator, emailTaken, insertUserWithOrganization, usernameTaken } from './user.repository.js';
 
 export interface CreatedUser {
   id: number;
