@@ -104,6 +104,25 @@ describe('dashboard serving', () => {
     expect(unknown.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it("reads which paths are the API's from the app's own routes: every route root answers unknown paths in JSON, browsers still get the page", async () => {
+    // Roots of routes that features register (fleet restart, OAuth, preflight checks, device
+    // types, files…), none of them in a hand-kept list.
+    const roots = [...new Set(app.routeInventory.map((r) => r.url.split('/')[1] ?? ''))].filter((r) => r !== '' && !r.startsWith(':') && !r.startsWith('*'));
+    expect(roots).toEqual(expect.arrayContaining(['application', 'oauth', 'device-types', 'supervisor', 'user']));
+    for (const root of roots) {
+      const res = await app.inject({ method: 'GET', url: `/${root}/no/such/thing`, headers: { accept: 'application/json' } });
+      // The route's own 4xx (the data API's parse error, an auth refusal) or the JSON 404: never the page.
+      expect([400, 401, 403, 404, 405], root).toContain(res.statusCode);
+      expect(res.headers['content-type'], root).toMatch(/^application\/json/);
+    }
+    // A browser navigation under an API root is a dashboard route (/user/verify-email/…).
+    const page = await app.inject({ method: 'GET', url: '/user/verify-email/abc', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    // Paths outside every API root stay the dashboard's.
+    expect((await app.inject({ method: 'GET', url: '/fleets/12/devices' })).headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('does not serve files outside the build directory', async () => {
     const res = await app.inject({ method: 'GET', url: '/..%2f..%2fetc%2fpasswd.txt' });
     expect(res.body).not.toContain('root:');

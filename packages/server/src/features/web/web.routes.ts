@@ -64,8 +64,21 @@ const TYPES: Record<string, string> = {
 
 // Paths that belong to the API: a non-browser GET of an unknown one gets a JSON 404, while a
 // browser navigation (Accept: text/html) still gets the dashboard, whose routes include
-// /user/verify-email/… and /auth/{provider}/callback.
-const API_PREFIXES = ['/v6/', '/v7/', '/login_', '/user/', '/actor/', '/api-key/', '/device/', '/supervisor/', '/auth/', '/ping', '/config', '/device-types/'];
+// /user/verify-email/… and /auth/{provider}/callback. "Belongs to the API" is read from the
+// app's own routes (the route inventory): any path whose first segment some API route has, so
+// a feature's new routes are covered without a list to keep. /v6 and /v7 are named as well: the
+// data API answers them itself, but an app built without it must not serve the page there.
+const DATA_API_ROOTS = ['v6', 'v7'];
+
+/** The first path segments of the app's API routes (not the dashboard's catch-all). */
+export function apiRootsOf(urls: readonly string[]): ReadonlySet<string> {
+  const roots = new Set(DATA_API_ROOTS);
+  for (const url of urls) {
+    const first = url.split('/')[1] ?? '';
+    if (first !== '' && !first.startsWith(':') && !first.startsWith('*')) roots.add(first);
+  }
+  return roots;
+}
 
 /**
  * One file of the build in the coding the client prefers (its pre-compressed brotli or gzip
@@ -98,6 +111,7 @@ export async function webRoutes(
   // Brotli variants missing from the build (see static-assets.ts) are made in the background.
   const { assets } = await loadStaticAssets(root, (message) => app.log.warn(message));
   const indexHtml = assets.get('/index.html');
+  let roots: ReadonlySet<string> | undefined;
 
   app.addHook('onSend', async (_request, reply, payload) => {
     // nosniff, framing and referrer headers come from infra/http/security-headers.ts (helmet, every response).
@@ -114,7 +128,9 @@ export async function webRoutes(
       path = request.url.split('?')[0] ?? '/';
     }
     const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
-    if (!wantsHtml && API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''))) {
+    // Every route is registered by the time the app serves its first request.
+    roots ??= apiRootsOf(app.routeInventory.map((r) => r.url));
+    if (!wantsHtml && roots.has(path.split('/')[1] ?? '')) {
       return reply.code(404).type('application/json').send(JSON.stringify(`Not found: GET ${path}`));
     }
     const asset = extname(path) ? assets.get(path) : undefined;
