@@ -8,10 +8,15 @@ import { PoolDb } from '../src/infra/db/db.js';
 import { migrate } from '../src/infra/db/migrate.js';
 import { seedReferenceData } from '../src/features/reference-data/seed.js';
 import { freePort } from './support/net.js';
+import { startTestEngine } from './support/engine.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** The run's container engine (Podman's Docker-compatible socket), `unix:///…`. */
+    dockerHost: string;
+    /** CONTAINERS_CONF / CONTAINERS_REGISTRIES_CONF for the podman CLI, same as the engine's. */
+    engineEnv: Record<string, string>;
   }
 }
 
@@ -62,5 +67,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await seedReferenceData(db);
   await db.end();
   project.provide('pgAdminUrl', adminUrl);
-  return stop;
+  // One container engine per run too (tests label and remove what they create).
+  const engine = await startTestEngine();
+  project.provide('dockerHost', engine.dockerHost);
+  project.provide('engineEnv', engine.env);
+  return async () => {
+    await engine.stop();
+    await stop();
+  };
 }
