@@ -24,9 +24,9 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
-export async function startRegistryServer(registry: RegistryConfig = {}, extra: { jobs?: { pollingIntervalSeconds: number } } = {}): Promise<RegistryServer> {
+export async function startRegistryServer(registry: RegistryConfig = {}, extra: { jobs?: { pollingIntervalSeconds: number }; port?: number } = {}): Promise<RegistryServer> {
   const { db, drop } = await createTestDb();
-  const port = await freePort();
+  const port = extra.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const mailer = new Mailer({ db, publicUrl: url });
   const app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, mailer, registry, ...(extra.jobs ? { jobs: extra.jobs } : {}) });
@@ -84,9 +84,14 @@ export async function createReleaseImage(app: FastifyInstance, token: string, fl
 }
 
 /** A registry token from `/auth/v1/token` for Basic `username:password` (none: anonymous). */
-export async function registryToken(url: string, creds: { username: string; password: string } | null, scopes: string[]): Promise<{ status: number; token: string; body: Record<string, unknown> }> {
+export async function registryToken(
+  url: string,
+  creds: { username: string; password: string } | null,
+  scopes: string[],
+  service = new URL(url).host,
+): Promise<{ status: number; token: string; body: Record<string, unknown> }> {
   const q = new URLSearchParams();
-  q.set('service', new URL(url).host);
+  q.set('service', service);
   for (const s of scopes) q.append('scope', s);
   const res = await fetch(`${url}/auth/v1/token?${q}`, {
     headers: creds ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` } : {},

@@ -8,5 +8,7 @@ import type { AppContext } from '../../infra/app/context.js';
  * request's Host header.
  */
 export function registryHostOf(context: Pick<AppContext, 'config' | 'mailer'>): string {
+  const external = context.config.registry?.externalUrl;
+  if (external !== undefined) return new URL(external).host;
   return context.config.registryHost ?? new URL(context.mailer.publicUrl).host;
 }
