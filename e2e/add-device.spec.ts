@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { newEmail, signIn } from './support/users';
 
@@ -24,8 +24,8 @@ test.afterAll(async () => {
   if (prefix) await rm(prefix, { recursive: true, force: true });
 });
 
-async function fleetFor(request: Parameters<typeof registerApiUser>[0], admin: ApiUser, stamp: string): Promise<number> {
-  const org = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Add device E2E ${stamp}` });
+async function fleetFor(request: Parameters<typeof registerApiUser>[0], admin: ApiUser, stamp: string, orgId?: number): Promise<number> {
+  const org = orgId !== undefined ? { id: orgId } : await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Add device E2E ${stamp}` });
   const types = await apiAs<V7<'device_type', 'id'>>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent("slug eq 'raspberrypi4-64'")}`);
   const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
     app_name: `adddevice_${stamp}`,
@@ -110,5 +110,62 @@ test('Add device: the copied command installs and starts the agent, and the devi
   await expect(row).toHaveCount(1);
   await row.locator(`a[href="/devices/${config.uuid}"]`).click();
   await expect(page.getByRole('region', { name: 'Device details' })).toContainText(/Cloud link\s*Connected/);
+  expect(problems.errors).toEqual([]);
+});
+
+test('Add device, balenaOS: config.json for a compatible type downloads with a new key; an observer cannot add devices', async ({ page, request, browser }) => {
+  test.setTimeout(90_000);
+  const problems = await watchPageProblems(page);
+  const stamp = Date.now().toString(36);
+  const admin = await registerApiUser(request, newEmail('addos'));
+  const observer = await registerApiUser(request, newEmail('addosobserver'));
+  const orgId = await organizationWithMember(request, admin, observer, `Add device OS E2E ${stamp}`);
+  const fleetId = await fleetFor(request, admin, stamp, orgId);
+  const observerRole = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
+  await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: observerRole.d[0]!.id });
+
+  await signIn(page, admin.email);
+  await page.goto(`/fleets/${fleetId}/devices`);
+  // From the keyboard: the button, the dialog, Escape closes it.
+  await page.getByRole('button', { name: 'Add device' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: `Add a device to adddevice_${stamp}` });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Add device' }).click();
+
+  // Only the types that run the fleet's architecture (aarch64): no Intel NUC, no 32-bit Pi 3.
+  const types = dialog.getByLabel('Device type');
+  const offered = await types.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(offered[0]).toBe('raspberrypi4-64');
+  expect(offered).toContain('generic-aarch64');
+  expect(offered).not.toContain('intel-nuc');
+  expect(offered).not.toContain('raspberrypi3');
+  await types.selectOption('generic-aarch64');
+  await dialog.getByLabel('Provisioning key expiry').selectOption('never');
+  await dialog.getByRole('tab', { name: 'balenaOS' }).click();
+  await expect(dialog.getByRole('tabpanel')).toContainText('stock balenaOS image');
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Download config.json' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('config.json');
+  const config = JSON.parse(await readFile((await file.path())!, 'utf8')) as Record<string, unknown>;
+  // balenaOS's shape (POST /download-config); the endpoint is the server's public URL.
+  expect(config).toMatchObject({ applicationId: fleetId, deviceType: 'generic-aarch64', apiEndpoint: expect.stringMatching(/^http:\/\//), listenPort: 48484 });
+  expect(config.apiKey).toEqual(expect.stringMatching(/^[A-Za-z0-9]{20,}$/));
+  await expect(page.getByText('config.json downloaded')).toBeVisible();
+
+  // The observer sees the button, disabled, with the reason.
+  const observerContext = await browser.newContext();
+  try {
+    const observerPage = await observerContext.newPage();
+    await signIn(observerPage, observer.email);
+    await observerPage.goto(`/fleets/${fleetId}`);
+    const button = observerPage.getByRole('button', { name: 'Add device' });
+    await expect(button).toBeDisabled();
+  } finally {
+    await observerContext.close();
+  }
   expect(problems.errors).toEqual([]);
 });
