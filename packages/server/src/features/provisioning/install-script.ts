@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --provisioning-key) [ $# -ge 2 ] || fail "--provisioning-key needs a value"; KEY="$2"; shift 2 ;;
     --name) [ $# -ge 2 ] || fail "--name needs a value"; NAME="$2"; shift 2 ;;
     --foreground) FOREGROUND=1; shift ;;
-    -h|--help) sed -n '2,9p' "$0" 2>/dev/null || true; exit 0 ;;
+    -h|--help) say "usage: install.sh --api <server URL> --fleet <id> --device-type <slug> --provisioning-key <key> [--name <device name>] [--foreground]"; exit 0 ;;
     *) fail "unknown option: $1 (see the Add device dialog for the command)" ;;
   esac
 done

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -109,10 +109,8 @@ describe('GET /download/agent', () => {
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     const body = res.rawPayload;
     const file = join(dir, 'bundle', 'flotilla-agent.mjs');
-    await import('node:fs/promises').then(async (fs) => {
-      await fs.mkdir(join(dir, 'bundle'));
-      await fs.writeFile(file, body);
-    });
+    await mkdir(join(dir, 'bundle'));
+    await writeFile(file, body);
     // Outside the repository: no node_modules to fall back on.
     const help = sh(`cd '${dir}' && node '${file}' --help`, {});
     const { code, output } = await help.done;
@@ -153,7 +151,45 @@ describe('GET /download/agent/install.sh', () => {
     expect((await stat(join(prefix, 'etc/flotilla/config.json'))).mode & 0o777).toBe(0o600);
   });
 
-  it('refuses bad arguments and a missing engine socket before writing anything', async () => {
+  it('without systemd starts the agent in the background, writes its pid and log, and a re-run keeps the device', async () => {
+    const sdk = sdkClient(apiUrl);
+    await sdk.auth.loginWithToken(owner.token);
+    const key = await sdk.models.application.generateProvisioningKey({ slugOrUuidOrId: fleetId, keyName: 'background test', keyExpiryDate: null });
+    const prefix = join(dir, 'background');
+    const env = { FLOTILLA_PREFIX: prefix, FLOTILLA_SYSTEMD: '0', FLOTILLA_AGENT_ENGINE: 'none' };
+    const first = await sh(installCommand(key, 'raspberrypi4-64'), env).done;
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toContain('FLOTILLA_AGENT_ENGINE=none');
+    expect(first.output).toContain('started the agent in the background');
+    const pid = Number(await readFile(join(prefix, 'usr/local/lib/flotilla/flotilla-agent.pid'), 'utf8'));
+    try {
+      const device = await eventually(
+        () => row<{ uuid: string }>(db, "SELECT d.uuid FROM device d JOIN device_type t ON t.id = d.is_of__device_type WHERE d.belongs_to__application = $1 AND t.slug = 'raspberrypi4-64'", [fleetId]),
+        (d) => d !== undefined,
+        30_000,
+      );
+      const config = JSON.parse(await readFile(join(prefix, 'etc/flotilla/config.json'), 'utf8')) as { uuid: string };
+      expect(config.uuid).toBe(device!.uuid);
+      // Again (an agent update): the config and so the device stay.
+      process.kill(pid, 'SIGTERM');
+      const again = await sh(installCommand('0000000000unusedkey', 'raspberrypi4-64'), env).done;
+      expect(again.code, again.output).toBe(0);
+      expect(again.output).toContain('keeping the existing');
+      expect((JSON.parse(await readFile(join(prefix, 'etc/flotilla/config.json'), 'utf8')) as { uuid: string }).uuid).toBe(device!.uuid);
+      expect(await readFile(join(prefix, 'var/log/flotilla-agent.log'), 'utf8')).not.toBe('');
+    } finally {
+      const current = Number(await readFile(join(prefix, 'usr/local/lib/flotilla/flotilla-agent.pid'), 'utf8'));
+      for (const p of new Set([pid, current])) {
+        try {
+          process.kill(p, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+
+  it('refuses bad arguments, an old Node.js and a missing engine socket before writing anything', async () => {
     const prefix = join(dir, 'refused');
     const script = `curl -fsSL '${apiUrl}/download/agent/install.sh' | sh -s --`;
     const cases: [string, Record<string, string>, string][] = [
@@ -165,6 +201,11 @@ describe('GET /download/agent/install.sh', () => {
       [`${script} --api '${apiUrl}' --fleet 1 --device-type x --provisioning-key k`, { DOCKER_HOST: `unix://${dir}/no.sock` }, `DOCKER_HOST=unix://${dir}/no.sock is not a socket`],
       [`${script} --api '${apiUrl}' --fleet 1 --device-type x --provisioning-key k`, { FLOTILLA_AGENT_ENGINE: 'lxc' }, 'FLOTILLA_AGENT_ENGINE must be docker, podman or none'],
     ];
+    // A Node.js 18 on PATH.
+    const oldNode = join(dir, 'old-node');
+    await mkdir(oldNode);
+    await writeFile(join(oldNode, 'node'), '#!/bin/sh\n[ "$1" = --version ] && echo v18.20.0\nexit 1\n', { mode: 0o755 });
+    cases.push([`${script} --api '${apiUrl}' --fleet 1 --device-type x --provisioning-key k`, { PATH: `${oldNode}:/usr/bin:/bin` }, 'Node.js >= 20 is required; this host has v18.20.0']);
     for (const [command, env, message] of cases) {
       const { code, output } = await sh(command, { FLOTILLA_PREFIX: prefix, ...env }).done;
       expect(code, command).toBe(1);
