@@ -113,7 +113,7 @@ test('Add device: the copied command installs and starts the agent, and the devi
   expect(problems.errors).toEqual([]);
 });
 
-test('Add device, balenaOS: config.json for a compatible type downloads with a new key; an observer cannot add devices', async ({ page, request, browser }) => {
+test('Add device, balenaOS: config.json for a compatible type downloads with a new key; an operator demoted to observer is refused with the reason, then sees the button disabled', async ({ page, request, browser }) => {
   test.setTimeout(90_000);
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
@@ -121,8 +121,14 @@ test('Add device, balenaOS: config.json for a compatible type downloads with a n
   const observer = await registerApiUser(request, newEmail('addosobserver'));
   const orgId = await organizationWithMember(request, admin, observer, `Add device OS E2E ${stamp}`);
   const fleetId = await fleetFor(request, admin, stamp, orgId);
-  const observerRole = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
-  await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: observerRole.d[0]!.id });
+  const roleId = async (name: string) =>
+    (await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent(`name eq '${name}'`)}`)).d[0]!.id;
+  // An operator first; made an observer while their dialog is open (below).
+  const membership = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/user_application_membership', {
+    user: observer.id,
+    is_member_of__application: fleetId,
+    application_membership_role: await roleId('operator'),
+  });
 
   await signIn(page, admin.email);
   await page.goto(`/fleets/${fleetId}/devices`);
@@ -156,13 +162,23 @@ test('Add device, balenaOS: config.json for a compatible type downloads with a n
   expect(config.apiKey).toEqual(expect.stringMatching(/^[A-Za-z0-9]{20,}$/));
   await expect(page.getByText('config.json downloaded')).toBeVisible();
 
-  // The observer sees the button, disabled, with the reason.
+  // The operator opens the dialog; demoted to observer meanwhile, the server refuses the key
+  // and the dialog says why and what to do. Reloaded, the button is disabled.
   const observerContext = await browser.newContext();
   try {
     const observerPage = await observerContext.newPage();
     await signIn(observerPage, observer.email);
     await observerPage.goto(`/fleets/${fleetId}`);
     const button = observerPage.getByRole('button', { name: 'Add device' });
+    await button.click();
+    const theirs = observerPage.getByRole('dialog', { name: `Add a device to adddevice_${stamp}` });
+    await apiAs(request, admin, 'PATCH', `/v7/user_application_membership(${membership.id})`, { application_membership_role: await roleId('observer') });
+    await theirs.getByRole('button', { name: 'Generate command' }).click();
+    await expect(theirs.getByRole('alert')).toContainText(
+      "The provisioning key could not be created: You don't have the required permission for this action. Operators and above may add devices",
+    );
+    await expect(theirs.getByRole('textbox', { name: 'Command', exact: true })).toHaveCount(0);
+    await observerPage.reload();
     await expect(button).toBeDisabled();
   } finally {
     await observerContext.close();
