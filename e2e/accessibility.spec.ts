@@ -69,6 +69,23 @@ test('the main pages have no serious or critical axe violations', async ({ page,
   expect(found).toEqual({});
 });
 
+// Issue 14 item 4: the Add device dialog, on both tabs and with a generated command.
+test('the Add device dialog has no serious or critical axe violations', async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  const user = await registerApiUser(request, newEmail('axeadd'));
+  const { fleetId } = await organizationWithFleet(request, user, `Axe add E2E ${stamp}`, `axeadd_${stamp}`, 'raspberrypi4-64');
+  await signIn(page, user.email);
+  await page.goto(`/fleets/${fleetId}`);
+  await page.getByRole('button', { name: 'Add device' }).click();
+  const dialog = page.getByRole('dialog', { name: `Add a device to axeadd_${stamp}` });
+  await dialog.getByRole('button', { name: 'Generate command' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Command', exact: true })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('tab', { name: 'balenaOS' }).click();
+  await expect(dialog.getByRole('button', { name: 'Download config.json' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 async function focusRing(page: Page): Promise<{ style: string; width: number }> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement;

@@ -53,6 +53,8 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   testIgnore: ['**/.tmp/**', '**/node_modules/**'],
+  // One Podman engine per run (packages/server/test/support/engine.ts); DOCKER_HOST for the specs.
+  globalSetup: './support/global-setup.ts',
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

@@ -41,6 +41,7 @@ import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
 import * as actions from './features/actions/index.js';
 import * as referenceData from './features/reference-data/index.js';
+import * as provisioning from './features/provisioning/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -75,6 +76,7 @@ const FEATURES: readonly Feature[] = [
   cloudLink,
   actions,
   referenceData,
+  provisioning,
 ];
 
 /** Features after the data API (the dashboard answers what no API route does). */
@@ -173,7 +175,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get('/ping', async (_req, reply) => reply.type('text/plain').send('OK'));
-  app.get('/config', async () => ({ deviceUrlsBase: 'localhost', mixpanelToken: null }));
 
   for (const feature of FEATURES) await feature.setup(app, context.rules);
   const files = await installFiles(app, opts.files);

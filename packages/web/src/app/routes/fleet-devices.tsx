@@ -1,3 +1,4 @@
+import { AddDeviceButton } from '../../features/add-device/components/add-device-button';
 import { FleetDeviceTable } from '../../features/devices/components/fleet-device-table';
 import { useFleetRouteContext } from './fleet-context';
 import '../../features/devices/i18n';
@@ -8,5 +9,5 @@ import '../../features/devices/i18n';
  */
 export function FleetDevicesRoute() {
   const { fleet, access } = useFleetRouteContext();
-  return <FleetDeviceTable fleetId={fleet.id} can={access.can} />;
+  return <FleetDeviceTable fleetId={fleet.id} can={access.can} actions={<AddDeviceButton fleet={fleet} role={access.role} />} />;
 }

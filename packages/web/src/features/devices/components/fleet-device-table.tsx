@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table';
@@ -38,6 +38,8 @@ interface Props {
   fleetId: number;
   /** Whether the caller holds a permission on this fleet (spec 2 §6). */
   can: (permission: string) => boolean;
+  /** Buttons beside the table's title (the app puts "Add device" there). */
+  actions?: ReactNode;
 }
 
 /**
@@ -46,7 +48,7 @@ interface Props {
  * actions. Pages (50 rows, or up to 500 on request) come from the server; pages longer than
  * 100 rows render only the rows in view.
  */
-export function FleetDeviceTable({ fleetId, can }: Props) {
+export function FleetDeviceTable({ fleetId, can, actions }: Props) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { filters, page } = parseDeviceTableParams(params);
@@ -141,18 +143,21 @@ export function FleetDeviceTable({ fleetId, can }: Props) {
           <Typography variant="h6" component="h2">
             {t('devices.list')}
           </Typography>
-          <Stack direction="row" role="group" aria-label={t('devices.lens')}>
-            {LENSES.map((l) => (
-              <Button
-                key={l}
-                size="small"
-                variant={lens === l ? 'contained' : 'outlined'}
-                aria-pressed={lens === l}
-                onClick={() => setParams(deviceLensParams(params, l), { replace: true })}
-              >
-                {t(`devices.lens_${l}`)}
-              </Button>
-            ))}
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            {actions}
+            <Stack direction="row" role="group" aria-label={t('devices.lens')}>
+              {LENSES.map((l) => (
+                <Button
+                  key={l}
+                  size="small"
+                  variant={lens === l ? 'contained' : 'outlined'}
+                  aria-pressed={lens === l}
+                  onClick={() => setParams(deviceLensParams(params, l), { replace: true })}
+                >
+                  {t(`devices.lens_${l}`)}
+                </Button>
+              ))}
+            </Stack>
           </Stack>
         </Stack>
         <DeviceFiltersBar

@@ -1,0 +1,50 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { etagMatches, negotiateEncoding, varyOnAcceptEncoding } from '../../infra/http/compression.js';
+import { bundleAgent, type AgentBundle } from './agent-bundle.js';
+import { INSTALL_SCRIPT } from './install-script.js';
+
+const gzipAsync = promisify(gzip);
+
+interface ServedBundle extends AgentBundle {
+  gzipped: Buffer;
+}
+
+/**
+ * How a device gets Flotilla's agent (issue 14, the Add device dialog's Linux way in), both
+ * public like the agent's source:
+ * - `GET /download/agent`: the agent as one ES module that runs with Node ≥ 20 alone. Bundled
+ *   from packages/agent at the first request and kept in memory (a second or two, once per
+ *   server start), gzipped once; a strong content-hash ETag answers If-None-Match with 304.
+ * - `GET /download/agent/install.sh`: the POSIX sh installer the dialog's command pipes to sh.
+ */
+export async function provisioningRoutes(app: FastifyInstance, { agentDir }: { agentDir: () => string }): Promise<void> {
+  let pending: Promise<ServedBundle> | null = null;
+  const bundle = (): Promise<ServedBundle> => {
+    pending ??= bundleAgent(agentDir()).then(async (b) => ({ ...b, gzipped: await gzipAsync(b.body, { level: 9 }) }));
+    // A failed bundle is not kept: the next request tries again.
+    pending.catch(() => {
+      pending = null;
+    });
+    return pending;
+  };
+
+  app.get('/download/agent', { config: { compress: false } }, async (request, reply) => {
+    const agent = await bundle();
+    const coding = negotiateEncoding(request.headers['accept-encoding'], ['gzip']);
+    varyOnAcceptEncoding(reply);
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="flotilla-agent.mjs"')
+      .header('etag', coding === 'gzip' ? `W/${agent.etag}` : agent.etag);
+    if (etagMatches(request.headers['if-none-match'], agent.etag)) return reply.code(304).send();
+    if (coding === 'gzip') return reply.header('content-encoding', 'gzip').send(agent.gzipped);
+    return reply.send(agent.body);
+  });
+
+  app.get('/download/agent/install.sh', async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').header('content-type', 'text/x-shellscript; charset=utf-8').send(INSTALL_SCRIPT),
+  );
+}
