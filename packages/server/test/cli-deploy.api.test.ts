@@ -1,0 +1,352 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { TEST_JWT_SECRET, createTestDb, sdkClient, signUp, type SignedUpUser } from './harness.js';
+import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
+import { freePort } from './support/net.js';
+import { testEngine } from './support/test-engine.js';
+
+// Issue 14 item 2: `flotilla deploy` (packages/cli) run as a child process against a server on
+// real HTTP, building with the run's Podman engine and pushing to a registry; the release,
+// images and links are read back through balena-sdk and the pushed images pulled by digest.
+
+const CLI = fileURLToPath(new URL('../../cli/bin/flotilla.mjs', import.meta.url));
+const engine = testEngine();
+const testId = `cli-deploy-${randomBytes(4).toString('hex')}`;
+
+let app: FastifyInstance;
+let drop: () => Promise<void>;
+let apiUrl: string;
+let owner: SignedUpUser;
+let fleetSlug: string;
+let fleetId: number;
+let work: string;
+let registry: ChildProcess | undefined;
+let registryHost: string;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `flotilla <args>` with the test server, the engine and a private config directory. */
+function flotilla(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      {
+        cwd: work,
+        timeout: 120_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: work,
+          FLOTILLA_CONFIG_DIR: join(work, 'config'),
+          FLOTILLA_API_URL: apiUrl,
+          FLOTILLA_TOKEN: owner.token,
+          DOCKER_HOST: engine.dockerHost,
+          ...env,
+        },
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        done({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+/** A project directory with the given files. */
+async function project(name: string, files: Record<string, string>): Promise<string> {
+  const dir = join(work, name);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** Debian's docker-registry (CNCF Distribution 2.8) on a free loopback port, storage in a temp dir. */
+async function startRegistry(): Promise<string> {
+  const port = await freePort();
+  const dir = join(work, 'registry');
+  await mkdir(dir, { recursive: true });
+  const config = join(dir, 'config.yml');
+  await writeFile(
+    config,
+    ['version: 0.1', 'log:', '  level: warn', 'storage:', '  filesystem:', `    rootdirectory: ${join(dir, 'data')}`, 'http:', `  addr: 127.0.0.1:${port}`, ''].join('\n'),
+  );
+  registry = spawn('/usr/bin/docker-registry', ['serve', config], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/v2/`).then((r) => r.ok, () => false);
+    if (up) return `127.0.0.1:${port}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('docker-registry did not start');
+}
+
+interface ReleaseRow {
+  id: number;
+  status: string;
+  commit: string;
+  is_final: boolean;
+  semver: string;
+  note: string | null;
+  composition: { services: Record<string, Record<string, unknown>> };
+  release_image: { image: ImageRow[] }[];
+}
+interface ImageRow {
+  id: number;
+  status: string;
+  content_hash: string | null;
+  image_size: number | string | null;
+  build_log: string | null;
+  push_timestamp: string | null;
+  is_stored_at__image_location: string;
+  is_a_build_of__service: { service_name: string }[];
+}
+
+async function releaseByCommit(commit: string): Promise<ReleaseRow> {
+  const sdk = sdkClient(apiUrl);
+  await sdk.auth.loginWithToken(owner.token);
+  const [release] = (await (sdk.pine as unknown as { get(p: unknown): Promise<unknown> }).get({
+    resource: 'release',
+    options: {
+      $filter: { commit, belongs_to__application: fleetId },
+      $expand: {
+        release_image: {
+          $expand: {
+            image: {
+              $select: ['id', 'status', 'content_hash', 'image_size', 'build_log', 'push_timestamp', 'is_stored_at__image_location'],
+              $expand: { is_a_build_of__service: { $select: ['service_name'] } },
+            },
+          },
+        },
+      },
+    },
+  })) as ReleaseRow[];
+  if (!release) throw new Error(`no release with commit ${commit}`);
+  return release;
+}
+
+const images = (r: ReleaseRow) =>
+  Object.fromEntries(r.release_image.map((ri) => [ri.image[0]!.is_a_build_of__service[0]!.service_name, ri.image[0]!]));
+
+const commitOf = (stdout: string) => /\(commit ([0-9a-f]{32})\)/.exec(stdout)?.[1];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'flotilla-cli-deploy-'));
+  registryHost = await startRegistry();
+  const testDb = await createTestDb();
+  drop = testDb.drop;
+  app = await buildApp({ db: testDb.db, jwtSecret: TEST_JWT_SECRET, registryHost });
+  apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  owner = await signUp(app);
+  const sdk = sdkClient(apiUrl);
+  await sdk.auth.loginWithToken(owner.token);
+  const fleet = await sdk.models.application.create({ name: 'deploy-fleet', deviceType: 'raspberrypi3', organization: owner.orgId });
+  fleetId = fleet.id;
+  fleetSlug = `${owner.username}/deploy-fleet`.toLowerCase();
+}, 120_000);
+
+afterAll(async () => {
+  await removeLabelled(engine, testId);
+  await app?.close();
+  await drop?.();
+  registry?.kill();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const dockerfile = (extra: string) => `FROM ${TEST_BASE_IMAGE}\n${extra}\n`;
+
+describe('flotilla deploy', () => {
+  it('builds a two-service compose project, pushes both images and finalizes the release; the images pull by digest', async () => {
+    const dir = await project('two-services', {
+      'docker-compose.yml': [
+        'version: "2.1"',
+        'services:',
+        '  api:',
+        '    build:',
+        '      context: ./api',
+        '      labels:',
+        `        ${TEST_LABEL}: ${testId}`,
+        '    environment:',
+        '      GREETING: hello',
+        '    restart: always',
+        '    volumes:',
+        '      - data:/data',
+        '  worker:',
+        '    build:',
+        '      context: worker',
+        '      dockerfile: Dockerfile.worker',
+        '      labels:',
+        `        ${TEST_LABEL}: ${testId}`,
+        '    command: ["/bin/busybox", "sleep", "3600"]',
+        '    depends_on: [api]',
+        'volumes:',
+        '  data: {}',
+        '',
+      ].join('\n'),
+      'api/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo api-${testId} > /api.txt"]`),
+      'worker/Dockerfile.worker': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo worker-${testId} > /worker.txt"]`),
+    });
+
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir, '--note', 'first deploy', '--semver', '1.2.3']);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    // Progress per service, while it builds and pushes.
+    expect(r.stdout).toMatch(/\[api\] STEP 2\/3: RUN/);
+    expect(r.stdout).toMatch(/\[worker\] STEP 2\/3: RUN/);
+    expect(r.stdout).toMatch(/\[api\] Pushing \d+%/);
+    expect(r.stdout).toMatch(/\[worker\] Pushing \d+%/);
+
+    const commit = commitOf(r.stdout);
+    expect(commit).toMatch(/^[0-9a-f]{32}$/);
+    const release = await releaseByCommit(commit!);
+    expect(release.status).toBe('success');
+    expect(release.is_final).toBe(true);
+    expect(release.semver).toBe('1.2.3');
+    expect(release.note).toBe('first deploy');
+    expect(release.composition.services.api).toMatchObject({ environment: { GREETING: 'hello' }, restart: 'always', volumes: ['data:/data'] });
+    expect(release.composition.services.worker).toMatchObject({ command: ['/bin/busybox', 'sleep', '3600'], depends_on: ['api'] });
+
+    const byService = images(release);
+    expect(Object.keys(byService).sort()).toEqual(['api', 'worker']);
+    for (const [name, image] of Object.entries(byService)) {
+      expect(image.status, name).toBe('success');
+      expect(image.content_hash, name).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(Number(image.image_size), name).toBeGreaterThan(0);
+      expect(image.push_timestamp, name).not.toBeNull();
+      expect(image.build_log, name).toContain(`${name}-${testId}`);
+      expect(image.is_stored_at__image_location.startsWith(`${registryHost}/v2/`), name).toBe(true);
+
+      // Pullable from the registry by digest: drop the local copy first so the pull is real.
+      const ref = `${image.is_stored_at__image_location}@${image.content_hash}`;
+      await podman(engine, ['rmi', '-f', `${image.is_stored_at__image_location}:latest`]);
+      await podman(engine, ['pull', '--quiet', '--creds', `${owner.username}:${owner.token}`, ref]);
+      const { stdout } = await podman(engine, ['run', '--rm', '--label', `${TEST_LABEL}=${testId}`, ref, '/bin/busybox', 'cat', `/${name}.txt`]);
+      expect(stdout.trim()).toBe(`${name}-${testId}`);
+    }
+  }, 180_000);
+
+  it('leaves a failed release with the build log when a Dockerfile is broken, and exits non-zero', async () => {
+    const dir = await project('broken', {
+      'docker-compose.yml': [
+        'services:',
+        '  good:',
+        '    build:',
+        '      context: good',
+        '      labels:',
+        `        ${TEST_LABEL}: ${testId}`,
+        '  bad:',
+        '    build:',
+        '      context: bad',
+        '      labels:',
+        `        ${TEST_LABEL}: ${testId}`,
+        '',
+      ].join('\n'),
+      'good/Dockerfile': dockerfile('RUN ["/bin/busybox", "true"]'),
+      'bad/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo broken-${testId}; exit 3"]`),
+    });
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir]);
+    expect(r.code, r.stdout).not.toBe(0);
+    expect(r.stderr).toContain('building service "bad" failed');
+
+    const release = await releaseByCommit(commitOf(r.stdout)!);
+    expect(release.status).toBe('failed');
+    const byService = images(release);
+    expect(byService.good!.status).toBe('success');
+    expect(byService.bad!.status).toBe('failed');
+    expect(byService.bad!.build_log).toContain(`broken-${testId}`);
+    expect(byService.bad!.build_log).toMatch(/error/i);
+    expect(byService.bad!.content_hash).toBeNull();
+  }, 180_000);
+
+  it('--dry-run refuses a compose key it does not support, naming service and key, and creates nothing', async () => {
+    const dir = await project('unsupported', {
+      'docker-compose.yml': ['services:', '  main:', '    build: .', '    cap_add: [NET_ADMIN]', ''].join('\n'),
+      Dockerfile: dockerfile(''),
+    });
+    const sdk = sdkClient(apiUrl);
+    await sdk.auth.loginWithToken(owner.token);
+    const before = await sdk.models.release.getAllByApplication(fleetId, { $select: ['id'] });
+
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir, '--dry-run']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('service "main": unsupported key "cap_add"');
+
+    const plain = await flotilla(['deploy', fleetSlug, '--source', dir]);
+    expect(plain.code).not.toBe(0);
+    expect(plain.stderr).toContain('unsupported key "cap_add"');
+    expect(await sdk.models.release.getAllByApplication(fleetId, { $select: ['id'] })).toHaveLength(before.length);
+  });
+
+  it('--dry-run of a valid project prints the plan and builds nothing', async () => {
+    const dir = await project('single', { Dockerfile: dockerfile('') });
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('main: build . (Dockerfile)');
+    expect(r.stdout).toContain('Dry run');
+  });
+});
+
+describe('flotilla login and whoami', () => {
+  it('login --token checks the token, saves it with mode 0600, and whoami reads it back', async () => {
+    const configDir = join(work, 'login-token');
+    const env = { FLOTILLA_CONFIG_DIR: configDir, FLOTILLA_API_URL: '', FLOTILLA_TOKEN: '' };
+    const bad = await flotilla(['login', '--token', 'not-a-token', '--api', apiUrl], env);
+    expect(bad.code).not.toBe(0);
+    await expect(stat(join(configDir, 'config.json'))).rejects.toThrow();
+
+    const r = await flotilla(['login', '--token', owner.token, '--api', apiUrl], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`as ${owner.username}`);
+    const file = join(configDir, 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ apiUrl, token: owner.token });
+
+    const who = await flotilla(['whoami'], env);
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.stdout).toContain(owner.username);
+  });
+
+  it('login without --token takes the token the dashboard posts to its loopback callback', async () => {
+    const configDir = join(work, 'login-browser');
+    const child = spawn(process.execPath, [CLI, 'login', '--api', apiUrl, '--timeout', '60'], {
+      env: { PATH: process.env.PATH ?? '', HOME: work, FLOTILLA_CONFIG_DIR: configDir },
+    });
+    let stdout = '';
+    const exited = new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)));
+    const pageUrl = await new Promise<string>((done, fail) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const m = /(http:\/\/\S+\/login\/cli\/\S+)/.exec(stdout);
+        if (m) done(m[1]!);
+      });
+      child.on('exit', () => fail(new Error(`login exited early: ${stdout}`)));
+    });
+    // The dashboard's /login/cli page reads the callback from its path and posts the form there.
+    const encoded = pageUrl.slice(pageUrl.indexOf('/login/cli/') + '/login/cli/'.length);
+    const callback = decodeURIComponent(decodeURIComponent(encoded));
+    expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth$/);
+    expect(pageUrl.startsWith(`${apiUrl}/login/cli/`)).toBe(true);
+
+    const wrong = await fetch(callback, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=wrong' });
+    expect(wrong.status).toBe(401);
+    const posted = await fetch(callback, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: owner.token }).toString(),
+    });
+    expect(posted.status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(stdout).toContain(`as ${owner.username}`);
+    expect(JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'))).toEqual({ apiUrl, token: owner.token });
+  });
+});
