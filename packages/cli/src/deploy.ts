@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { pack } from 'tar-fs';
 import type { CliOutput } from './output.js';
+import { packContext } from './context.js';
 import { contextDir, type LoadedProject } from './project.js';
 import { PushProgress, eventError, pushedDigest, readEvents } from './engine.js';
 import type { ServiceSpec } from './compose.js';
@@ -74,21 +74,28 @@ export async function deploy(api: Api, docker: Docker, fleet: { id: number; slug
     const failed = error instanceof ServiceFailure ? error.service : undefined;
     for (const step of steps) {
       if (step.done) continue;
-      const own = step.service.name === failed;
+      // Interrupted: every unfinished image is. Failed: the failing image is, the rest were cancelled.
+      const imageStatus = status === 'interrupted' ? 'interrupted' : step.service.name === failed ? 'failed' : 'cancelled';
       await api
         .patchImage(step.imageId, {
-          status: own ? 'failed' : status === 'interrupted' ? 'interrupted' : 'cancelled',
+          status: imageStatus,
           end_timestamp: new Date().toISOString(),
-          ...(own ? { build_log: tail(step.log), error_message: error.message.slice(0, 100_000) } : step.log ? { build_log: tail(step.log) } : {}),
+          ...(step.log ? { build_log: tail(step.log) } : {}),
+          ...(imageStatus === 'failed' ? { error_message: error.message.slice(0, 100_000) } : {}),
         })
         .catch(() => undefined);
     }
     await api.patchRelease(release.id, { status, end_timestamp: new Date().toISOString(), build_log: error.message.slice(0, 100_000) }).catch(() => undefined);
   };
 
+  // Ctrl-C (or SIGTERM) stops the build or push under way and leaves the release interrupted;
+  // a second signal kills the process as usual.
   let interrupted = false;
+  const abort = new AbortController();
   const onSignal = () => {
     interrupted = true;
+    out.stderr('Interrupted: stopping and marking the release interrupted…\n');
+    abort.abort();
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -106,9 +113,9 @@ export async function deploy(api: Api, docker: Docker, fleet: { id: number; slug
     }
     for (const step of steps) {
       if (interrupted) throw new Error('interrupted');
-      const local = await buildOrTake(docker, project, step, out);
+      const local = await buildOrTake(docker, project, step, out, abort.signal);
       if (interrupted) throw new Error('interrupted');
-      const pushed = await push(docker, local, step, auth, out);
+      const pushed = await push(docker, local, step, auth, out, abort.signal);
       await api.patchImage(step.imageId, {
         status: 'success',
         content_hash: pushed.digest,
@@ -134,7 +141,7 @@ export async function deploy(api: Api, docker: Docker, fleet: { id: number; slug
 }
 
 /** Builds the service from its context (or finds / pulls its image); returns the local image reference. */
-async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, out: CliOutput): Promise<string> {
+async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, out: CliOutput, abortSignal: AbortSignal): Promise<string> {
   const { service } = step;
   const say = (line: string) => {
     step.log += `${line}\n`;
@@ -148,7 +155,7 @@ async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, o
       .then(() => true, () => false);
     if (!present) {
       say(`Pulling ${ref}`);
-      const stream = await docker.pull(ref);
+      const stream = (await docker.pull(ref, { abortSignal })) as NodeJS.ReadableStream;
       let failure: string | undefined;
       await readEvents(stream, (e) => {
         failure ??= eventError(e);
@@ -165,10 +172,11 @@ async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, o
   say(`Building ${build.context} (${build.dockerfile})`);
   let failure: string | undefined;
   try {
-    const stream = await docker.buildImage(pack(contextDir(project, build.context)), {
+    const stream = await docker.buildImage(await packContext(contextDir(project, build.context), build.dockerfile), {
       t: tag,
       dockerfile: build.dockerfile,
       rm: true,
+      abortSignal,
       forcerm: true,
       ...(Object.keys(build.args).length ? { buildargs: build.args } : {}),
       ...(Object.keys(build.labels).length ? { labels: build.labels } : {}),
@@ -206,7 +214,14 @@ async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, o
 }
 
 /** Tags the local image as the release image's location and pushes it; returns the manifest digest and image size. */
-async function push(docker: Docker, local: string, step: Step, auth: { username: string; password: string }, out: CliOutput): Promise<{ digest: string; size: number }> {
+async function push(
+  docker: Docker,
+  local: string,
+  step: Step,
+  auth: { username: string; password: string },
+  out: CliOutput,
+  abortSignal: AbortSignal,
+): Promise<{ digest: string; size: number }> {
   const { service } = step;
   const say = (line: string) => {
     step.log += `${line}\n`;
@@ -221,6 +236,7 @@ async function push(docker: Docker, local: string, step: Step, auth: { username:
   try {
     const stream = (await docker.getImage(step.location).push({
       tag: 'latest',
+      abortSignal,
       authconfig: { username: auth.username, password: auth.password, serveraddress },
     })) as NodeJS.ReadableStream;
     const progress = new PushProgress();

@@ -58,11 +58,17 @@ export function readEvents(stream: NodeJS.ReadableStream, onEvent: (event: Progr
         buffered = buffered.slice(nl + 1);
       }
     });
+    let ended = false;
     stream.on('end', () => {
+      ended = true;
       flush(buffered);
       resolve();
     });
     stream.on('error', reject);
+    // An aborted request closes without 'end'.
+    stream.on('close', () => {
+      if (!ended) reject(new Error('the engine closed the stream before it ended'));
+    });
   });
 }
 

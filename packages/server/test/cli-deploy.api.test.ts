@@ -194,14 +194,18 @@ describe('flotilla deploy', () => {
         '  data: {}',
         '',
       ].join('\n'),
-      'api/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo api-${testId} > /api.txt"]`),
+      'api/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo api-${testId} > /api.txt"]\nCOPY . /ctx/`),
+      // The build context leaves out what .dockerignore names.
+      'api/.dockerignore': 'secret.txt\n',
+      'api/secret.txt': 'not for the image\n',
+      'api/shipped.txt': 'in the image\n',
       'worker/Dockerfile.worker': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo worker-${testId} > /worker.txt"]`),
     });
 
     const r = await flotilla(['deploy', fleetSlug, '--source', dir, '--note', 'first deploy', '--semver', '1.2.3']);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     // Progress per service, while it builds and pushes.
-    expect(r.stdout).toMatch(/\[api\] STEP 2\/3: RUN/);
+    expect(r.stdout).toMatch(/\[api\] STEP 2\/4: RUN/);
     expect(r.stdout).toMatch(/\[worker\] STEP 2\/3: RUN/);
     expect(r.stdout).toMatch(/\[api\] Pushing \d+%/);
     expect(r.stdout).toMatch(/\[worker\] Pushing \d+%/);
@@ -233,6 +237,10 @@ describe('flotilla deploy', () => {
       const { stdout } = await podman(engine, ['run', '--rm', '--label', `${TEST_LABEL}=${testId}`, ref, '/bin/busybox', 'cat', `/${name}.txt`]);
       expect(stdout.trim()).toBe(`${name}-${testId}`);
     }
+    const api = byService.api!;
+    const { stdout: ctx } = await podman(engine, ['run', '--rm', '--label', `${TEST_LABEL}=${testId}`, `${api.is_stored_at__image_location}@${api.content_hash}`, '/bin/busybox', 'ls', '-a', '/ctx']);
+    expect(ctx.split('\n')).toEqual(expect.arrayContaining(['Dockerfile', '.dockerignore', 'shipped.txt']));
+    expect(ctx).not.toContain('secret.txt');
   }, 180_000);
 
   it('leaves a failed release with the build log when a Dockerfile is broken, and exits non-zero', async () => {
@@ -267,6 +275,30 @@ describe('flotilla deploy', () => {
     expect(byService.bad!.build_log).toMatch(/error/i);
     expect(byService.bad!.content_hash).toBeNull();
   }, 180_000);
+
+  it('Ctrl-C during a build stops it and leaves the release and its images interrupted', async () => {
+    const dir = await project('interrupted', {
+      'docker-compose.yml': ['services:', '  slow:', '    build:', '      context: .', '      labels:', `        ${TEST_LABEL}: ${testId}`, ''].join('\n'),
+      Dockerfile: dockerfile('RUN ["/bin/busybox", "sh", "-c", "echo sleeping; /bin/busybox sleep 5"]'),
+    });
+    const child = spawn(process.execPath, [CLI, 'deploy', fleetSlug, '--source', dir], {
+      env: { PATH: process.env.PATH ?? '', HOME: work, FLOTILLA_CONFIG_DIR: join(work, 'config'), FLOTILLA_API_URL: apiUrl, FLOTILLA_TOKEN: owner.token, DOCKER_HOST: engine.dockerHost },
+    });
+    let stdout = '';
+    const exited = new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)));
+    await new Promise<void>((done, fail) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/\[slow\] STEP 2\/\d: RUN/.test(stdout)) done();
+      });
+      child.on('exit', () => fail(new Error(`deploy exited early: ${stdout}`)));
+    });
+    child.kill('SIGINT');
+    expect(await exited).not.toBe(0);
+    const release = await releaseByCommit(commitOf(stdout)!);
+    expect(release.status).toBe('interrupted');
+    expect(images(release).slow!.status).toBe('interrupted');
+  }, 120_000);
 
   it('--dry-run refuses a compose key it does not support, naming service and key, and creates nothing', async () => {
     const dir = await project('unsupported', {
