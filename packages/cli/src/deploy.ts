@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
 import type { CliOutput } from './output.js';
 import { packContext } from './context.js';
@@ -42,6 +44,8 @@ interface Step {
   imageId: number;
   location: string;
   log: string;
+  /** The Dockerfile's text, saved on the image as balena-cli does. */
+  dockerfile?: string;
   done: boolean;
 }
 
@@ -121,6 +125,7 @@ export async function deploy(api: Api, docker: Docker, fleet: { id: number; slug
         content_hash: pushed.digest,
         image_size: pushed.size,
         build_log: tail(step.log),
+        ...(step.dockerfile !== undefined ? { dockerfile: step.dockerfile } : {}),
         push_timestamp: new Date().toISOString(),
         end_timestamp: new Date().toISOString(),
       });
@@ -170,9 +175,11 @@ async function buildOrTake(docker: Docker, project: LoadedProject, step: Step, o
   // Built straight under the release image's location, which is what gets pushed.
   const tag = `${step.location}:latest`;
   say(`Building ${build.context} (${build.dockerfile})`);
+  const context = contextDir(project, build.context);
+  step.dockerfile = tail(await readFile(join(context, build.dockerfile), 'utf8'));
   let failure: string | undefined;
   try {
-    const stream = await docker.buildImage(await packContext(contextDir(project, build.context), build.dockerfile), {
+    const stream = await docker.buildImage(await packContext(context, build.dockerfile), {
       t: tag,
       dockerfile: build.dockerfile,
       rm: true,

@@ -108,6 +108,7 @@ interface ImageRow {
   content_hash: string | null;
   image_size: number | string | null;
   build_log: string | null;
+  dockerfile: string | null;
   push_timestamp: string | null;
   is_stored_at__image_location: string;
   is_a_build_of__service: { service_name: string }[];
@@ -124,7 +125,7 @@ async function releaseByCommit(commit: string): Promise<ReleaseRow> {
         release_image: {
           $expand: {
             image: {
-              $select: ['id', 'status', 'content_hash', 'image_size', 'build_log', 'push_timestamp', 'is_stored_at__image_location'],
+              $select: ['id', 'status', 'content_hash', 'image_size', 'build_log', 'dockerfile', 'push_timestamp', 'is_stored_at__image_location'],
               $expand: { is_a_build_of__service: { $select: ['service_name'] } },
             },
           },
@@ -163,6 +164,16 @@ afterAll(async () => {
   registry?.kill();
   if (work) await rm(work, { recursive: true, force: true });
 });
+
+/** Runs a command-line tool other than podman (skopeo), with the engine's registries.conf. */
+function tool(argv: string[]): Promise<{ stdout: string }> {
+  return new Promise((done, fail) => {
+    execFile(argv[0]!, argv.slice(1), { env: { ...process.env, ...engine.env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err) fail(new Error(`${argv.join(' ')}: ${stderr}`));
+      else done({ stdout: String(stdout) });
+    });
+  });
+}
 
 const dockerfile = (extra: string) => `FROM ${TEST_BASE_IMAGE}\n${extra}\n`;
 
@@ -228,6 +239,7 @@ describe('flotilla deploy', () => {
       expect(Number(image.image_size), name).toBeGreaterThan(0);
       expect(image.push_timestamp, name).not.toBeNull();
       expect(image.build_log, name).toContain(`${name}-${testId}`);
+      expect(image.dockerfile, name).toContain(`echo ${name}-${testId}`);
       expect(image.is_stored_at__image_location.startsWith(`${registryHost}/v2/`), name).toBe(true);
 
       // Pullable from the registry by digest: drop the local copy first so the pull is real.
@@ -275,6 +287,30 @@ describe('flotilla deploy', () => {
     expect(byService.bad!.build_log).toMatch(/error/i);
     expect(byService.bad!.content_hash).toBeNull();
   }, 180_000);
+
+  it('pushes a service given as an existing image, as that service\'s release image', async () => {
+    const dir = await project('image-only', { 'docker-compose.yml': `services:\n  base:\n    image: ${TEST_BASE_IMAGE}\n    command: [/bin/busybox, sleep, '60']\n` });
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir]);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain(`[base] Using ${TEST_BASE_IMAGE}`);
+    const release = await releaseByCommit(commitOf(r.stdout)!);
+    expect(release.status).toBe('success');
+    const image = images(release).base!;
+    expect(image.status).toBe('success');
+    // In the registry under the image's location (read there by skopeo, not from the engine's storage).
+    const { stdout } = await tool(['skopeo', 'inspect', '--tls-verify=false', '--creds', `${owner.username}:${owner.token}`, `docker://${image.is_stored_at__image_location}@${image.content_hash}`]);
+    expect(JSON.parse(stdout)).toMatchObject({ Digest: image.content_hash });
+    await podman(engine, ['rmi', `${image.is_stored_at__image_location}:latest`]);
+  }, 120_000);
+
+  it('refuses a fleet the caller cannot see, creating nothing', async () => {
+    const dir = await project('nowhere', { Dockerfile: dockerfile('') });
+    const stranger = await signUp(app);
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir], { FLOTILLA_TOKEN: stranger.token });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`fleet "${fleetSlug}" not found`);
+    expect(r.stdout).not.toContain('Created release');
+  });
 
   it('Ctrl-C during a build stops it and leaves the release and its images interrupted', async () => {
     const dir = await project('interrupted', {
