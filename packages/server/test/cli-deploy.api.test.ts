@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,28 +6,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { TEST_JWT_SECRET, createTestDb, sdkClient, signUp, type SignedUpUser } from './harness.js';
+import { sdkClient, signUp, type SignedUpUser } from './harness.js';
 import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
 import { freePort } from './support/net.js';
+import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
 
 // Issue 14 item 2: `flotilla deploy` (packages/cli) run as a child process against a server on
-// real HTTP, building with the run's Podman engine and pushing to a registry; the release,
+// real HTTP, building with the run's Podman engine and pushing to the server's embedded
+// registry with a registry token the engine obtains with the user's credentials; the release,
 // images and links are read back through balena-sdk and the pushed images pulled by digest.
 
 const CLI = fileURLToPath(new URL('../../cli/bin/flotilla.mjs', import.meta.url));
 const engine = testEngine();
 const testId = `cli-deploy-${randomBytes(4).toString('hex')}`;
 
+let server: RegistryServer;
 let app: FastifyInstance;
-let drop: () => Promise<void>;
 let apiUrl: string;
 let owner: SignedUpUser;
 let fleetSlug: string;
 let fleetId: number;
 let work: string;
-let registry: ChildProcess | undefined;
 let registryHost: string;
 
 interface CliResult {
@@ -71,25 +71,6 @@ async function project(name: string, files: Record<string, string>): Promise<str
     await writeFile(join(dir, path), text);
   }
   return dir;
-}
-
-/** Debian's docker-registry (CNCF Distribution 2.8) on a free loopback port, storage in a temp dir. */
-async function startRegistry(): Promise<string> {
-  const port = await freePort();
-  const dir = join(work, 'registry');
-  await mkdir(dir, { recursive: true });
-  const config = join(dir, 'config.yml');
-  await writeFile(
-    config,
-    ['version: 0.1', 'log:', '  level: warn', 'storage:', '  filesystem:', `    rootdirectory: ${join(dir, 'data')}`, 'http:', `  addr: 127.0.0.1:${port}`, ''].join('\n'),
-  );
-  registry = spawn('/usr/bin/docker-registry', ['serve', config], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/v2/`).then((r) => r.ok, () => false);
-    if (up) return `127.0.0.1:${port}`;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('docker-registry did not start');
 }
 
 interface ReleaseRow {
@@ -144,11 +125,12 @@ const commitOf = (stdout: string) => /\(commit ([0-9a-f]{32})\)/.exec(stdout)?.[
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'flotilla-cli-deploy-'));
-  registryHost = await startRegistry();
-  const testDb = await createTestDb();
-  drop = testDb.drop;
-  app = await buildApp({ db: testDb.db, jwtSecret: TEST_JWT_SECRET, registryHost });
-  apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  // The server with its embedded registry, its public URL its own loopback address: image
+  // locations are `127.0.0.1:<port>/v2/<hex>`, pushed to with a registry token for the user.
+  server = await startRegistryServer();
+  app = server.app;
+  apiUrl = server.url;
+  registryHost = server.host;
   owner = await signUp(app);
   const sdk = sdkClient(apiUrl);
   await sdk.auth.loginWithToken(owner.token);
@@ -159,9 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await removeLabelled(engine, testId);
-  await app?.close();
-  await drop?.();
-  registry?.kill();
+  await server?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -288,9 +268,12 @@ describe('flotilla deploy', () => {
     expect(byService.bad!.content_hash).toBeNull();
   }, 180_000);
 
-  it('pushes a service given as an existing image, as that service\'s release image', async () => {
+  it('pushes a service given as an existing image, as that service\'s release image (logged in with an API key)', async () => {
     const dir = await project('image-only', { 'docker-compose.yml': `services:\n  base:\n    image: ${TEST_BASE_IMAGE}\n    command: [/bin/busybox, sleep, '60']\n` });
-    const r = await flotilla(['deploy', fleetSlug, '--source', dir]);
+    const sdk = sdkClient(apiUrl);
+    await sdk.auth.loginWithToken(owner.token);
+    const apiKey = await sdk.models.apiKey.create({ name: 'cli-deploy', expiryDate: null });
+    const r = await flotilla(['deploy', fleetSlug, '--source', dir], { FLOTILLA_TOKEN: apiKey });
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toContain(`[base] Using ${TEST_BASE_IMAGE}`);
     const release = await releaseByCommit(commitOf(r.stdout)!);
@@ -300,7 +283,44 @@ describe('flotilla deploy', () => {
     // In the registry under the image's location (read there by skopeo, not from the engine's storage).
     const { stdout } = await tool(['skopeo', 'inspect', '--tls-verify=false', '--creds', `${owner.username}:${owner.token}`, `docker://${image.is_stored_at__image_location}@${image.content_hash}`]);
     expect(JSON.parse(stdout)).toMatchObject({ Digest: image.content_hash });
+    // …and only with credentials: the registry asked for the token the CLI handed the engine.
+    await expect(tool(['skopeo', 'inspect', '--tls-verify=false', '--no-creds', `docker://${image.is_stored_at__image_location}@${image.content_hash}`])).rejects.toThrow();
     await podman(engine, ['rmi', `${image.is_stored_at__image_location}:latest`]);
+  }, 120_000);
+
+  it('a push the registry cannot take leaves the release failed with the push error in the image\'s build log', async () => {
+    // A second server whose image locations name a registry nobody listens on.
+    const deadPort = await freePort();
+    const other = await startRegistryServer({ externalUrl: `http://127.0.0.1:${deadPort}` });
+    try {
+      const user = await signUp(other.app);
+      const sdk = sdkClient(other.url);
+      await sdk.auth.loginWithToken(user.token);
+      const fleet = await sdk.models.application.create({ name: 'unreachable', deviceType: 'raspberrypi3', organization: user.orgId });
+      const dir = await project('push-fails', {
+        'docker-compose.yml': ['services:', '  main:', '    build:', '      context: .', '      labels:', `        ${TEST_LABEL}: ${testId}`, ''].join('\n'),
+        Dockerfile: dockerfile('RUN ["/bin/busybox", "true"]'),
+      });
+      const r = await flotilla(['deploy', `${user.username}/unreachable`.toLowerCase(), '--source', dir], { FLOTILLA_API_URL: other.url, FLOTILLA_TOKEN: user.token });
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toContain('pushing service "main" failed');
+      const [release] = (await (sdk.pine as unknown as { get(p: unknown): Promise<unknown> }).get({
+        resource: 'release',
+        options: {
+          $filter: { belongs_to__application: fleet.id },
+          $expand: { release_image: { $expand: { image: { $select: ['status', 'build_log', 'error_message', 'content_hash'] } } } },
+        },
+      })) as { status: string; release_image: { image: { status: string; build_log: string; error_message: string; content_hash: string | null }[] }[] }[];
+      expect(release!.status).toBe('failed');
+      const image = release!.release_image[0]!.image[0]!;
+      expect(image.status).toBe('failed');
+      expect(image.content_hash).toBeNull();
+      expect(image.build_log).toMatch(/STEP 2\/\d: RUN/);
+      expect(image.build_log).toContain(`127.0.0.1:${deadPort}`);
+      expect(image.error_message).toContain('pushing service "main" failed');
+    } finally {
+      await other.close();
+    }
   }, 120_000);
 
   it('refuses a fleet the caller cannot see, creating nothing', async () => {
