@@ -213,6 +213,20 @@ describe('flotilla deploy', () => {
 
     const byService = images(release);
     expect(Object.keys(byService).sort()).toEqual(['api', 'worker']);
+
+    // The fleet tracks the latest release: a device of it is told to run these images by digest.
+    const sdk = sdkClient(apiUrl);
+    await sdk.auth.loginWithToken(owner.token);
+    const device = await sdk.models.device.register(fleetSlug, sdk.models.device.generateUniqueKey());
+    const state = await fetch(`${apiUrl}/device/v3/${device.uuid}/state`, { headers: { authorization: `Bearer ${device.api_key}` } });
+    expect(state.status).toBe(200);
+    const apps = ((await state.json()) as Record<string, { apps: Record<string, { releases: Record<string, { services: Record<string, { image: string }> }> }> }>)[device.uuid]!.apps;
+    const target = Object.values(apps).flatMap((a) => Object.entries(a.releases));
+    expect(target.map(([c]) => c)).toEqual([commit]);
+    expect(Object.fromEntries(Object.entries(target[0]![1].services).map(([n, sv]) => [n, sv.image]))).toEqual({
+      api: `${byService.api!.is_stored_at__image_location}@${byService.api!.content_hash}`,
+      worker: `${byService.worker!.is_stored_at__image_location}@${byService.worker!.content_hash}`,
+    });
     for (const [name, image] of Object.entries(byService)) {
       expect(image.status, name).toBe('success');
       expect(image.content_hash, name).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -222,10 +236,11 @@ describe('flotilla deploy', () => {
       expect(image.dockerfile, name).toContain(`echo ${name}-${testId}`);
       expect(image.is_stored_at__image_location.startsWith(`${registryHost}/v2/`), name).toBe(true);
 
-      // Pullable from the registry by digest: drop the local copy first so the pull is real.
+      // The device pulls it from the registry by digest with its key, as a supervisor does
+      // (the local copy dropped first so the pull is real).
       const ref = `${image.is_stored_at__image_location}@${image.content_hash}`;
       await podman(engine, ['rmi', '-f', `${image.is_stored_at__image_location}:latest`]);
-      await podman(engine, ['pull', '--quiet', '--creds', `${owner.username}:${owner.token}`, ref]);
+      await podman(engine, ['pull', '--quiet', '--creds', `d_${device.uuid}:${device.api_key}`, ref]);
       const { stdout } = await podman(engine, ['run', '--rm', '--label', `${TEST_LABEL}=${testId}`, ref, '/bin/busybox', 'cat', `/${name}.txt`]);
       expect(stdout.trim()).toBe(`${name}-${testId}`);
     }
