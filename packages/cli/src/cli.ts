@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { apiErrorMessage, connectApi, type Whoami } from './api.js';
 import { ComposeError } from './compose.js';
-import { configPath, normaliseApiUrl, readConfig, resolveConfig, writeConfig, type Env } from './config.js';
+import { configPath, normaliseApiUrl, readConfig, removeConfig, resolveConfig, writeConfig, type Env } from './config.js';
 import { deploy } from './deploy.js';
 import { connectEngine } from './engine.js';
 import { receiveTokenFromBrowser } from './login.js';
@@ -21,6 +21,8 @@ Commands:
       --token) through the dashboard in your browser.
   whoami
       Show who you are logged in as.
+  logout
+      Forget the saved login (~/.flotilla/config.json).
   deploy <organization/fleet> [--source <dir>] [--note <text>] [--semver <x.y.z>]
          [--draft] [--dry-run]
       Build the project's services with the local Docker or Podman engine, push
@@ -83,6 +85,8 @@ export async function main(argv: string[], out: CliOutput, deps: CliDeps): Promi
         return await loginCommand(rest, out, deps);
       case 'whoami':
         return await whoamiCommand(rest, out, deps);
+      case 'logout':
+        return await logoutCommand(rest, out, deps);
       case 'deploy':
         return await deployCommand(rest, out, deps);
       default:
@@ -174,6 +178,16 @@ async function whoamiCommand(args: string[], out: CliOutput, deps: CliDeps): Pro
   const { apiUrl, token } = await credentials(deps);
   const who = await (await connectApi(apiUrl, token)).whoami();
   out.stdout(`${describe(who)}\nAPI: ${apiUrl}\n`);
+  return EXIT.ok;
+}
+
+async function logoutCommand(args: string[], out: CliOutput, deps: CliDeps): Promise<number> {
+  const { values } = parse(args, {}, 'Usage: flotilla logout\n');
+  if (values.help) {
+    out.stdout('Usage: flotilla logout\n');
+    return EXIT.ok;
+  }
+  out.stdout((await removeConfig(deps.env)) ? `Logged out: removed ${configPath(deps.env)}\n` : 'Not logged in.\n');
   return EXIT.ok;
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configPath, normaliseApiUrl, readConfig, resolveConfig, writeConfig } from './config.js';
+import { configPath, normaliseApiUrl, readConfig, removeConfig, resolveConfig, writeConfig } from './config.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,6 +32,15 @@ describe('CLI configuration', () => {
     await writeConfig(env, { apiUrl: 'http://saved', token: 'saved-token' });
     expect(await resolveConfig(env)).toEqual({ apiUrl: 'http://saved', token: 'saved-token' });
     expect(await resolveConfig({ ...env, FLOTILLA_TOKEN: 'env-token' })).toEqual({ apiUrl: 'http://saved', token: 'env-token' });
+  });
+
+  it('logout removes the saved login', async () => {
+    const env = { FLOTILLA_CONFIG_DIR: dir };
+    expect(await removeConfig(env)).toBe(false);
+    await writeConfig(env, { apiUrl: 'http://saved', token: 't' });
+    expect(await removeConfig(env)).toBe(true);
+    expect(await readConfig(env)).toBeUndefined();
+    expect(await resolveConfig(env)).toEqual({ apiUrl: 'http://localhost:8080' });
   });
 
   it('accepts only http(s) API URLs', () => {

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,6 +41,13 @@ export async function writeConfig(env: Env, config: CliConfig): Promise<string> 
   await chmod(tmp, 0o600);
   await rename(tmp, path);
   return path;
+}
+
+/** Forgets the saved login (the file is removed); true when there was one. */
+export async function removeConfig(env: Env): Promise<boolean> {
+  const existed = (await readConfig(env)) !== undefined;
+  await rm(configPath(env), { force: true });
+  return existed;
 }
 
 /** Default API when neither flag, environment nor file names one. */

@@ -400,7 +400,7 @@ describe('flotilla deploy', () => {
 });
 
 describe('flotilla login and whoami', () => {
-  it('login --token checks the token, saves it with mode 0600, and whoami reads it back', async () => {
+  it('login --token checks the token, saves it with mode 0600, whoami reads it back, logout forgets it', async () => {
     const configDir = join(work, 'login-token');
     const env = { FLOTILLA_CONFIG_DIR: configDir, FLOTILLA_API_URL: '', FLOTILLA_TOKEN: '' };
     const bad = await flotilla(['login', '--token', 'not-a-token', '--api', apiUrl], env);
@@ -417,6 +417,12 @@ describe('flotilla login and whoami', () => {
     const who = await flotilla(['whoami'], env);
     expect(who.code, who.stderr).toBe(0);
     expect(who.stdout).toContain(owner.username);
+
+    const out = await flotilla(['logout'], env);
+    expect(out.code, out.stderr).toBe(0);
+    const after = await flotilla(['whoami'], env);
+    expect(after.code).toBe(2);
+    expect(after.stderr).toContain('not logged in');
   });
 
   it('login without --token takes the token the dashboard posts to its loopback callback', async () => {
