@@ -30,8 +30,11 @@ services:
     entrypoint: [/bin/sh, -c]
     volumes: [data:/data, 'cache:/cache:ro']
     restart: unless-stopped
-    ports: ['8080:80', 9000, '53/udp']
+    ports: ['8080:80', 9000, '53/udp', '127.0.0.1:2222:22']
     network_mode: host
+    working_dir: /app
+    user: '1000'
+    hostname: api-host
   db:
     image: postgres:16
     depends_on: { api: { condition: service_started } }
@@ -57,8 +60,11 @@ volumes:
           entrypoint: ['/bin/sh', '-c'],
           volumes: ['data:/data', 'cache:/cache:ro'],
           restart: 'unless-stopped',
-          ports: ['8080:80', '9000', '53/udp'],
+          ports: ['8080:80', '9000', '53/udp', '127.0.0.1:2222:22'],
           network_mode: 'host',
+          working_dir: '/app',
+          user: '1000',
+          hostname: 'api-host',
         },
         db: { depends_on: ['api'], environment: { PORT: '5432', DEBUG: 'true', NONE: '' } },
       },
@@ -91,10 +97,10 @@ networks:
 `),
     ).toEqual([
       'unsupported top-level key "networks" (supported: version, services, volumes)',
-      'service "main": unsupported key "privileged" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports)',
-      'service "main": unsupported key "cap_add" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports)',
+      'service "main": unsupported key "privileged" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
+      'service "main": unsupported key "cap_add" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
       'service "main": unsupported key "build.network" (supported: context, dockerfile, args, labels, target)',
-      'service "other": unsupported key "devices" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports)',
+      'service "other": unsupported key "devices" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
     ]);
   });
 
@@ -118,7 +124,7 @@ volumes:
     ]);
   });
 
-  it('checks values: restart, network_mode, ports, depends_on, command, environment', () => {
+  it('checks values: restart, network_mode, ports, depends_on, command, environment, user', () => {
     expect(
       problems(`
 services:
@@ -126,7 +132,8 @@ services:
     image: busybox
     restart: sometimes
     network_mode: 'container:x'
-    ports: ['eighty']
+    ports: ['eighty', '9000-9001:9000-9001']
+    user: 1000
     depends_on: [ghost, main]
     command: { run: x }
     environment: [1, 'A=b']
@@ -138,7 +145,9 @@ services:
       'service "main": depends_on names "ghost", which is not a service of this project',
       'service "main": depends_on names the service itself',
       'service "main": network_mode must be one of bridge, host, none',
-      'service "main": port "eighty" must look like "8080:80" or "80/udp"',
+      'service "main": port "eighty" must look like "8080:80" or "80/udp" (no ranges)',
+      'service "main": port "9000-9001:9000-9001" must look like "8080:80" or "80/udp" (no ranges)',
+      'service "main": user must be a non-empty string',
     ]);
   });
 

@@ -17,6 +17,9 @@ export const SUPPORTED_SERVICE_KEYS = [
   'depends_on',
   'network_mode',
   'ports',
+  'working_dir',
+  'user',
+  'hostname',
 ] as const;
 export const SUPPORTED_BUILD_KEYS = ['context', 'dockerfile', 'args', 'labels', 'target'] as const;
 export const SUPPORTED_TOP_LEVEL_KEYS = ['version', 'services', 'volumes'] as const;
@@ -30,7 +33,8 @@ export const MAX_COMPOSE_BYTES = 1024 * 1024;
 const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
 const VOLUME_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 const ENV_NAME = /^[^=\s]+$/;
-const PORT = /^(\d{1,3}(\.\d{1,3}){3}:)?(\d{1,5}(-\d{1,5})?:)?\d{1,5}(-\d{1,5})?(\/(tcp|udp))?$/;
+// Single ports only (no ranges): what flotilla-agent maps.
+const PORT = /^(\d{1,3}(\.\d{1,3}){3}:)?(\d{1,5}:)?\d{1,5}(\/(tcp|udp|sctp))?$/;
 
 export interface BuildSpec {
   /** Relative to the project directory. */
@@ -165,7 +169,7 @@ function checkPorts(value: unknown, where: string, problems: string[]): string[]
   const out: string[] = [];
   for (const entry of value) {
     const text = typeof entry === 'number' ? String(entry) : entry;
-    if (typeof text !== 'string' || !PORT.test(text)) problems.push(`${where}: port "${String(entry)}" must look like "8080:80" or "80/udp"`);
+    if (typeof text !== 'string' || !PORT.test(text)) problems.push(`${where}: port "${String(entry)}" must look like "8080:80" or "80/udp" (no ranges)`);
     else out.push(text);
   }
   return out;
@@ -224,6 +228,11 @@ function parseService(name: string, raw: unknown, declaredVolumes: Set<string>, 
     composition.network_mode = raw.network_mode;
   }
   if (raw.ports !== undefined) composition.ports = checkPorts(raw.ports, where, problems);
+  for (const key of ['working_dir', 'user', 'hostname'] as const) {
+    if (raw[key] === undefined) continue;
+    if (typeof raw[key] !== 'string' || raw[key] === '') problems.push(`${where}: ${key} must be a non-empty string`);
+    else composition[key] = raw[key];
+  }
   return { name, ...(build ? { build } : {}), ...(image !== undefined ? { image } : {}), composition };
 }
 
