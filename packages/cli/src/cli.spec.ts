@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT, main } from './cli.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'flotilla-cli-main-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, { env: { FLOTILLA_CONFIG_DIR: dir, ...env }, cwd: dir });
+  return { code, stdout, stderr };
+}
+
+describe('flotilla command line', () => {
+  it('help exits 0; no command, an unknown command or option exits 1 with the usage', async () => {
+    expect((await run(['help'])).code).toBe(EXIT.ok);
+    expect((await run(['--help'])).stdout).toContain('Usage: flotilla <command>');
+    expect((await run([])).code).toBe(EXIT.usage);
+    const unknown = await run(['push']);
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toContain('Unknown command "push"');
+    const option = await run(['deploy', 'o/f', '--colour']);
+    expect(option.code).toBe(EXIT.usage);
+    expect(option.stderr).toContain("Unknown option '--colour'");
+  });
+
+  it('deploy needs exactly one fleet and a semver like 1.2.3', async () => {
+    expect((await run(['deploy'])).stderr).toContain('Name one fleet');
+    expect((await run(['deploy', 'a/b', 'c/d'])).code).toBe(EXIT.usage);
+    const semver = await run(['deploy', 'o/f', '--semver', 'v1']);
+    expect(semver.code).toBe(EXIT.usage);
+    expect(semver.stderr).toContain('--semver must be a version like 1.2.3');
+  });
+
+  it('deploy --dry-run checks the project in the current directory without credentials', async () => {
+    await writeFile(join(dir, 'Dockerfile'), 'FROM scratch\n');
+    const ok = await run(['deploy', 'o/f', '--dry-run']);
+    expect(ok.code, ok.stderr).toBe(EXIT.ok);
+    expect(ok.stdout).toContain('main: build . (Dockerfile)');
+    await writeFile(join(dir, 'docker-compose.yml'), 'services:\n  web:\n    build: ./missing\n    tty: true\n');
+    const bad = await run(['deploy', 'o/f', '--dry-run']);
+    expect(bad.code).toBe(EXIT.failed);
+    expect(bad.stderr).toContain('docker-compose.yml: service "web": unsupported key "tty"');
+  });
+
+  it('names build contexts and Dockerfiles that do not exist', async () => {
+    await writeFile(join(dir, 'docker-compose.yaml'), 'services:\n  web:\n    build: ./missing\n  api:\n    build: { context: ., dockerfile: Dockerfile.api }\n');
+    const r = await run(['deploy', 'o/f', '--dry-run']);
+    expect(r.code).toBe(EXIT.failed);
+    expect(r.stderr).toContain('service "web": build context "./missing" is not a directory');
+    expect(r.stderr).toContain('service "api": Dockerfile.api not found in "."');
+  });
+
+  it('an empty directory is not a project', async () => {
+    const r = await run(['deploy', 'o/f', '--dry-run']);
+    expect(r.code).toBe(EXIT.failed);
+    expect(r.stderr).toContain('has no docker-compose.yml, docker-compose.yaml or Dockerfile');
+  });
+
+  it('whoami and deploy without a login say how to log in', async () => {
+    await writeFile(join(dir, 'Dockerfile'), 'FROM scratch\n');
+    for (const argv of [['whoami'], ['deploy', 'o/f']]) {
+      const r = await run(argv);
+      expect(r.code).toBe(EXIT.failed);
+      expect(r.stderr).toContain('not logged in: run "flotilla login"');
+    }
+  });
+
+  it('login refuses an API URL that is not http(s)', async () => {
+    const r = await run(['login', '--token', 't', '--api', 'ftp://x']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('must be http(s)');
+  });
+});
