@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpUser } from '../../../test/harness.js';
 import { podman, removeLabelled } from '../../../test/support/engine.js';
@@ -166,6 +167,28 @@ describe('the registry API (/v2/)', () => {
     expect(head.headers.get('docker-content-digest')).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
+  it('pushes and pulls through the engine’s Docker-compatible API with X-Registry-Auth (what deploy and the agent do)', async () => {
+    const docker = new Docker({ socketPath: engine.socketPath });
+    const follow = (stream: NodeJS.ReadableStream) =>
+      new Promise<{ error?: string }[]>((resolve, reject) => docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => (err ? reject(err) : resolve(out))));
+    const second = await createReleaseImage(s.app, owner.token, fleet, 'engine');
+    const local = await buildTestImage(engine, testId, `engine ${testId}`);
+    await docker.getImage(local).tag({ repo: second.location, tag: 'latest' });
+    const pushed = await follow(await docker.getImage(`${second.location}:latest`).push({ authconfig: { username: owner.username, password: owner.token, serveraddress: s.host } }));
+    expect(pushed.filter((e) => e.error)).toEqual([]);
+    await docker.getImage(`${second.location}:latest`).remove({ force: true });
+    const pulled = await follow(await docker.pull(`${second.location}:latest`, { authconfig: { username: `d_${deviceUuid}`, password: deviceKey, serveraddress: s.host } }));
+    expect(pulled.filter((e) => e.error)).toEqual([]);
+    expect((await docker.getImage(`${second.location}:latest`).inspect()).Config.Labels?.['io.flotilla.test']).toBe(testId);
+    // Another fleet's device is refused.
+    await docker.getImage(`${second.location}:latest`).remove({ force: true });
+    const refused = await docker
+      .pull(`${second.location}:latest`, { authconfig: { username: `d_${strangerDeviceUuid}`, password: strangerDeviceKey, serveraddress: s.host } })
+      .then(follow)
+      .then((events) => events.some((e) => e.error), () => true);
+    expect(refused).toBe(true);
+  });
+
   it('refuses a push with another fleet’s token and with a device key of the fleet', async () => {
     const local = await buildTestImage(engine, testId, `refused ${testId}`);
     const target = `${image.location}:refused`;
@@ -287,7 +310,10 @@ describe('the registry API (/v2/)', () => {
     expect((await reg('POST', `/v2/${strangerImage.repository}/blobs/uploads/`, strangerPush)).status).toBe(202);
     const catalogToken = (await registryToken(s.url, basic(owner), ['registry:catalog:*'])).token;
     const catalog = await reg('GET', '/v2/_catalog', catalogToken);
-    expect(((await catalog.json()) as { repositories: string[] }).repositories.sort()).toEqual([image.repository, second.repository].sort());
+    const listed = ((await catalog.json()) as { repositories: string[] }).repositories;
+    expect(listed).toEqual(expect.arrayContaining([image.repository, second.repository]));
+    expect(listed).not.toContain(strangerImage.repository);
+    expect((await s.db.query('SELECT 1 FROM registry_repository WHERE name = $1', [strangerImage.repository])).rows).toHaveLength(1);
     expect((await reg('GET', '/v2/_catalog', token)).status).toBe(401);
   });
 
