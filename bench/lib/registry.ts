@@ -5,7 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,16 @@ function http(
   });
 }
 
+/**
+ * Uploads a file with curl (a native client, as Docker's and Podman's are: a Node client
+ * streaming 100 MB is slower than the servers measured here); answers the HTTP status.
+ */
+async function curlUpload(url: string, method: string, headers: Record<string, string>, file: string): Promise<number> {
+  const args = ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-X', method, '-T', file, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const { stdout } = await run('curl', args, { maxBuffer: 1024 * 1024 });
+  return Number(stdout.trim());
+}
+
 const seconds = async (fn: () => Promise<unknown>) => {
   const start = performance.now();
   await fn();
@@ -141,7 +151,7 @@ export async function measureRegistry(baseUrl: string, user: SeededUser, config:
     const bareTimes: number[] = [];
     const uploadServer = await startUploadServer(dir);
     for (let i = 0; i < config.repeats; i++) {
-      bareTimes.push(await seconds(() => http(uploadServer.url, 'PUT', { 'content-length': String(config.layerBytes) }, layer)));
+      bareTimes.push(await seconds(() => curlUpload(uploadServer.url, 'PUT', {}, layer)));
       const copy = join(dir, `copy-${i}`);
       cpTimes.push(await seconds(() => run('cp', [layer, copy])));
       await rm(copy);
@@ -151,9 +161,8 @@ export async function measureRegistry(baseUrl: string, user: SeededUser, config:
           const start = await http(`${baseUrl}/v2/${repo}/blobs/uploads/`, 'POST', auth);
           if (start.status !== 202) throw new Error(`upload start answered ${start.status}`);
           const upload = new URL(String(start.headers.location), baseUrl).toString();
-          const size = (await stat(layer)).size;
-          const patch = await http(upload, 'PATCH', { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(size) }, layer);
-          if (patch.status !== 202) throw new Error(`PATCH answered ${patch.status}`);
+          const patch = await curlUpload(upload, 'PATCH', { ...auth, 'content-type': 'application/octet-stream' }, layer);
+          if (patch !== 202) throw new Error(`PATCH answered ${patch}`);
           const put = await http(`${upload}?digest=${digest}`, 'PUT', auth);
           if (put.status !== 201) throw new Error(`PUT answered ${put.status}`);
         }),
@@ -204,8 +213,8 @@ export function evaluateRegistry(f: Outcome<RegistryFigures>): Row[] {
         target: `≥ ${REGISTRY_TARGETS.pushPercent} %`,
         pass: pct >= REGISTRY_TARGETS.pushPercent,
         note:
-          `${fmt(r.layerBytes / 1024 / 1024, 0)} MB: push ${fmt(r.pushSeconds, 2)} s (POST, PATCH, PUT ?digest, SHA-256 verified), cp ${fmt(r.cpSeconds, 2)} s (${fmt(mbps(r.layerBytes, r.cpSeconds), 0)} MB/s); ` +
-          `a bare node:http server writing the same PUT to disk: ${fmt(r.bareUploadSeconds, 2)} s (push = ${fmt((r.bareUploadSeconds / r.pushSeconds) * 100, 1)} % of it)`,
+          `${fmt(r.layerBytes / 1024 / 1024, 0)} MB: push ${fmt(r.pushSeconds, 2)} s (POST, PATCH with curl, PUT ?digest, SHA-256 verified), cp ${fmt(r.cpSeconds, 2)} s (${fmt(mbps(r.layerBytes, r.cpSeconds), 0)} MB/s); ` +
+          `a bare node:http server writing the same curl PUT to disk: ${fmt(r.bareUploadSeconds, 2)} s (push = ${fmt((r.bareUploadSeconds / r.pushSeconds) * 100, 1)} % of it)`,
       };
     }),
     row('o', 'registry: pull of one layer by concurrent devices', f, (r) => {
