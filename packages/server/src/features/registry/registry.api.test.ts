@@ -65,7 +65,7 @@ async function reg(method: string, path: string, token: string | null, init: { b
 const pushToken = async (repository = image.repository, u = owner) => (await registryToken(s.url, basic(u), [`repository:${repository}:pull,push`])).token;
 
 beforeAll(async () => {
-  s = await startRegistryServer({ dir });
+  s = await startRegistryServer({ dir, blobMaxBytes: 8 * 1024 * 1024 });
   owner = await signUp(s.app);
   developer = await signUp(s.app);
   observer = await signUp(s.app);
@@ -315,6 +315,27 @@ describe('the registry API (/v2/)', () => {
     expect(listed).not.toContain(strangerImage.repository);
     expect((await s.db.query('SELECT 1 FROM registry_repository WHERE name = $1', [strangerImage.repository])).rows).toHaveLength(1);
     expect((await reg('GET', '/v2/_catalog', token)).status).toBe(401);
+  });
+
+  it('refuses a blob past the size limit and keeps the upload resumable where it was', async () => {
+    const token = await pushToken();
+    const start = await reg('POST', `/v2/${image.repository}/blobs/uploads/`, token);
+    const location = start.headers.get('location')!;
+    expect((await reg('PATCH', location, token, { body: randomBytes(1000) })).status).toBe(202);
+    const big = await reg('PATCH', location, token, { body: Buffer.alloc(8 * 1024 * 1024, 1), headers: { 'content-range': `1000-${1000 + 8 * 1024 * 1024 - 1}` } });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ errors: [{ code: 'SIZE_INVALID', detail: { limit: 8 * 1024 * 1024 } }] });
+    expect((await reg('GET', location, token)).headers.get('range')).toBe('0-999');
+    expect((await reg('DELETE', location, token)).status).toBe(204);
+  });
+
+  it('refuses invalid repository names and tags', async () => {
+    const token = await pushToken();
+    expect(await (await reg('GET', '/v2/UPPER/case/tags/list', token)).json()).toMatchObject({ errors: [{ code: 'NAME_INVALID' }] });
+    const badTag = await reg('GET', `/v2/${image.repository}/manifests/-bad`, token);
+    expect(badTag.status).toBe(400);
+    expect(await badTag.json()).toMatchObject({ errors: [{ code: 'TAG_INVALID' }] });
+    expect((await reg('GET', `/v2/${image.repository}/manifests/nosuchtag`, token)).status).toBe(404);
   });
 
   it('cancels an upload with DELETE', async () => {

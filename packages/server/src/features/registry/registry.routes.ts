@@ -237,6 +237,11 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
   async function append(request: FastifyRequest, uuid: string, offset: number): Promise<number> {
     const body = request.body as Readable | undefined;
     if (!body) return offset;
+    // A declared length past the limit is refused before a byte is read (the rest is discarded).
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && offset + declared > opts.blobMaxBytes) {
+      throw new OciError(413, 'SIZE_INVALID', `the blob would be larger than the limit of ${opts.blobMaxBytes} bytes`, { limit: opts.blobMaxBytes });
+    }
     const size = await store.appendUpload(uuid, body, opts.blobMaxBytes, running.at(uuid, offset));
     running.appended(uuid, size);
     return size;
