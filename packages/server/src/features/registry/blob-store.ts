@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,6 +30,8 @@ export interface BlobStore {
   /** Moves a verified upload into place as blob `digest` (replacing identical bytes). */
   commitUpload(uuid: string, digest: string): Promise<void>;
   removeUpload(uuid: string): Promise<void>;
+  /** Upload ids whose file was last written before `before`. */
+  listUploads(before: Date): Promise<string[]>;
   /** A blob's size, or null. */
   blobSize(digest: string): Promise<number | null>;
   /** A blob's bytes from `start` to `end` inclusive (whole blob when omitted). */
@@ -107,6 +109,17 @@ export class DirectoryBlobStore implements BlobStore {
 
   async removeUpload(uuid: string): Promise<void> {
     await rm(this.uploadPath(uuid), { force: true });
+  }
+
+  async listUploads(before: Date): Promise<string[]> {
+    const names = await readdir(join(this.root, 'uploads')).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const name of names) {
+      if (!UUID.test(name)) continue;
+      const info = await stat(this.uploadPath(name)).catch(() => null);
+      if (info && info.mtimeMs < before.getTime()) out.push(name);
+    }
+    return out;
   }
 
   async blobSize(digest: string): Promise<number | null> {
