@@ -336,6 +336,7 @@ describe('the registry API (/v2/)', () => {
     expect(badTag.status).toBe(400);
     expect(await badTag.json()).toMatchObject({ errors: [{ code: 'TAG_INVALID' }] });
     expect((await reg('GET', `/v2/${image.repository}/manifests/nosuchtag`, token)).status).toBe(404);
+    expect((await reg('GET', `/v2/${image.repository}/manifests/%E0%A4%A`, token)).status).toBe(400);
   });
 
   it('cancels an upload with DELETE', async () => {
