@@ -1,7 +1,7 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
 // servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
-// (f)–(i), sim = (j), links = (k), table = (l), page = (m); see bench/README.md). Prints a table and
+// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o); see bench/README.md). Prints a table and
 // writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
 import { readFile } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import { evaluate } from './lib/evaluate.js';
 import { evaluateFirstLoad, measureFirstLoad } from './lib/first-load.js';
 import { attempt, skipped } from './lib/outcome.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
+import { evaluateRegistry, loadRegistryConfig, measureRegistry } from './lib/registry.js';
 import { formatReport, writeJson } from './lib/report.js';
 import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
 import { startBaseline, startFlotilla } from './lib/servers.js';
@@ -48,7 +49,7 @@ interface Task {
   stop: () => Promise<string>;
 }
 
-const PHASES = ['fleet', 'page', 'device', 'sim', 'links', 'table'] as const;
+const PHASES = ['fleet', 'page', 'device', 'registry', 'sim', 'links', 'table'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** BENCH_ONLY=sim,table → those phases; unset → all. */
@@ -96,6 +97,12 @@ async function main(): Promise<number> {
         : skipped<Awaited<ReturnType<typeof measureFirstLoad>>>(`seeding failed: ${seeded.error}`);
     // After (a)–(e), so the devices' rows and cache do not weigh on the memory figures.
     const deviceApi = only.has('device') ? await measureDeviceApi(flotilla.server, config, prepared.seeded) : undefined;
+    // The registry's push and pull (issue 14): before the scale phases load the machine.
+    const registry = !only.has('registry')
+      ? undefined
+      : seeded.ok
+        ? await attempt(() => measureRegistry(flotilla.server.baseUrl, seeded.value, loadRegistryConfig(config.quick)))
+        : skipped<Awaited<ReturnType<typeof measureRegistry>>>(`seeding failed: ${seeded.error}`);
     // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
     const scale: ScaleFigures = await measureScale(flotilla, scaleConfig, prepared.seeded, {
       sim: only.has('sim'),
@@ -111,6 +118,7 @@ async function main(): Promise<number> {
       ...(baseline && figures ? evaluate(baseline, figures, config.overloadConnections) : []),
       ...(baseline && deviceApi ? evaluateDeviceApi(baseline, deviceApi) : []),
       ...(firstLoad ? evaluateFirstLoad(firstLoad) : []),
+      ...(registry ? evaluateRegistry(registry) : []),
       ...evaluateScale(scale),
     ];
     const header =
@@ -131,6 +139,7 @@ async function main(): Promise<number> {
       flotilla: figures ? { ...figures, seed: summariseSeed(prepared.seeded) } : undefined,
       deviceApi,
       firstLoad,
+      registry,
       scale,
     };
     // A partial run (BENCH_ONLY) updates its own rows and figures in the last full results.

@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
@@ -30,6 +30,8 @@ export interface BlobStore {
   /** Moves a verified upload into place as blob `digest` (replacing identical bytes). */
   commitUpload(uuid: string, digest: string): Promise<void>;
   removeUpload(uuid: string): Promise<void>;
+  /** Upload ids whose file was last written before `before`. */
+  listUploads(before: Date): Promise<string[]>;
   /** A blob's size, or null. */
   blobSize(digest: string): Promise<number | null>;
   /** A blob's bytes from `start` to `end` inclusive (whole blob when omitted). */
@@ -41,19 +43,6 @@ export const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class UploadTooLargeError extends Error {}
-
-function counter(start: number, maxBytes: number, hash?: Hash): Transform & { bytes: number } {
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      t.bytes += chunk.length;
-      if (t.bytes > maxBytes) return done(new UploadTooLargeError(`the upload is larger than ${maxBytes} bytes`));
-      hash?.update(chunk);
-      done(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  t.bytes = start;
-  return t;
-}
 
 export class DirectoryBlobStore implements BlobStore {
   constructor(readonly root: string) {}
@@ -83,9 +72,16 @@ export class DirectoryBlobStore implements BlobStore {
   async appendUpload(uuid: string, body: Readable, maxBytes: number, hash?: Hash): Promise<number> {
     const file = this.uploadPath(uuid);
     const start = (await this.uploadSize(uuid)) ?? 0;
-    const count = counter(start, maxBytes, hash);
+    let bytes = start;
+    // Counted and hashed beside the pipe (no extra stream stage on the hot path).
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) body.destroy(new UploadTooLargeError(`the upload is larger than ${maxBytes} bytes`));
+      else hash?.update(chunk);
+    };
+    body.on('data', onData);
     try {
-      await pipeline(body, count, createWriteStream(file, { flags: 'a' }));
+      await pipeline(body, createWriteStream(file, { flags: 'a', highWaterMark: 1 << 20 }));
     } catch (err) {
       // Keep only what was there: a failed append leaves the upload resumable at `start`.
       const handle = await open(file, 'r+').catch(() => null);
@@ -93,8 +89,10 @@ export class DirectoryBlobStore implements BlobStore {
       await handle?.close();
       body.resume();
       throw err;
+    } finally {
+      body.off('data', onData);
     }
-    return count.bytes;
+    return bytes;
   }
 
   async digestUpload(uuid: string): Promise<string> {
@@ -111,6 +109,17 @@ export class DirectoryBlobStore implements BlobStore {
 
   async removeUpload(uuid: string): Promise<void> {
     await rm(this.uploadPath(uuid), { force: true });
+  }
+
+  async listUploads(before: Date): Promise<string[]> {
+    const names = await readdir(join(this.root, 'uploads')).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const name of names) {
+      if (!UUID.test(name)) continue;
+      const info = await stat(this.uploadPath(name)).catch(() => null);
+      if (info && info.mtimeMs < before.getTime()) out.push(name);
+    }
+    return out;
   }
 
   async blobSize(digest: string): Promise<number | null> {

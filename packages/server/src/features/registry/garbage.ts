@@ -1,11 +1,12 @@
 import type { Db } from '../../infra/db/db.js';
 import type { JobDefinition } from '../../infra/jobs/job-runner.js';
 import type { BlobStore } from './blob-store.js';
-import { dropDeadRepositories, dropStaleUploads, sweepBlobs } from './registry.repository.js';
+import { dropDeadRepositories, dropStaleUploads, knownUploads, sweepBlobs } from './registry.repository.js';
 
 /**
  * The registry's garbage, a durable job (every minute, on whichever server takes it):
- *  1. uploads begun more than `uploadMaxAgeMs` ago and never completed: rows and files;
+ *  1. uploads begun more than `uploadMaxAgeMs` ago and never completed: rows and files (and
+ *     files of that age with no row);
  *  2. repositories no image needs any more (its release deleted, its image deleted): their
  *     links, manifests and tags;
  *  3. mark and sweep of blobs: a blob no repository links and no manifest names, untouched
@@ -28,8 +29,15 @@ export async function sweepRegistry(db: Db, store: BlobStore, opts: RegistryGarb
   const uploads = await dropStaleUploads(db, new Date(now - opts.uploadMaxAgeMs));
   for (const uuid of uploads) await store.removeUpload(uuid);
   const repositories = await dropDeadRepositories(db, new Date(now - opts.graceMs));
+  for (const uuid of repositories.uploads) await store.removeUpload(uuid);
+  // Upload files with no row (a server stopped between making the file and the row).
+  const files = await store.listUploads(new Date(now - opts.uploadMaxAgeMs));
+  if (files.length > 0) {
+    const known = await knownUploads(db, files);
+    for (const uuid of files) if (!known.has(uuid)) await store.removeUpload(uuid);
+  }
   const blobs = await sweepBlobs(db, new Date(now - opts.graceMs), (digest) => store.removeBlob(digest));
-  return { uploads: uploads.length, repositories: repositories.length, blobs };
+  return { uploads: uploads.length + repositories.uploads.length, repositories: repositories.names.length, blobs };
 }
 
 export function registryGarbageJob(db: Db, store: BlobStore, opts: RegistryGarbageOptions, clock: () => number): JobDefinition {

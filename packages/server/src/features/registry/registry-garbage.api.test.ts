@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { access, readdir, rm } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { access, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpUser } from '../../../test/harness.js';
@@ -95,7 +95,7 @@ describe('releases and the registry', () => {
     expect(tokenAccess(after.token)).toEqual([{ type: 'repository', name: b.repository, actions: ['pull'] }]);
   });
 
-  it('removes the blobs only a deleted release used, keeps a layer another release shares, and drops abandoned uploads', async () => {
+  it('removes the blobs only a deleted release used, keeps a layer another release shares, and drops abandoned uploads (and those of the repositories that go)', async () => {
     const shared = pushedA.layers.filter((l) => pushedB.layers.includes(l));
     const onlyA = [...pushedA.layers.filter((l) => !shared.includes(l)), pushedA.config];
     expect(shared.length).toBeGreaterThan(0);
@@ -107,6 +107,12 @@ describe('releases and the registry', () => {
     const start = await fetch(`${s.url}/v2/${a.repository}/blobs/uploads/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     const uuid = start.headers.get('docker-upload-uuid')!;
     await s.db.query(`UPDATE registry_upload SET started_at = now() - interval '2 days' WHERE uuid = $1`, [uuid]);
+    // One begun just now in the repository that is about to go, and a file a crash left without its row.
+    const fresh = await fetch(`${s.url}/v2/${a.repository}/blobs/uploads/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(fresh.status).toBe(202);
+    const orphan = join(dir, 'uploads', randomUUID());
+    await writeFile(orphan, 'left behind');
+    await utimes(orphan, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
 
     expect((await api('DELETE', `/v7/release(${a.releaseId})`, owner.token)).statusCode).toBe(200);
     await runJob();

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpUser } from '../../../test/harness.js';
 import { podman, removeLabelled } from '../../../test/support/engine.js';
@@ -64,7 +65,7 @@ async function reg(method: string, path: string, token: string | null, init: { b
 const pushToken = async (repository = image.repository, u = owner) => (await registryToken(s.url, basic(u), [`repository:${repository}:pull,push`])).token;
 
 beforeAll(async () => {
-  s = await startRegistryServer({ dir });
+  s = await startRegistryServer({ dir, blobMaxBytes: 8 * 1024 * 1024 });
   owner = await signUp(s.app);
   developer = await signUp(s.app);
   observer = await signUp(s.app);
@@ -164,6 +165,28 @@ describe('the registry API (/v2/)', () => {
     const head = await reg('HEAD', `/v2/${image.repository}/manifests/latest`, await pushToken());
     expect(head.status).toBe(200);
     expect(head.headers.get('docker-content-digest')).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('pushes and pulls through the engine’s Docker-compatible API with X-Registry-Auth (what deploy and the agent do)', async () => {
+    const docker = new Docker({ socketPath: engine.socketPath });
+    const follow = (stream: NodeJS.ReadableStream) =>
+      new Promise<{ error?: string }[]>((resolve, reject) => docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => (err ? reject(err) : resolve(out))));
+    const second = await createReleaseImage(s.app, owner.token, fleet, 'engine');
+    const local = await buildTestImage(engine, testId, `engine ${testId}`);
+    await docker.getImage(local).tag({ repo: second.location, tag: 'latest' });
+    const pushed = await follow(await docker.getImage(`${second.location}:latest`).push({ authconfig: { username: owner.username, password: owner.token, serveraddress: s.host } }));
+    expect(pushed.filter((e) => e.error)).toEqual([]);
+    await docker.getImage(`${second.location}:latest`).remove({ force: true });
+    const pulled = await follow(await docker.pull(`${second.location}:latest`, { authconfig: { username: `d_${deviceUuid}`, password: deviceKey, serveraddress: s.host } }));
+    expect(pulled.filter((e) => e.error)).toEqual([]);
+    expect((await docker.getImage(`${second.location}:latest`).inspect()).Config.Labels?.['io.flotilla.test']).toBe(testId);
+    // Another fleet's device is refused.
+    await docker.getImage(`${second.location}:latest`).remove({ force: true });
+    const refused = await docker
+      .pull(`${second.location}:latest`, { authconfig: { username: `d_${strangerDeviceUuid}`, password: strangerDeviceKey, serveraddress: s.host } })
+      .then(follow)
+      .then((events) => events.some((e) => e.error), () => true);
+    expect(refused).toBe(true);
   });
 
   it('refuses a push with another fleet’s token and with a device key of the fleet', async () => {
@@ -287,8 +310,33 @@ describe('the registry API (/v2/)', () => {
     expect((await reg('POST', `/v2/${strangerImage.repository}/blobs/uploads/`, strangerPush)).status).toBe(202);
     const catalogToken = (await registryToken(s.url, basic(owner), ['registry:catalog:*'])).token;
     const catalog = await reg('GET', '/v2/_catalog', catalogToken);
-    expect(((await catalog.json()) as { repositories: string[] }).repositories.sort()).toEqual([image.repository, second.repository].sort());
+    const listed = ((await catalog.json()) as { repositories: string[] }).repositories;
+    expect(listed).toEqual(expect.arrayContaining([image.repository, second.repository]));
+    expect(listed).not.toContain(strangerImage.repository);
+    expect((await s.db.query('SELECT 1 FROM registry_repository WHERE name = $1', [strangerImage.repository])).rows).toHaveLength(1);
     expect((await reg('GET', '/v2/_catalog', token)).status).toBe(401);
+  });
+
+  it('refuses a blob past the size limit and keeps the upload resumable where it was', async () => {
+    const token = await pushToken();
+    const start = await reg('POST', `/v2/${image.repository}/blobs/uploads/`, token);
+    const location = start.headers.get('location')!;
+    expect((await reg('PATCH', location, token, { body: randomBytes(1000) })).status).toBe(202);
+    const big = await reg('PATCH', location, token, { body: Buffer.alloc(8 * 1024 * 1024, 1), headers: { 'content-range': `1000-${1000 + 8 * 1024 * 1024 - 1}` } });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ errors: [{ code: 'SIZE_INVALID', detail: { limit: 8 * 1024 * 1024 } }] });
+    expect((await reg('GET', location, token)).headers.get('range')).toBe('0-999');
+    expect((await reg('DELETE', location, token)).status).toBe(204);
+  });
+
+  it('refuses invalid repository names and tags', async () => {
+    const token = await pushToken();
+    expect(await (await reg('GET', '/v2/UPPER/case/tags/list', token)).json()).toMatchObject({ errors: [{ code: 'NAME_INVALID' }] });
+    const badTag = await reg('GET', `/v2/${image.repository}/manifests/-bad`, token);
+    expect(badTag.status).toBe(400);
+    expect(await badTag.json()).toMatchObject({ errors: [{ code: 'TAG_INVALID' }] });
+    expect((await reg('GET', `/v2/${image.repository}/manifests/nosuchtag`, token)).status).toBe(404);
+    expect((await reg('GET', `/v2/${image.repository}/manifests/%E0%A4%A`, token)).status).toBe(400);
   });
 
   it('cancels an upload with DELETE', async () => {

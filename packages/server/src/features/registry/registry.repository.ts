@@ -185,18 +185,30 @@ export async function dropStaleUploads(db: Db, before: Date): Promise<string[]> 
  * older than `before` (a deploy creates the image, links it to its release, then pushes).
  * Repositories made after `before` are left alone. Returns the names dropped.
  */
-export async function dropDeadRepositories(db: Db, before: Date): Promise<string[]> {
-  const { rows } = await db.query<{ name: string }>(
-    `DELETE FROM registry_repository r
+export async function dropDeadRepositories(db: Db, before: Date): Promise<{ names: string[]; uploads: string[] }> {
+  // Every part of the statement sees the rows as they were: `gone` lists the uploads the
+  // cascade removes, whose files the caller then deletes.
+  const { rows } = await db.query<{ name: string | null; upload: string | null }>(
+    `WITH dead AS (
+     DELETE FROM registry_repository r
       WHERE r.created_at < $1
         AND NOT EXISTS (
           SELECT 1 FROM image i
            WHERE regexp_replace(i.is_stored_at__image_location, '^[^/]*/', '') = r.name
              AND (i.created_at >= $1 OR EXISTS (SELECT 1 FROM image__is_part_of__release ir WHERE ir.image = i.id)))
-     RETURNING r.name`,
+     RETURNING r.id, r.name)
+     SELECT d.name, NULL::text AS upload FROM dead d
+     UNION ALL
+     SELECT NULL, u.uuid::text FROM registry_upload u WHERE u.repository IN (SELECT id FROM dead)`,
     [before],
   );
-  return rows.map((r) => r.name);
+  return { names: rows.flatMap((r) => (r.name === null ? [] : [r.name])), uploads: rows.flatMap((r) => (r.upload === null ? [] : [r.upload])) };
+}
+
+/** Which of `uuids` are uploads in progress. */
+export async function knownUploads(db: Db, uuids: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ uuid: string }>('SELECT uuid::text AS uuid FROM registry_upload WHERE uuid = ANY($1::uuid[])', [uuids]);
+  return new Set(rows.map((r) => r.uuid));
 }
 
 /**

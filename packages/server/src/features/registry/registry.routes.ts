@@ -185,12 +185,17 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
     `Bearer realm="${realm}",service="${signer.service}"${scope ? `,scope="${scope}"` : ''}${error ? `,error="${error}"` : ''}`;
 
   app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: unknown }).statusCode;
     const oci =
       error instanceof OciError
         ? error
         : error instanceof UploadTooLargeError
           ? new OciError(413, 'SIZE_INVALID', error.message)
-          : null;
+          : error instanceof URIError
+            ? new OciError(400, 'NAME_INVALID', 'the path is not valid percent-encoding')
+            : typeof status === 'number' && status >= 400 && status < 500
+              ? new OciError(status, status === 413 ? 'SIZE_INVALID' : 'UNSUPPORTED', error instanceof Error ? error.message : 'bad request')
+              : null;
     if (!oci) {
       request.log.error({ err: error }, 'registry error');
       return reply.code(500).type('application/json').send(JSON.stringify({ errors: [{ code: 'UNKNOWN', message: `internal error (request ${request.id})`, detail: null }] }));
@@ -237,6 +242,11 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
   async function append(request: FastifyRequest, uuid: string, offset: number): Promise<number> {
     const body = request.body as Readable | undefined;
     if (!body) return offset;
+    // A declared length past the limit is refused before a byte is read (the rest is discarded).
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && offset + declared > opts.blobMaxBytes) {
+      throw new OciError(413, 'SIZE_INVALID', `the blob would be larger than the limit of ${opts.blobMaxBytes} bytes`, { limit: opts.blobMaxBytes });
+    }
     const size = await store.appendUpload(uuid, body, opts.blobMaxBytes, running.at(uuid, offset));
     running.appended(uuid, size);
     return size;
