@@ -6,6 +6,7 @@ import { requireUser } from '../../infra/http/guards.js';
 import { objectOf, SHORT_CODE } from '../../infra/http/schemas.js';
 import { odataRead } from '../../infra/odata/index.js';
 import { parseExpiry } from '../../infra/auth/api-keys.js';
+import { registryHostOf } from '../registry/index.js';
 import { buildDeviceConfig } from './device-config.js';
 import { createProvisioningKey } from './provisioning-key.service.js';
 
@@ -84,7 +85,8 @@ export async function downloadConfigRoutes(app: FastifyInstance, { db }: { db: D
       userId: actor.userId,
       apiKey,
       publicUrl: app.context.mailer.publicUrl,
-      registryHost: app.context.config.registryHost,
+      // The host image locations name, so a stock supervisor pulls from where the release is.
+      registryHost: registryHostOf(app.context),
       appUpdatePollIntervalMinutes: body.appUpdatePollInterval,
       developmentMode: body.developmentMode,
     });
