@@ -58,18 +58,30 @@ describe('flotilla-agent run', () => {
     expect(parseCommand(['run', '--config', '/etc/flotilla/agent.json'])).toEqual({
       kind: 'run',
       config: '/etc/flotilla/agent.json',
+      engine: 'none',
+      allowPower: false,
     });
-    expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json' });
+    expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json', engine: 'none', allowPower: false });
+  });
+
+  it('takes the engine from --engine, else FLOTILLA_AGENT_ENGINE, else none', () => {
+    expect(parseCommand(['run', '--config', 'a.json', '--engine', 'podman', '--allow-power'])).toEqual({ kind: 'run', config: 'a.json', engine: 'podman', allowPower: true });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'docker', allowPower: false });
+    expect(parseCommand(['run', '--config', 'a.json', '--engine=none'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'none' });
+    expect(parseCommand(['run', '--config', 'a.json', '--engine', 'lxc'])).toMatchObject({ kind: 'error', message: 'run: --engine must be docker, podman or none, got "lxc"' });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'rkt' })).toMatchObject({ kind: 'error', message: 'run: FLOTILLA_AGENT_ENGINE must be docker, podman or none, got "rkt"' });
   });
 
   it('hands the parsed command to the runner and returns its exit code', async () => {
-    expect(await runWithRunner('run', '--config', 'agent.json')).toEqual({ code: 7, started: [{ kind: 'run', config: 'agent.json' }] });
+    expect(await runWithRunner('run', '--config', 'agent.json')).toEqual({ code: 7, started: [{ kind: 'run', config: 'agent.json', engine: 'none', allowPower: false }] });
   });
 
-  it('says in its help that it runs no containers and never reboots the host', () => {
+  it('says in its help what the engine mode does and that power actions need --allow-power', () => {
     const { stdout } = runCli('run', '--help');
+    expect(stdout).toContain('--engine <kind>');
+    expect(stdout).toContain('DOCKER_HOST');
+    expect(stdout).toContain('--allow-power');
     expect(stdout).toContain('runs no containers');
-    expect(stdout).toContain('do not touch the host');
     expect(stdout).toContain('/tmp/flotilla/updates.lock');
   });
 
