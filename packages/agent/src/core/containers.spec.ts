@@ -36,6 +36,7 @@ const running = (spec: ContainerSpec, imageId: string, over: Partial<CurrentCont
   service: spec.service,
   configHash: spec.configHash,
   imageId,
+  image: spec.image,
   state: 'running',
   ...over,
 });
@@ -150,7 +151,7 @@ describe('planApply', () => {
       { kind: 'rename', container: current[0], name: main2.name },
       { kind: 'kill', container: current[1] },
       { kind: 'start', spec: worker2 },
-      { kind: 'remove-image', imageId: 'w1' },
+      { kind: 'remove-image', imageId: 'w1', image: worker1.image },
       { kind: 'remove-volume', name: '3_data_aaaabbbbcccc' },
     ]);
     expect(plan.disruptive).toBe(true);
@@ -175,7 +176,7 @@ describe('planApply', () => {
     expect(plan.keep).toEqual(['main']);
     expect(plan.steps).toEqual([
       { kind: 'kill', container: current[1] },
-      { kind: 'remove-image', imageId: 'w1' },
+      { kind: 'remove-image', imageId: 'w1', image: worker1.image },
     ]);
     // An exited container stops nothing: the update lock does not hold it back.
     expect(plan.disruptive).toBe(false);

@@ -329,6 +329,8 @@ export interface CurrentContainer {
   service: string | undefined;
   configHash: string | undefined;
   imageId: string;
+  /** The image reference the container was created from (what the agent pulled). */
+  image: string;
   /** created | running | exited | restarting | paused | dead … */
   state: string;
 }
@@ -338,7 +340,7 @@ export type Step =
   | { kind: 'kill'; container: CurrentContainer }
   | { kind: 'start'; spec: ContainerSpec }
   | { kind: 'rename'; container: CurrentContainer; name: string }
-  | { kind: 'remove-image'; imageId: string }
+  | { kind: 'remove-image'; imageId: string; image: string }
   | { kind: 'remove-volume'; name: string };
 
 export interface Plan {
@@ -383,11 +385,11 @@ export function planApply(
     byService.set(c.service ?? '', list);
   }
   const desiredNames = new Set(desired.map((s) => s.service));
-  const freedImages = new Set<string>();
+  const freedImages = new Map<string, string>();
   const kill = (c: CurrentContainer) => {
     steps.push({ kind: 'kill', container: c });
     if (c.state === 'running' || c.state === 'restarting') disruptive = true;
-    freedImages.add(bareId(c.imageId));
+    freedImages.set(`${bareId(c.imageId)} ${c.image}`, c.image);
   };
   for (const c of current) if (c.service === undefined || !desiredNames.has(c.service)) kill(c);
   for (const spec of startOrder(desired)) {
@@ -404,7 +406,11 @@ export function planApply(
     steps.push({ kind: 'start', spec });
   }
   const used = new Set(desired.map((s) => localImageId(s.image)).filter((x): x is string => x !== undefined).map(bareId));
-  for (const id of freedImages) if (!used.has(id)) steps.push({ kind: 'remove-image', imageId: id });
+  const wanted = new Set(desired.map((s) => s.image));
+  for (const [key, image] of freedImages) {
+    const imageId = key.split(' ')[0]!;
+    if (!used.has(imageId) && !wanted.has(image)) steps.push({ kind: 'remove-image', imageId, image });
+  }
   const mounted = new Set(desired.flatMap((s) => s.volumes.map((v) => v.name)));
   for (const v of currentVolumes) if (!mounted.has(v)) steps.push({ kind: 'remove-volume', name: v });
   return { keep, steps, disruptive };

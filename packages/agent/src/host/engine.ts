@@ -109,6 +109,7 @@ export class EngineHost implements ContainerHost {
       service: c.Labels?.[LABEL.serviceName],
       configHash: c.Labels?.[LABEL.configHash],
       imageId: c.ImageID,
+      image: c.Image,
       state: c.State,
     }));
   }
@@ -208,7 +209,7 @@ export class EngineHost implements ContainerHost {
           set(step.spec.service, { status: 'Running', progress: null });
           break;
         case 'remove-image':
-          await this.removeImageIfUnused(step.imageId);
+          await this.removeImageIfUnused(step.imageId, step.image);
           break;
         case 'remove-volume':
           await this.docker
@@ -282,16 +283,20 @@ export class EngineHost implements ContainerHost {
     }
   }
 
-  /** An image goes only when no container of any agent (or anyone) uses it. */
-  private async removeImageIfUnused(imageId: string): Promise<void> {
+  /**
+   * Drops the reference the agent pulled once no container of any agent (or anyone) uses
+   * its image: the engine deletes the image with its last reference, and leaves it when
+   * someone else tagged it too.
+   */
+  private async removeImageIfUnused(imageId: string, image: string): Promise<void> {
     const bare = imageId.replace(/^sha256:/, '');
     const all = await this.docker.listContainers({ all: true });
     if (all.some((c) => c.ImageID.replace(/^sha256:/, '') === bare)) return;
     try {
-      await this.docker.getImage(bare).remove({ force: true });
-      this.o.log(`removed image ${bare.slice(0, 12)}`);
+      await this.docker.getImage(image).remove();
+      this.o.log(`removed image ${image}`);
     } catch (err) {
-      if (!isNotFound(err)) this.o.log(`could not remove image ${bare.slice(0, 12)}: ${String(err)}`);
+      if (!isNotFound(err)) this.o.log(`could not remove image ${image}: ${String(err)}`);
     }
   }
 

@@ -1,0 +1,358 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTAINER_LABELS, normalizeConfig, startAgent, type AgentConfig, type DeviceEvent, type RunningAgent } from '@flotilla/agent';
+import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
+import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
+import { freePort } from './support/net.js';
+import { testEngine } from './support/test-engine.js';
+
+// `flotilla-agent run --engine podman` (issue 14 item 3): two real agents of one fleet on
+// the run's one Podman engine pull the release's images from a registry, run one container
+// per service (env, labels, volumes), report Running, replace only what a new release
+// changed, wait for the update lock, act on real containers over the cloud link, purge the
+// data, and adopt their containers when they restart.
+//
+// The images live in a plain Debian `docker-registry` without auth that the server's image
+// locations point at (the release rows are written as the builder leaves them); the agent
+// sends its device credentials with every pull all the same.
+
+const engine = testEngine();
+const docker = new Docker({ socketPath: engine.socketPath });
+const testId = `agent-${hex(4)}`;
+const labels = { [TEST_LABEL]: testId };
+
+let t: TestApp;
+let apiUrl: string;
+let req: ReturnType<typeof requester>;
+let owner: SignedUpUser;
+let fleet: number;
+let provKey: string;
+let dir: string;
+let registry: ChildProcess;
+let registryHost: string;
+const local: Record<string, string> = {};
+
+interface Agent {
+  agent: RunningAgent;
+  events: Events;
+  config: AgentConfig;
+  lock: string;
+}
+let a: Agent;
+let b: Agent;
+const agents: RunningAgent[] = [];
+
+/** Collects an agent's events; `next` waits for the first one (from now on) that matches. */
+class Events {
+  all: DeviceEvent[] = [];
+  private waiters: { match: (e: DeviceEvent) => boolean; resolve: (e: DeviceEvent) => void }[] = [];
+  push = (e: DeviceEvent) => {
+    this.all.push(e);
+    for (const w of [...this.waiters]) {
+      if (!w.match(e)) continue;
+      this.waiters.splice(this.waiters.indexOf(w), 1);
+      w.resolve(e);
+    }
+  };
+  next<T extends DeviceEvent['type']>(type: T, match: (e: Extract<DeviceEvent, { type: T }>) => boolean = () => true, timeoutMs = 60_000) {
+    return new Promise<Extract<DeviceEvent, { type: T }>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${type} event in ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        match: (e) => e.type === type && match(e as Extract<DeviceEvent, { type: T }>),
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e as Extract<DeviceEvent, { type: T }>);
+        },
+      });
+    });
+  }
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A test image FROM the offline base, with a file that makes its content unique. */
+async function buildImage(name: string, content: string): Promise<string> {
+  const ctx = join(dir, `ctx-${name}`);
+  mkdirSync(ctx, { recursive: true });
+  writeFileSync(join(ctx, 'version'), `${content}\n`);
+  writeFileSync(join(ctx, 'Dockerfile'), `FROM ${TEST_BASE_IMAGE}\nLABEL ${TEST_LABEL}=${testId}\nCOPY version /version\n`);
+  const tag = `localhost/flotilla-agent-test/${testId}-${name}:1`;
+  await podman(engine, ['build', '-q', '-t', tag, ctx]);
+  return tag;
+}
+
+const SCRIPT = {
+  // Appends a line to /data/boots on every start: purge must leave a fresh volume.
+  main: 'trap "exit 0" TERM; echo boot >> /data/boots; while true; do /bin/busybox sleep 1; done',
+  worker: 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done',
+};
+
+const composition = {
+  version: '2.1',
+  volumes: { data: {} },
+  services: {
+    main: {
+      command: ['/bin/busybox', 'sh', '-c', SCRIPT.main],
+      environment: { GREETING: 'from-compose', FROM_COMPOSE: 'yes' },
+      labels,
+      volumes: ['data:/data'],
+      depends_on: ['worker'],
+    },
+    worker: { command: ['/bin/busybox', 'sh', '-c', SCRIPT.worker], labels, restart: 'always' },
+  },
+};
+
+/** A successful release whose images are pushed to the registry: service name → local image tag. */
+async function insertRelease(images: Record<string, string>) {
+  const commit = hex();
+  const release = (
+    await t.db.query<{ id: number }>(`INSERT INTO release (belongs_to__application, commit, status, composition) VALUES ($1, $2, 'success', $3) RETURNING id`, [
+      fleet,
+      commit,
+      JSON.stringify(composition),
+    ])
+  ).rows[0]!.id;
+  const imageIds: Record<string, number> = {};
+  for (const [name, tag] of Object.entries(images)) {
+    const service =
+      (await row<{ id: number }>(t.db, 'SELECT id FROM service WHERE application = $1 AND service_name = $2', [fleet, name]))?.id ??
+      (await t.db.query<{ id: number }>('INSERT INTO service (application, service_name) VALUES ($1, $2) RETURNING id', [fleet, name])).rows[0]!.id;
+    const location = `${registryHost}/v2/${hex()}`;
+    await podman(engine, ['push', '-q', '--tls-verify=false', tag, `${location}:latest`]);
+    const image = (
+      await t.db.query<{ id: number }>(`INSERT INTO image (is_a_build_of__service, status, is_stored_at__image_location) VALUES ($1, 'success', $2) RETURNING id`, [
+        service,
+        location,
+      ])
+    ).rows[0]!.id;
+    imageIds[name] = image;
+    await t.db.query('INSERT INTO image__is_part_of__release (image, is_part_of__release) VALUES ($1, $2)', [image, release]);
+  }
+  return { id: release, commit, imageIds };
+}
+
+async function pinFleet(release: number) {
+  const res = await req(owner.token, 'PATCH', `/v7/application(${fleet})`, { should_be_running__release: release, should_track_latest_release: false });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function runAgent(config?: AgentConfig): Promise<Agent> {
+  const lock = config?.updateLockPath ?? join(dir, `lock-${hex(4)}`);
+  const cfg =
+    config ?? normalizeConfig({ apiEndpoint: apiUrl, applicationId: fleet, deviceType: 'raspberrypi3', apiKey: provKey, appUpdatePollInterval: 1_000, updateLockPath: lock }).config;
+  const events = new Events();
+  const agent = await startAgent({
+    config: cfg,
+    engine: 'podman',
+    engineEnv: { DOCKER_HOST: engine.dockerHost },
+    log: () => {},
+    onEvent: events.push,
+    reportDebounceMs: 50,
+    stopTimeoutS: 2,
+    lockRetryMs: 300,
+  });
+  agents.push(agent);
+  return { agent, events, config: cfg, lock };
+}
+
+const mine = (uuid: string) => docker.listContainers({ all: true, filters: { label: [`${CONTAINER_LABELS.deviceUuid}=${uuid}`] } });
+async function containersBy(uuid: string) {
+  const out: Record<string, Docker.ContainerInfo> = {};
+  for (const c of await mine(uuid)) out[c.Labels[CONTAINER_LABELS.serviceName]!] = c;
+  return out;
+}
+const deviceRow = (uuid: string) => row<{ id: number; is_running__release: number | null }>(t.db, 'SELECT id, is_running__release FROM device WHERE uuid = $1', [uuid]);
+const runs = (agent: Agent, release: number) =>
+  eventually(async () => (await deviceRow(agent.config.uuid))?.is_running__release === release, `${agent.config.uuid.slice(0, 7)} running release ${release}`);
+const action = (path: string, body: object) => req(owner.token, 'POST', `/supervisor/${path}`, body);
+const startedAt = async (id: string) => (await docker.getContainer(id).inspect()).State.StartedAt;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'flotilla-agent-engine-'));
+  const port = await freePort();
+  registryHost = `127.0.0.1:${port}`;
+  const cfg = join(dir, 'registry.yml');
+  writeFileSync(cfg, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${join(dir, 'registry')}\n  delete:\n    enabled: true\nhttp:\n  addr: ${registryHost}\n`);
+  registry = spawn('/usr/bin/docker-registry', ['serve', cfg], { stdio: 'ignore' });
+  await eventually(async () => (await fetch(`http://${registryHost}/v2/`).catch(() => null))?.status === 200, 'the registry', 20_000);
+
+  t = await buildTestApp();
+  apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  req = requester(t.app);
+  owner = await signUp(t.app);
+  fleet = await createFleet(t.app, t.db, owner, 'EngineFleet');
+  provKey = (await req(owner.token, 'POST', '/api-key/v2/', { actorType: 'application', actorTypeId: fleet, roles: ['provisioning-api-key'] })).json();
+  const env = await req(owner.token, 'POST', '/v7/application_environment_variable', { application: fleet, name: 'GREETING', value: 'from-fleet' });
+  expect(env.statusCode, env.body).toBe(201);
+  local.main1 = await buildImage('main1', 'main 1');
+  local.worker1 = await buildImage('worker1', 'worker 1');
+  local.worker2 = await buildImage('worker2', 'worker 2');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(agents.splice(0).map((x) => x.stop()));
+  await removeLabelled(engine, testId);
+  registry?.kill('SIGTERM');
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+describe('flotilla-agent run --engine podman', () => {
+  let r1: Awaited<ReturnType<typeof insertRelease>>;
+  let r2: Awaited<ReturnType<typeof insertRelease>>;
+  let r3: Awaited<ReturnType<typeof insertRelease>>;
+
+  it('two devices on one engine pull and run the release: their own containers, env and labels; they report Running', async () => {
+    r1 = await insertRelease({ main: local.main1!, worker: local.worker1! });
+    await pinFleet(r1.id);
+    a = await runAgent();
+    b = await runAgent();
+    const downloading = a.events.next('update', (e) => e.phase === 'downloading' && e.commit === r1.commit);
+    await Promise.all([runs(a, r1.id), runs(b, r1.id)]);
+    await downloading;
+
+    for (const dev of [a, b]) {
+      const c = await containersBy(dev.config.uuid);
+      expect(Object.keys(c).sort()).toEqual(['main', 'worker']);
+      for (const [name, info] of Object.entries(c)) {
+        expect(info.State).toBe('running');
+        expect(info.Labels).toMatchObject({
+          [TEST_LABEL]: testId,
+          [CONTAINER_LABELS.deviceUuid]: dev.config.uuid,
+          [CONTAINER_LABELS.serviceName]: name,
+          [CONTAINER_LABELS.release]: r1.commit,
+          [CONTAINER_LABELS.imageId]: String(r1.imageIds[name]),
+          'io.balena.service-name': name,
+        });
+      }
+      const main = await docker.getContainer(c.main!.Id).inspect();
+      // Dialect §4.2: the fleet's variable wins over the composition's.
+      expect(main.Config.Env).toEqual(expect.arrayContaining(['GREETING=from-fleet', 'FROM_COMPOSE=yes', `BALENA_DEVICE_UUID=${dev.config.uuid}`, 'BALENA_SERVICE_NAME=main']));
+      expect(main.HostConfig.RestartPolicy?.Name).toBe('always');
+      const volume = main.Mounts.find((m) => m.Destination === '/data');
+      expect(volume?.Name).toBe(`${fleet}_data_${dev.config.uuid.slice(0, 12)}`);
+      const installs = await t.db.query<{ status: string }>(
+        `SELECT ii.status FROM image_install ii JOIN device d ON d.id = ii.device WHERE d.uuid = $1 AND ii.installs__image = ANY($2::int[])`,
+        [dev.config.uuid, Object.values(r1.imageIds)],
+      );
+      expect(installs.rows.map((r) => r.status)).toEqual(['Running', 'Running']);
+    }
+    // One set per device: nothing shared.
+    const ids = [...(await mine(a.config.uuid)), ...(await mine(b.config.uuid))].map((c) => c.Id);
+    expect(new Set(ids).size).toBe(4);
+  }, 90_000);
+
+  it('a new release with one changed service replaces only that service and removes its old image', async () => {
+    const before = { a: await containersBy(a.config.uuid), b: await containersBy(b.config.uuid) };
+    const oldWorkerImage = before.a.worker!.Image;
+    expect(oldWorkerImage.startsWith(`${registryHost}/v2/`)).toBe(true);
+    r2 = await insertRelease({ main: local.main1!, worker: local.worker2! });
+    await pinFleet(r2.id);
+    await Promise.all([runs(a, r2.id), runs(b, r2.id)]);
+    for (const [dev, prev] of [
+      [a, before.a],
+      [b, before.b],
+    ] as const) {
+      const now = await containersBy(dev.config.uuid);
+      expect(now.main!.Id).toBe(prev.main!.Id);
+      expect(await startedAt(now.main!.Id)).toBe(await startedAt(prev.main!.Id));
+      expect(now.worker!.Id).not.toBe(prev.worker!.Id);
+      expect(now.worker!.Labels[CONTAINER_LABELS.imageId]).toBe(String(r2.imageIds.worker));
+      expect(now.worker!.State).toBe('running');
+    }
+    await eventually(async () => (await docker.getImage(oldWorkerImage).inspect().then(() => false, () => true)) || undefined, 'the old worker image removed');
+    // The same content under another name (the test's build tag) stays.
+    await docker.getImage(local.worker1!).inspect();
+  }, 90_000);
+
+  it('an update lock defers the update until it is forced, or until the lock goes', async () => {
+    writeFileSync(a.lock, '');
+    writeFileSync(b.lock, '');
+    const workerA = (await containersBy(a.config.uuid)).worker!.Id;
+    const deferredA = a.events.next('update', (e) => e.phase === 'locked');
+    const deferredB = b.events.next('update', (e) => e.phase === 'locked');
+    r3 = await insertRelease({ main: local.main1!, worker: local.worker1! });
+    await pinFleet(r3.id);
+    await Promise.all([deferredA, deferredB]);
+    expect((await containersBy(a.config.uuid)).worker!.Id).toBe(workerA);
+    expect((await deviceRow(a.config.uuid))?.is_running__release).toBe(r2.id);
+
+    const forced = await action('v1/update', { uuid: a.config.uuid, data: { force: true } });
+    expect(forced.statusCode, forced.body).toBe(200);
+    await runs(a, r3.id);
+    expect((await containersBy(a.config.uuid)).worker!.Id).not.toBe(workerA);
+    expect((await deviceRow(b.config.uuid))?.is_running__release).toBe(r2.id);
+
+    unlinkSync(b.lock);
+    await runs(b, r3.id);
+    unlinkSync(a.lock);
+  }, 90_000);
+
+  it("restart-service through the server's action route restarts the real container", async () => {
+    const main = (await containersBy(a.config.uuid)).main!;
+    const before = await startedAt(main.Id);
+    const res = await action(`v2/applications/${fleet}/restart-service`, { uuid: a.config.uuid, data: { serviceName: 'main' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await startedAt(main.Id)).not.toBe(before);
+    expect((await containersBy(a.config.uuid)).main!.Id).toBe(main.Id);
+    const stopped = await action(`v2/applications/${fleet}/stop-service`, { uuid: a.config.uuid, data: { serviceName: 'worker' } });
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect((await containersBy(a.config.uuid)).worker!.State).toBe('exited');
+    await eventually(async () => {
+      const r = await row<{ status: string }>(t.db, 'SELECT ii.status FROM image_install ii JOIN device d ON d.id = ii.device WHERE d.uuid = $1 AND ii.installs__image = $2', [
+        a.config.uuid,
+        r3.imageIds.worker,
+      ]);
+      return r?.status === 'Exited';
+    }, 'the stopped worker reported Exited');
+    const started = await action(`v2/applications/${fleet}/start-service`, { uuid: a.config.uuid, data: { serviceName: 'worker' } });
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await containersBy(a.config.uuid)).worker!.State).toBe('running');
+  }, 90_000);
+
+  it('purge removes the volume and the data in it, and the services come back', async () => {
+    const volume = `${fleet}_data_${a.config.uuid.slice(0, 12)}`;
+    const boots = async () => readFileSync(join((await docker.getVolume(volume).inspect()).Mountpoint, 'boots'), 'utf8').trim().split('\n').length;
+    expect(await boots()).toBe(2); // started, then restarted
+    const mainBefore = (await containersBy(a.config.uuid)).main!.Id;
+    const res = await action('v1/purge', { uuid: a.config.uuid });
+    expect(res.statusCode, res.body).toBe(200);
+    await eventually(async () => {
+      const c = await containersBy(a.config.uuid);
+      return c.main && c.main.Id !== mainBefore && c.main.State === 'running' && c.worker?.State === 'running';
+    }, 'the services recreated after purge');
+    expect(await eventually(async () => (await boots().catch(() => 0)) || undefined, 'the new volume written')).toBe(1);
+    await runs(a, r3.id);
+  }, 90_000);
+
+  it('an agent restart leaves its containers running with the same ids; power actions are refused without --allow-power', async () => {
+    const before = await containersBy(a.config.uuid);
+    const config = a.agent.config();
+    await a.agent.stop();
+    agents.splice(agents.indexOf(a.agent), 1);
+    a = await runAgent(config);
+    await a.events.next('update', (e) => e.phase === 'done' && e.commit === r3.commit);
+    const after = await containersBy(a.config.uuid);
+    for (const name of ['main', 'worker']) {
+      expect(after[name]!.Id).toBe(before[name]!.Id);
+      expect(await startedAt(after[name]!.Id)).toBe(await startedAt(before[name]!.Id));
+    }
+    await eventually(async () => a.agent.device.linkUp, 'the cloud link up');
+    const reboot = await action('v1/reboot', { uuid: a.config.uuid });
+    expect(reboot.statusCode).toBe(403);
+    expect(reboot.json()).toEqual({ Data: null, Error: 'reboot refused: this agent runs on a real host and was started without --allow-power' });
+  }, 90_000);
+});
