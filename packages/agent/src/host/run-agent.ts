@@ -74,11 +74,8 @@ export interface RunningAgent {
 
 export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   let config = o.config;
-  if (o.configPath) await saveConfig(o.configPath, config);
-  const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
-  const scheduler = new Scheduler();
-  const net = localNetwork();
   const log = o.log ?? ((m: string) => console.log(`[flotilla-agent] ${m}`));
+  // The engine first: a start that cannot reach it changes nothing.
   const engine = o.engine ?? 'none';
   let containers: EngineHost | undefined;
   if (engine !== 'none') {
@@ -86,6 +83,10 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
     log(`container engine (${engine}) at ${where}`);
     containers = new EngineHost(docker, { uuid: config.uuid, deviceApiKey: config.deviceApiKey, log, ...(o.stopTimeoutS !== undefined ? { stopTimeoutS: o.stopTimeoutS } : {}) });
   }
+  if (o.configPath) await saveConfig(o.configPath, config);
+  const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
+  const scheduler = new Scheduler();
+  const net = localNetwork();
   const device = new Device(
     {
       api: new DeviceApi(http),
