@@ -112,6 +112,10 @@ const composition = {
       depends_on: ['worker'],
     },
     worker: { command: ['/bin/busybox', 'sh', '-c', SCRIPT.worker], labels, restart: 'always' },
+    // Crashes on its first start; the engine restarts it (restart: always).
+    flaky: { command: ['/bin/busybox', 'sh', '-c', `[ -f /crashed ] || { echo > /crashed; exit 3; }; ${SCRIPT.worker}`], labels },
+    // Runs once and exits (restart: no).
+    oneshot: { command: ['/bin/busybox', 'true'], labels, restart: 'no' },
   },
 };
 
@@ -354,5 +358,21 @@ describe('flotilla-agent run --engine podman', () => {
     const reboot = await action('v1/reboot', { uuid: a.config.uuid });
     expect(reboot.statusCode).toBe(403);
     expect(reboot.json()).toEqual({ Data: null, Error: 'reboot refused: this agent runs on a real host and was started without --allow-power' });
+  }, 90_000);
+
+  it('a crashed service is restarted by its restart policy, a finished one reports Exited, and adding services leaves the others running', async () => {
+    const before = await containersBy(b.config.uuid);
+    const r4 = await insertRelease({ main: local.main1!, worker: local.worker1!, flaky: local.worker1!, oneshot: local.worker1! });
+    await pinFleet(r4.id);
+    const status = (image: number) =>
+      row<{ status: string }>(t.db, 'SELECT ii.status FROM image_install ii JOIN device d ON d.id = ii.device WHERE d.uuid = $1 AND ii.installs__image = $2', [b.config.uuid, image]);
+    await eventually(async () => (await status(r4.imageIds.oneshot!))?.status === 'Exited', 'oneshot reported Exited');
+    await eventually(async () => (await status(r4.imageIds.flaky!))?.status === 'Running', 'flaky reported Running');
+    const now = await containersBy(b.config.uuid);
+    const flaky = await docker.getContainer(now.flaky!.Id).inspect();
+    expect(flaky.RestartCount).toBeGreaterThanOrEqual(1);
+    expect(flaky.State.Running).toBe(true);
+    expect(now.main!.Id).toBe(before.main!.Id);
+    expect(now.worker!.Id).toBe(before.worker!.Id);
   }, 90_000);
 });
