@@ -167,6 +167,7 @@ async function runAgent(config?: AgentConfig): Promise<Agent> {
     reportDebounceMs: 50,
     stopTimeoutS: 2,
     lockRetryMs: 300,
+    statusIntervalMs: 500,
   });
   agents.push(agent);
   return { agent, events, config: cfg, lock };
@@ -354,8 +355,11 @@ describe('flotilla-agent run --engine podman', () => {
       expect(after[name]!.Id).toBe(before[name]!.Id);
       expect(await startedAt(after[name]!.Id)).toBe(await startedAt(before[name]!.Id));
     }
-    await eventually(async () => a.agent.device.linkUp, 'the cloud link up');
-    const reboot = await action('v1/reboot', { uuid: a.config.uuid });
+    // Until the server has the new agent's cloud link, the action answers 404 (no online device).
+    const reboot = await eventually(async () => {
+      const res = await action('v1/reboot', { uuid: a.config.uuid });
+      return res.statusCode === 404 ? undefined : res;
+    }, 'the reboot action reaching the restarted agent');
     expect(reboot.statusCode).toBe(403);
     expect(reboot.json()).toEqual({ Data: null, Error: 'reboot refused: this agent runs on a real host and was started without --allow-power' });
   }, 90_000);

@@ -30,6 +30,8 @@ export interface ApplyHooks {
   /** True while the update lock holds back stopping running services (and not forced). */
   isLocked(): boolean;
   onProgress(services: Record<string, ServiceProgress>): void;
+  /** True once the agent is stopping: the apply ends before its next step. */
+  cancelled?(): boolean;
 }
 
 export type ServiceCommand = 'restart' | 'start' | 'stop';

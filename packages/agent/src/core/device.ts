@@ -88,6 +88,8 @@ export interface DeviceOptions {
   powerRefusal?(kind: 'reboot' | 'shutdown'): string | null;
   /** Reboot / shutdown of the real host (`--allow-power`); without it the device simulates being away. */
   hostPower?(kind: 'reboot' | 'shutdown'): void;
+  /** Engine mode: how often the containers' states are read and reported when changed (ms, default 10 s). */
+  statusIntervalMs?: number;
   /** How often a release deferred by the update lock is retried (ms, default 5 s). */
   lockRetryMs?: number;
 }
@@ -122,6 +124,8 @@ export class Device {
   private pollTask: Task | null = null;
   private reportTask: Task | null = null;
   private metricsTask: Task | null = null;
+  private statusTask: Task | null = null;
+  private applyDone: Promise<void> = Promise.resolve();
   private updateTask: Task | null = null;
   private linkTask: Task | null = null;
   private link: WsConnection | null = null;
@@ -223,6 +227,23 @@ export class Device {
     // First report right away: versions, network and metrics of a (re)started device.
     this.requestReport();
     this.scheduleMetrics();
+    this.scheduleStatus();
+  }
+
+  /** Engine mode: the containers' real states every `statusIntervalMs` (crashes, restarts, exits). */
+  private scheduleStatus(): void {
+    if (!this.opts.containers) return;
+    this.env.scheduler.cancel(this.statusTask);
+    this.statusTask = this.env.scheduler.after(this.opts.statusIntervalMs ?? 10_000, () => {
+      this.statusTask = null;
+      if (this.phase !== 'online') return;
+      void this.refreshServiceStatus().finally(() => this.scheduleStatus());
+    });
+  }
+
+  /** Resolves once no apply is under way (the agent's stop waits for it). */
+  settled(): Promise<void> {
+    return this.applyDone;
   }
 
   // --- target state -------------------------------------------------------------------
@@ -241,7 +262,6 @@ export class Device {
         this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId, this.opts.containers !== undefined));
       }
       this.schedulePoll(jittered(this.pollIntervalMs, this.env.random, POLL_JITTER));
-      if (this.opts.containers) void this.refreshServiceStatus();
     } catch (err) {
       if (this.phase !== 'online') return;
       this.pollFailures++;
@@ -292,7 +312,7 @@ export class Device {
       this.applyAgain = true;
       return;
     }
-    void this.runApply();
+    this.applyDone = this.runApply();
   }
 
   private locked(): boolean {
@@ -317,6 +337,7 @@ export class Device {
           { uuid: this.uuid, appId: target.appId, appUuid: target.appUuid, appName: target.appName ?? '', deviceType: this.opts.deviceType, release },
           {
             isLocked: () => !force && this.locked(),
+            cancelled: () => this.phase === 'stopped',
             onProgress: (services) => this.onInstallProgress(release, services),
           },
         );
@@ -344,6 +365,7 @@ export class Device {
         this.requestReport(0);
       } while (this.applyAgain);
     } catch (err) {
+      if ((this.phase as Phase) === 'stopped') return;
       const release = this.installing;
       this.applyFailures++;
       const message = errorText(err);
@@ -360,7 +382,7 @@ export class Device {
       this.applying = false;
       if (this.applyAgain && this.phase === 'online') {
         this.applyAgain = false;
-        void this.runApply();
+        this.applyDone = this.runApply();
       }
     }
   }
@@ -699,8 +721,8 @@ export class Device {
 
   private cancelLoops(): void {
     const s = this.env.scheduler;
-    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask]) s.cancel(t);
-    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = null;
+    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask, this.statusTask]) s.cancel(t);
+    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = this.statusTask = null;
   }
 }
 

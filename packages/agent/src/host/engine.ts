@@ -177,6 +177,7 @@ export class EngineHost implements ContainerHost {
     tell();
     // Download-then-kill: every new image is pulled while the old containers keep running.
     for (const { service, image } of imagesToPrefetch(specs, (i) => local.has(i))) {
+      if (hooks.cancelled?.()) throw new EngineError('the agent is stopping');
       await this.pull(image, (pct) => set(service, { status: 'Downloading', progress: pct }));
       set(service, { status: 'Downloaded', progress: null });
     }
@@ -189,6 +190,7 @@ export class EngineHost implements ContainerHost {
     for (const service of plan.keep) progress[service] = { status: 'Running', progress: null };
     tell();
     for (const step of plan.steps) {
+      if (hooks.cancelled?.()) throw new EngineError('the agent is stopping');
       switch (step.kind) {
         case 'kill':
           await this.removeContainer(step.container.id);

@@ -52,6 +52,7 @@ export interface RunAgentOptions {
   /** Seconds a container gets to stop before it is killed. */
   stopTimeoutS?: number;
   lockRetryMs?: number;
+  statusIntervalMs?: number;
 }
 
 /** `systemctl reboot|poweroff`, falling back to `reboot|poweroff` where there is no systemd. */
@@ -123,6 +124,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       },
       ...(containers ? { containers } : {}),
       ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
+      ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),
       ...(containers && !o.allowPower
         ? { powerRefusal: (kind: 'reboot' | 'shutdown') => `${kind} refused: this agent runs on a real host and was started without --allow-power` }
         : {}),
@@ -139,6 +141,8 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
     config: () => config,
     async stop() {
       device.stop();
+      // An apply under way ends before its next step; nothing is left half-created after stop.
+      await device.settled().catch(() => undefined);
       scheduler.stop();
       http.close();
     },
