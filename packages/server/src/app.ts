@@ -24,6 +24,7 @@ import * as access from './features/access/index.js';
 import * as teams from './features/teams/index.js';
 import * as invitations from './features/invitations/index.js';
 import * as releases from './features/releases/index.js';
+import * as registry from './features/registry/index.js';
 import * as devices from './features/devices/index.js';
 import * as apiKeys from './features/api-keys/index.js';
 import * as deviceApi from './features/device-api/index.js';
@@ -57,6 +58,7 @@ const FEATURES: readonly Feature[] = [
   teams,
   invitations,
   releases,
+  registry,
   devices,
   apiKeys,
   deviceApi,
@@ -178,7 +180,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataApiRoutes, { db: opts.db, files });
   for (const feature of LAST_FEATURES) await feature.setup(app, context.rules);
 
-  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs) : null);
+  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs, [app.registry.job]) : null);
   return app;
 }
 

@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig } from './infra/config/config.js';
+import { ConfigError, loadConfig, type Config } from './infra/config/config.js';
 import { PoolDb } from './infra/db/db.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
 import { migrate } from './infra/db/migrate.js';
@@ -63,6 +64,15 @@ if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')) && !pr
   setFlagsFromString('--heap-growing-percent=100');
 }
 
+/**
+ * The registry host image locations name: the external registry's host, else
+ * FLOTILLA_REGISTRY_HOST, else this server's own host:port (the embedded registry).
+ */
+function registryHost(config: Config): string {
+  if (config.FLOTILLA_REGISTRY_URL) return new URL(config.FLOTILLA_REGISTRY_URL).host;
+  return config.FLOTILLA_REGISTRY_HOST ?? new URL(config.FLOTILLA_PUBLIC_URL).host;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const details = startupLog(config.FLOTILLA_DATA_DIR);
@@ -104,7 +114,15 @@ async function main(): Promise<void> {
     jobs: true,
     files: { store: new DirectoryFileStore(resolve(config.FLOTILLA_DATA_DIR, 'files')), maxBytes: config.FLOTILLA_RELEASE_ASSET_MAX_BYTES },
     webDistDir: WEB_DIST_DIR,
-    registryHost: config.FLOTILLA_REGISTRY_HOST,
+    registryHost: registryHost(config),
+    registry: {
+      dir: resolve(config.FLOTILLA_DATA_DIR, 'registry'),
+      externalUrl: config.FLOTILLA_REGISTRY_URL,
+      service: config.FLOTILLA_REGISTRY_SERVICE,
+      issuer: config.FLOTILLA_REGISTRY_ISSUER,
+      tokenKeyPem: config.FLOTILLA_REGISTRY_TOKEN_KEY === undefined ? undefined : await readFile(config.FLOTILLA_REGISTRY_TOKEN_KEY, 'utf8'),
+      uploadMaxAgeMs: config.FLOTILLA_REGISTRY_UPLOAD_MAX_AGE_HOURS * 3_600_000,
+    },
     map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },
     docsUrl: config.FLOTILLA_DOCS_URL,
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },

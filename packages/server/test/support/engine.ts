@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
  * on a unix socket (what dockerode, the agent and `flotilla deploy` speak). Used by the api
  * tier (vitest global setup) and by the e2e tier.
  *
- * This machine's facts (see docs/testing.md): crun fails on the hybrid cgroup layout, so runc;
+ * This machine's facts (also in the README's Tests section): crun fails on the hybrid cgroup layout, so runc;
  * containers.conf must clear default_ulimits; registries on loopback are plain HTTP, so they
  * are declared insecure (Docker treats 127.0.0.0/8 that way by default).
  *

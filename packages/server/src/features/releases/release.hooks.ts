@@ -1,6 +1,7 @@
 import type { Rules } from '../../infra/app/context.js';
 import { checkFleetTargetRelease } from './fleet-target-release.js';
 import { assignImageLocation } from './image-location.js';
+import { registryHostOf } from '../registry/index.js';
 import { registerOneSuccessPerCommit } from './one-success-per-commit.js';
 import { setReleaseCreator } from './release-creator.js';
 import { checkDeletePinned } from './release-delete-pinned.js';
@@ -52,7 +53,7 @@ export function registerReleaseRules(rules: Rules): void {
     },
   });
 
-  rules.register('image', 'POST', { before: ({ app, body }) => assignImageLocation(body, app.config.registryHost) });
+  rules.register('image', 'POST', { before: ({ app, body }) => assignImageLocation(body, registryHostOf(app)) });
   rules.register('image__is_part_of__release', 'POST', { after: ({ tx, ids }) => checkReleaseImageFleet(tx, ids) });
 
   rules.register('application', 'PATCH', {

@@ -60,8 +60,13 @@ export interface AppConfig {
   jwtSecret: string;
   /** Built dashboard to serve; omitted in API-only tests. */
   webDistDir?: string | undefined;
-  /** Registry host for image locations (FLOTILLA_REGISTRY_HOST); default registry.flotilla.local. */
+  /**
+   * Registry host for image locations and registry tokens (main.ts: FLOTILLA_REGISTRY_URL's
+   * host, else FLOTILLA_REGISTRY_HOST); default the host:port of the public URL.
+   */
   registryHost?: string | undefined;
+  /** The container registry (features/registry; main.ts: FLOTILLA_REGISTRY_*). */
+  registry?: RegistryConfig | undefined;
   /**
    * The code host /deploy reads balena.yml contracts from (main.ts: FLOTILLA_CODE_HOST_URL and
    * FLOTILLA_CODE_HOST_RAW_URL). Default: GitHub, 10 s timeout; tests shorten the timeout.
@@ -81,6 +86,26 @@ export interface AppConfig {
   actionTimeoutMs?: number | undefined;
   /** Cloud link liveness ping interval (default 30 s). */
   cloudLinkPingIntervalMs?: number | undefined;
+}
+
+/** The container registry's settings (issue 14); every field has a default. */
+export interface RegistryConfig {
+  /** Blob store and generated token key (main.ts: `<FLOTILLA_DATA_DIR>/registry`); default a temporary directory removed on close. */
+  dir?: string | undefined;
+  /** FLOTILLA_REGISTRY_URL: an external Distribution registry serves images; /v2 here answers 404. */
+  externalUrl?: string | undefined;
+  /** FLOTILLA_REGISTRY_SERVICE: the tokens' audience; default the registry host. */
+  service?: string | undefined;
+  /** FLOTILLA_REGISTRY_ISSUER: the tokens' issuer; default `flotilla`. */
+  issuer?: string | undefined;
+  /** FLOTILLA_REGISTRY_TOKEN_KEY's PEM (EC P-256 or RSA private key); default a key generated once in `dir`. */
+  tokenKeyPem?: string | undefined;
+  /** FLOTILLA_REGISTRY_UPLOAD_MAX_AGE_HOURS: unfinished uploads older than this are dropped (default 24 h). */
+  uploadMaxAgeMs?: number | undefined;
+  /** Unreferenced blobs and repositories of images in no release are kept this long (default 1 h). */
+  garbageGraceMs?: number | undefined;
+  /** Largest blob (default 16 GiB). */
+  blobMaxBytes?: number | undefined;
 }
 
 /** Settings of sign-up, e-mail verification and password reset (issue 6 items 2–3). */

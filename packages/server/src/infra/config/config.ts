@@ -73,8 +73,16 @@ const schema = z
       .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
-    // Registry host named in image locations (`<host>/v2/<hex>`); default in features/releases/image-location.ts.
+    // Registry host named in image locations (`<host>/v2/<hex>`); default the host:port of FLOTILLA_PUBLIC_URL.
     FLOTILLA_REGISTRY_HOST: z.string().min(1).max(200).regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name, optionally with :port').optional(),
+    // An external Distribution registry trusting Flotilla's tokens (docs/registry.md); unset = the embedded one.
+    FLOTILLA_REGISTRY_URL: optionalUrl(['http://', 'https://']).refine((v) => v === undefined || !URL.canParse(v) || new URL(v).pathname === '/', 'must be http(s)://host[:port] without a path'),
+    // Token signing key and certificate (PEM files); unset key = one generated in FLOTILLA_DATA_DIR/registry.
+    FLOTILLA_REGISTRY_TOKEN_KEY: z.string().min(1).max(4096).optional(),
+    FLOTILLA_REGISTRY_TOKEN_CERT: z.string().min(1).max(4096).optional(),
+    FLOTILLA_REGISTRY_SERVICE: z.string().min(1).max(255).optional(),
+    FLOTILLA_REGISTRY_ISSUER: z.string().min(1).max(255).default('flotilla'),
+    FLOTILLA_REGISTRY_UPLOAD_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
     // Map tiles for the dashboard's maps (Leaflet URL template); unset = no tiles, the maps
     // show device positions on a plain background (works with no outside network).
     FLOTILLA_MAP_TILE_URL: z
@@ -116,6 +124,10 @@ const schema = z
     // Largest file one release asset may hold, in bytes (default 1 GiB); files are kept in FLOTILLA_DATA_DIR/files.
     FLOTILLA_RELEASE_ASSET_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
+    message: 'an external registry needs FLOTILLA_REGISTRY_TOKEN_KEY (and its certificate in the registry\'s rootcertbundle)',
+    path: ['FLOTILLA_REGISTRY_TOKEN_KEY'],
   })
   .transform((c) => ({
     ...c,
