@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAINER_LABELS, normalizeConfig, startAgent, type AgentConfig, type DeviceEvent, type RunningAgent } from '@flotilla/agent';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { signUp, type SignedUpUser } from './harness.js';
 import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
-import { freePort } from './support/net.js';
+import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
 
 // `flotilla-agent run --engine podman` (issue 14 item 3): two real agents of one fleet on
@@ -17,25 +16,28 @@ import { testEngine } from './support/test-engine.js';
 // changed, wait for the update lock, act on real containers over the cloud link, purge the
 // data, and adopt their containers when they restart.
 //
-// The images live in a plain Debian `docker-registry` without auth that the server's image
-// locations point at (the release rows are written as the builder leaves them); the agent
-// sends its device credentials with every pull all the same.
+// The images live in Flotilla's embedded registry: pushed by the fleet's owner, finalized
+// with their digest as `balena deploy` does, and pulled by each agent through the engine
+// with its device credentials (d_<uuid> + device key → /auth/v1/token).
 
 const engine = testEngine();
 const docker = new Docker({ socketPath: engine.socketPath });
 const testId = `agent-${hex(4)}`;
 const labels = { [TEST_LABEL]: testId };
 
-let t: TestApp;
+let t: RegistryServer;
 let apiUrl: string;
 let req: ReturnType<typeof requester>;
 let owner: SignedUpUser;
 let fleet: number;
 let provKey: string;
 let dir: string;
-let registry: ChildProcess;
-let registryHost: string;
 const local: Record<string, string> = {};
+type Release = Awaited<ReturnType<typeof insertRelease>>;
+let r1: Release;
+let r2: Release;
+let r3: Release;
+let r4: Release;
 
 interface Agent {
   agent: RunningAgent;
@@ -119,33 +121,38 @@ const composition = {
   },
 };
 
-/** A successful release whose images are pushed to the registry: service name → local image tag. */
+const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
+  const res = await req(owner.token, method, url, body);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+  return (res.body ? res.json() : {}) as T;
+};
+
+/**
+ * A release made as `balena deploy` makes it, through /v7: release, one image per service
+ * (service name → local image tag) pushed to its location in the embedded registry, then
+ * images and release finalized with their digests.
+ */
 async function insertRelease(images: Record<string, string>) {
   const commit = hex();
-  const release = (
-    await t.db.query<{ id: number }>(`INSERT INTO release (belongs_to__application, commit, status, composition) VALUES ($1, $2, 'success', $3) RETURNING id`, [
-      fleet,
-      commit,
-      JSON.stringify(composition),
-    ])
-  ).rows[0]!.id;
+  const release = (await api<{ id: number }>('POST', '/v7/release', { belongs_to__application: fleet, commit, status: 'running', source: 'cloud', composition })).id;
   const imageIds: Record<string, number> = {};
+  const locations: Record<string, string> = {};
   for (const [name, tag] of Object.entries(images)) {
     const service =
       (await row<{ id: number }>(t.db, 'SELECT id FROM service WHERE application = $1 AND service_name = $2', [fleet, name]))?.id ??
-      (await t.db.query<{ id: number }>('INSERT INTO service (application, service_name) VALUES ($1, $2) RETURNING id', [fleet, name])).rows[0]!.id;
-    const location = `${registryHost}/v2/${hex()}`;
-    await podman(engine, ['push', '-q', '--tls-verify=false', tag, `${location}:latest`]);
-    const image = (
-      await t.db.query<{ id: number }>(`INSERT INTO image (is_a_build_of__service, status, is_stored_at__image_location) VALUES ($1, 'success', $2) RETURNING id`, [
-        service,
-        location,
-      ])
-    ).rows[0]!.id;
-    imageIds[name] = image;
-    await t.db.query('INSERT INTO image__is_part_of__release (image, is_part_of__release) VALUES ($1, $2)', [image, release]);
+      (await api<{ id: number }>('POST', '/v7/service', { application: fleet, service_name: name })).id;
+    const image = await api<{ id: number; is_stored_at__image_location: string }>('POST', '/v7/image', { is_a_build_of__service: service, status: 'running' });
+    const location = image.is_stored_at__image_location;
+    const digestFile = join(dir, `digest-${hex(4)}`);
+    await podman(engine, ['push', '-q', '--creds', `${owner.username}:${owner.token}`, '--digestfile', digestFile, tag, `${location}:latest`]);
+    const digest = readFileSync(digestFile, 'utf8').trim();
+    await api('POST', '/v7/image__is_part_of__release', { image: image.id, is_part_of__release: release });
+    await api('PATCH', `/v7/image(${image.id})`, { status: 'success', content_hash: digest });
+    imageIds[name] = image.id;
+    locations[name] = `${location}@${digest}`;
   }
-  return { id: release, commit, imageIds };
+  await api('PATCH', `/v7/release(${release})`, { status: 'success' });
+  return { id: release, commit, imageIds, locations };
 }
 
 async function pinFleet(release: number) {
@@ -187,15 +194,8 @@ const startedAt = async (id: string) => (await docker.getContainer(id).inspect()
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flotilla-agent-engine-'));
-  const port = await freePort();
-  registryHost = `127.0.0.1:${port}`;
-  const cfg = join(dir, 'registry.yml');
-  writeFileSync(cfg, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${join(dir, 'registry')}\n  delete:\n    enabled: true\nhttp:\n  addr: ${registryHost}\n`);
-  registry = spawn('/usr/bin/docker-registry', ['serve', cfg], { stdio: 'ignore' });
-  await eventually(async () => (await fetch(`http://${registryHost}/v2/`).catch(() => null))?.status === 200, 'the registry', 20_000);
-
-  t = await buildTestApp();
-  apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  t = await startRegistryServer({ dir: join(dir, 'registry') });
+  apiUrl = t.url;
   req = requester(t.app);
   owner = await signUp(t.app);
   fleet = await createFleet(t.app, t.db, owner, 'EngineFleet');
@@ -205,23 +205,24 @@ beforeAll(async () => {
   local.main1 = await buildImage('main1', 'main 1');
   local.worker1 = await buildImage('worker1', 'worker 1');
   local.worker2 = await buildImage('worker2', 'worker 2');
-}, 120_000);
+  // Every release up front (the fleet is pinned, so only the pinned one is the target); then
+  // the build tags go, so the engine holds only what the agents pull, as on a device.
+  r1 = await insertRelease({ main: local.main1, worker: local.worker1 });
+  r2 = await insertRelease({ main: local.main1, worker: local.worker2 });
+  r3 = await insertRelease({ main: local.main1, worker: local.worker1 });
+  r4 = await insertRelease({ main: local.main1, worker: local.worker1, flaky: local.worker1, oneshot: local.worker1 });
+  await podman(engine, ['rmi', local.main1, local.worker1, local.worker2]);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(agents.splice(0).map((x) => x.stop()));
   await removeLabelled(engine, testId);
-  registry?.kill('SIGTERM');
   await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
 describe('flotilla-agent run --engine podman', () => {
-  let r1: Awaited<ReturnType<typeof insertRelease>>;
-  let r2: Awaited<ReturnType<typeof insertRelease>>;
-  let r3: Awaited<ReturnType<typeof insertRelease>>;
-
   it('two devices on one engine pull and run the release: their own containers, env and labels; they report Running', async () => {
-    r1 = await insertRelease({ main: local.main1!, worker: local.worker1! });
     await pinFleet(r1.id);
     a = await runAgent();
     b = await runAgent();
@@ -234,6 +235,8 @@ describe('flotilla-agent run --engine podman', () => {
       expect(Object.keys(c).sort()).toEqual(['main', 'worker']);
       for (const [name, info] of Object.entries(c)) {
         expect(info.State).toBe('running');
+        // Pulled from the embedded registry by digest, as the finalized release names it.
+        expect(info.Image).toBe(r1.locations[name]);
         expect(info.Labels).toMatchObject({
           [TEST_LABEL]: testId,
           [CONTAINER_LABELS.deviceUuid]: dev.config.uuid,
@@ -262,9 +265,8 @@ describe('flotilla-agent run --engine podman', () => {
 
   it('a new release with one changed service replaces only that service and removes its old image', async () => {
     const before = { a: await containersBy(a.config.uuid), b: await containersBy(b.config.uuid) };
-    const oldWorkerImage = before.a.worker!.Image;
-    expect(oldWorkerImage.startsWith(`${registryHost}/v2/`)).toBe(true);
-    r2 = await insertRelease({ main: local.main1!, worker: local.worker2! });
+    expect(before.a.worker!.Image).toBe(r1.locations.worker);
+    const oldWorkerImage = before.a.worker!.ImageID;
     await pinFleet(r2.id);
     await Promise.all([runs(a, r2.id), runs(b, r2.id)]);
     for (const [dev, prev] of [
@@ -279,8 +281,6 @@ describe('flotilla-agent run --engine podman', () => {
       expect(now.worker!.State).toBe('running');
     }
     await eventually(async () => (await docker.getImage(oldWorkerImage).inspect().then(() => false, () => true)) || undefined, 'the old worker image removed');
-    // The same content under another name (the test's build tag) stays.
-    await docker.getImage(local.worker1!).inspect();
   }, 90_000);
 
   it('an update lock defers the update until it is forced, or until the lock goes', async () => {
@@ -289,7 +289,6 @@ describe('flotilla-agent run --engine podman', () => {
     const workerA = (await containersBy(a.config.uuid)).worker!.Id;
     const deferredA = a.events.next('update', (e) => e.phase === 'locked');
     const deferredB = b.events.next('update', (e) => e.phase === 'locked');
-    r3 = await insertRelease({ main: local.main1!, worker: local.worker1! });
     await pinFleet(r3.id);
     await Promise.all([deferredA, deferredB]);
     expect((await containersBy(a.config.uuid)).worker!.Id).toBe(workerA);
@@ -366,7 +365,6 @@ describe('flotilla-agent run --engine podman', () => {
 
   it('a crashed service is restarted by its restart policy, a finished one reports Exited, and adding services leaves the others running', async () => {
     const before = await containersBy(b.config.uuid);
-    const r4 = await insertRelease({ main: local.main1!, worker: local.worker1!, flaky: local.worker1!, oneshot: local.worker1! });
     await pinFleet(r4.id);
     const status = (image: number) =>
       row<{ status: string }>(t.db, 'SELECT ii.status FROM image_install ii JOIN device d ON d.id = ii.device WHERE d.uuid = $1 AND ii.installs__image = $2', [b.config.uuid, image]);

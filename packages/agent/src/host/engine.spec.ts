@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineError, connectEngine, dockerOptions, registryOf, socketCandidates } from './engine.js';
+import { EngineError, connectEngine, dockerOptions, registryOf, socketCandidates, withTag } from './engine.js';
 
 describe('finding the container engine', () => {
   it('reads DOCKER_HOST as unix:// or tcp://', () => {
@@ -30,5 +30,11 @@ describe('finding the container engine', () => {
     expect(registryOf('localhost/img:1')).toBe('localhost');
     expect(registryOf('library/busybox')).toBe('docker.io');
     expect(registryOf('busybox')).toBe('docker.io');
+  });
+
+  it('names an untagged reference :latest, as the engine does', () => {
+    expect(withTag('127.0.0.1:5000/v2/abc')).toBe('127.0.0.1:5000/v2/abc:latest');
+    expect(withTag('127.0.0.1:5000/v2/abc:v1')).toBe('127.0.0.1:5000/v2/abc:v1');
+    expect(withTag('127.0.0.1:5000/v2/abc@sha256:00')).toBe('127.0.0.1:5000/v2/abc@sha256:00');
   });
 });

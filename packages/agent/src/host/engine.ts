@@ -72,6 +72,13 @@ export function registryOf(image: string): string {
   return image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : 'docker.io';
 }
 
+/** `repo` → `repo:latest`; a reference with a tag or a digest as it is. */
+export function withTag(image: string): string {
+  if (image.includes('@')) return image;
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  return last.includes(':') ? image : `${image}:latest`;
+}
+
 interface PullEvent {
   status?: string;
   id?: string;
@@ -286,16 +293,22 @@ export class EngineHost implements ContainerHost {
   }
 
   /**
-   * Drops the reference the agent pulled once no container of any agent (or anyone) uses
-   * its image: the engine deletes the image with its last reference, and leaves it when
-   * someone else tagged it too.
+   * Removes an image the agent pulled once no container on the engine (any agent's, anyone's)
+   * uses it. When someone else also named it (another tag), only the agent's own tag goes,
+   * or nothing when the agent pulled it by digest: engines differ on what removing a digest
+   * reference does (Podman deletes the image with every name).
    */
   private async removeImageIfUnused(imageId: string, image: string): Promise<void> {
     const bare = imageId.replace(/^sha256:/, '');
     const all = await this.docker.listContainers({ all: true });
     if (all.some((c) => c.ImageID.replace(/^sha256:/, '') === bare)) return;
     try {
-      await this.docker.getImage(image).remove();
+      const info = await this.docker.getImage(bare).inspect();
+      const own = withTag(image);
+      const others = (info.RepoTags ?? []).filter((t) => t !== own && !t.startsWith('<none>'));
+      if (others.length === 0) await this.docker.getImage(bare).remove();
+      else if (!image.includes('@')) await this.docker.getImage(own).remove();
+      else return;
       this.o.log(`removed image ${image}`);
     } catch (err) {
       if (!isNotFound(err)) this.o.log(`could not remove image ${image}: ${String(err)}`);
