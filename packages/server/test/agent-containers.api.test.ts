@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -376,5 +377,32 @@ describe('flotilla-agent run --engine podman', () => {
     expect(flaky.State.Running).toBe(true);
     expect(now.main!.Id).toBe(before.main!.Id);
     expect(now.worker!.Id).toBe(before.worker!.Id);
+  }, 90_000);
+
+  it('the flotilla-agent binary picks the engine from FLOTILLA_AGENT_ENGINE and DOCKER_HOST, and leaves its containers running when it stops', async () => {
+    const uuid = hex();
+    const configPath = join(dir, 'bin-config.json');
+    writeFileSync(configPath, JSON.stringify({ apiEndpoint: apiUrl, applicationId: fleet, deviceType: 'raspberrypi3', apiKey: provKey, uuid, appUpdatePollInterval: 1_000 }));
+    const bin = join(import.meta.dirname, '../../agent/bin/flotilla-agent.mjs');
+    const child = spawn(process.execPath, [bin, 'run', '--config', configPath], {
+      env: { ...process.env, FLOTILLA_AGENT_ENGINE: 'podman', DOCKER_HOST: engine.dockerHost },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const running = await eventually(async () => {
+        const c = await containersBy(uuid);
+        return c.main?.State === 'running' && c.worker?.State === 'running' ? c : undefined;
+      }, 'the binary agent running the release');
+      expect(running.main!.Labels[CONTAINER_LABELS.release]).toBe(r4.commit);
+      expect(output).toContain(`container engine (podman) at ${engine.dockerHost}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect((await containersBy(uuid)).main!.State).toBe('running');
   }, 90_000);
 });
