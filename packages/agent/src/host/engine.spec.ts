@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineError, connectEngine, dockerOptions, registryOf, socketCandidates, withTag } from './engine.js';
+import { EngineError, connectEngine, dockerOptions, registryAuthFor, registryOf, socketCandidates, withTag } from './engine.js';
 
 describe('finding the container engine', () => {
   it('reads DOCKER_HOST as unix:// or tcp://', () => {
@@ -30,6 +30,14 @@ describe('finding the container engine', () => {
     expect(registryOf('localhost/img:1')).toBe('localhost');
     expect(registryOf('library/busybox')).toBe('docker.io');
     expect(registryOf('busybox')).toBe('docker.io');
+  });
+
+  it("sends the device's credentials only to Flotilla's registries", () => {
+    const o = { uuid: 'u'.repeat(32), deviceApiKey: 'key', trustedRegistries: ['127.0.0.1:8080', 'registry.example.com'] };
+    expect(registryAuthFor('127.0.0.1:8080/v2/abc@sha256:00', o)).toEqual({ username: `d_${'u'.repeat(32)}`, password: 'key', serveraddress: '127.0.0.1:8080' });
+    expect(registryAuthFor('registry.example.com/v2/abc', o)?.serveraddress).toBe('registry.example.com');
+    expect(registryAuthFor('evil.example.com/v2/abc', o)).toBeUndefined();
+    expect(registryAuthFor('busybox', o)).toBeUndefined();
   });
 
   it('names an untagged reference :latest, as the engine does', () => {

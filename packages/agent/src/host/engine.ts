@@ -72,6 +72,20 @@ export function registryOf(image: string): string {
   return image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : 'docker.io';
 }
 
+/**
+ * The `X-Registry-Auth` of a pull: the device's credentials (`d_<uuid>` + device key, as
+ * balena supervisors send them) for a Flotilla registry, none for any other registry (a
+ * device key never leaves for a third party's realm).
+ */
+export function registryAuthFor(
+  image: string,
+  o: Pick<EngineHostOptions, 'uuid' | 'deviceApiKey' | 'trustedRegistries'>,
+): { username: string; password: string; serveraddress: string } | undefined {
+  const registry = registryOf(image);
+  if (!o.trustedRegistries.includes(registry)) return undefined;
+  return { username: `d_${o.uuid}`, password: o.deviceApiKey, serveraddress: registry };
+}
+
 /** `repo` → `repo:latest`; a reference with a tag or a digest as it is. */
 export function withTag(image: string): string {
   if (image.includes('@')) return image;
@@ -90,6 +104,8 @@ interface PullEvent {
 export interface EngineHostOptions {
   uuid: string;
   deviceApiKey: string;
+  /** Registry hosts (`host[:port]`) the device's credentials may be sent to. */
+  trustedRegistries: string[];
   log(message: string): void;
   /** Seconds a container gets to stop before it is killed (default 10, as Docker). */
   stopTimeoutS?: number;
@@ -140,8 +156,8 @@ export class EngineHost implements ContainerHost {
 
   /** Pulls `image` with the device's registry credentials; `onProgress` gets 0–100. */
   async pull(image: string, onProgress: (pct: number) => void): Promise<void> {
-    const auth = { username: `d_${this.o.uuid}`, password: this.o.deviceApiKey, serveraddress: registryOf(image) };
-    const stream = await this.docker.createImage(auth, { fromImage: image });
+    const auth = registryAuthFor(image, this.o);
+    const stream = auth ? await this.docker.createImage(auth, { fromImage: image }) : await this.docker.createImage({ fromImage: image });
     const layers = new Map<string, { current: number; total: number }>();
     let last = -1;
     await new Promise<void>((resolve, reject) => {

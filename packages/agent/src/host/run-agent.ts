@@ -82,7 +82,8 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   if (engine !== 'none') {
     const { docker, where } = await connectEngine(engine, o.engineEnv ?? process.env);
     log(`container engine (${engine}) at ${where}`);
-    containers = new EngineHost(docker, { uuid: config.uuid, deviceApiKey: config.deviceApiKey, log, ...(o.stopTimeoutS !== undefined ? { stopTimeoutS: o.stopTimeoutS } : {}) });
+    const trustedRegistries = [new URL(config.apiEndpoint).host, ...(config.registryEndpoint ? [config.registryEndpoint] : [])];
+    containers = new EngineHost(docker, { uuid: config.uuid, deviceApiKey: config.deviceApiKey, trustedRegistries, log, ...(o.stopTimeoutS !== undefined ? { stopTimeoutS: o.stopTimeoutS } : {}) });
   }
   if (o.configPath) await saveConfig(o.configPath, config);
   const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
