@@ -306,6 +306,20 @@ describe('the device protocol loop with a container host (run --engine)', () => 
     device.stop();
   });
 
+  it('recreates a service whose container went away behind its back', async () => {
+    const { host, calls: hostCalls, state } = fakeHost();
+    const { device, polls, advance } = setup(false, () => 0, { containers: host, statusIntervalMs: 1_000 });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(500);
+    expect(hostCalls).toEqual(['apply c1']);
+    state.status = {};
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1', 'apply c1']);
+    expect(device.serviceStatus).toEqual({ main: 'Running' });
+    device.stop();
+  });
+
   it('refuses reboot and shutdown with the reason it is given (a real host without --allow-power)', async () => {
     const refused = setup(false, () => 0, { powerRefusal: (kind) => `${kind} refused: no --allow-power` });
     refused.device.start();

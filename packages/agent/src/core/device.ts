@@ -136,6 +136,8 @@ export class Device {
   private applying = false;
   private applyAgain = false;
   private applyFailures = 0;
+  /** An action that removes or restarts containers is under way (purge, restart all): no status reads meanwhile. */
+  private acting = false;
   private forceApply = false;
   private engineUpdate: UpdateSnapshot | null = null;
   private installProgress: Record<string, ServiceProgress> | null = null;
@@ -403,10 +405,18 @@ export class Device {
   /** Reads the containers' real states and reports what changed (crashes, restarts, stops). */
   async refreshServiceStatus(): Promise<void> {
     const host = this.opts.containers;
-    if (!host || this.applying || this.phase !== 'online') return;
+    if (!host || this.applying || this.acting || this.phase !== 'online') return;
     try {
       const status = await host.status();
-      if (this.applying) return;
+      if (this.applying || this.acting) return;
+      const running = this.running;
+      const missing = running?.services.filter((s) => !(s.name in status)) ?? [];
+      if (running && this.installing === null && missing.length > 0) {
+        // A container removed behind the agent's back: recreate it (the rest stays as it is).
+        this.env.log(this, `no container for ${missing.map((s) => s.name).join(', ')}: re-applying the release`);
+        this.startApply(running);
+        return;
+      }
       if (JSON.stringify(status) === JSON.stringify(this.serviceStatus)) return;
       this.serviceStatus = status;
       this.emit({ type: 'services', status });
@@ -657,10 +667,13 @@ export class Device {
   }
 
   private async engineAction(act: () => Promise<void>): Promise<ActionResult> {
+    this.acting = true;
     try {
       await act();
     } catch (err) {
       return fail(500, errorText(err));
+    } finally {
+      this.acting = false;
     }
     await this.refreshServiceStatus();
     return ok();
