@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXIT, USAGE, main, parseCommand } from './cli.js';
 
 function runCli(...argv: string[]) {
@@ -62,6 +62,17 @@ describe('flotilla-agent run', () => {
       allowPower: false,
     });
     expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json', engine: 'none', allowPower: false });
+  });
+
+  it('reads FLOTILLA_AGENT_ENGINE from the process environment by default (the /download/agent bundle calls main without it)', async () => {
+    vi.stubEnv('FLOTILLA_AGENT_ENGINE', 'podman');
+    try {
+      const started: unknown[] = [];
+      await main(['run', '--config', 'a.json'], { stdout: () => {}, stderr: () => {} }, async (c) => (started.push(c), 0));
+      expect(started).toEqual([{ kind: 'run', config: 'a.json', engine: 'podman', allowPower: false }]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('takes the engine from --engine, else FLOTILLA_AGENT_ENGINE, else none', () => {

@@ -261,7 +261,7 @@ export type CommandRunner = (command: Extract<Command, { kind: 'run' | 'simulate
  * and returns the exit code — synchronously for help and usage errors, as a promise for
  * the long-lived commands (which `runner` executes; the bin passes the real one).
  */
-export function main(argv: readonly string[], out: CliOutput, runner?: CommandRunner, env: Record<string, string | undefined> = {}): number | Promise<number> {
+export function main(argv: readonly string[], out: CliOutput, runner?: CommandRunner, env: Record<string, string | undefined> = process.env): number | Promise<number> {
   const command = parseCommand(argv, env);
   switch (command.kind) {
     case 'help':
