@@ -39,6 +39,8 @@ let r1: Release;
 let r2: Release;
 let r3: Release;
 let r4: Release;
+let r5: Release;
+let r6: Release;
 
 interface Agent {
   agent: RunningAgent;
@@ -133,9 +135,9 @@ const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: s
  * (service name → local image tag) pushed to its location in the embedded registry, then
  * images and release finalized with their digests.
  */
-async function insertRelease(images: Record<string, string>) {
+async function insertRelease(images: Record<string, string | null>, comp: object = composition) {
   const commit = hex();
-  const release = (await api<{ id: number }>('POST', '/v7/release', { belongs_to__application: fleet, commit, status: 'running', source: 'cloud', composition })).id;
+  const release = (await api<{ id: number }>('POST', '/v7/release', { belongs_to__application: fleet, commit, status: 'running', source: 'cloud', composition: comp })).id;
   const imageIds: Record<string, number> = {};
   const locations: Record<string, string> = {};
   for (const [name, tag] of Object.entries(images)) {
@@ -144,9 +146,12 @@ async function insertRelease(images: Record<string, string>) {
       (await api<{ id: number }>('POST', '/v7/service', { application: fleet, service_name: name })).id;
     const image = await api<{ id: number; is_stored_at__image_location: string }>('POST', '/v7/image', { is_a_build_of__service: service, status: 'running' });
     const location = image.is_stored_at__image_location;
-    const digestFile = join(dir, `digest-${hex(4)}`);
-    await podman(engine, ['push', '-q', '--creds', `${owner.username}:${owner.token}`, '--digestfile', digestFile, tag, `${location}:latest`]);
-    const digest = readFileSync(digestFile, 'utf8').trim();
+    let digest = `sha256:${hex(32)}`; // null: an image the registry never received (its pull fails)
+    if (tag !== null) {
+      const digestFile = join(dir, `digest-${hex(4)}`);
+      await podman(engine, ['push', '-q', '--creds', `${owner.username}:${owner.token}`, '--digestfile', digestFile, tag, `${location}:latest`]);
+      digest = readFileSync(digestFile, 'utf8').trim();
+    }
     await api('POST', '/v7/image__is_part_of__release', { image: image.id, is_part_of__release: release });
     await api('PATCH', `/v7/image(${image.id})`, { status: 'success', content_hash: digest });
     imageIds[name] = image.id;
@@ -191,6 +196,8 @@ const deviceRow = (uuid: string) => row<{ id: number; is_running__release: numbe
 const runs = (agent: Agent, release: number) =>
   eventually(async () => (await deviceRow(agent.config.uuid))?.is_running__release === release, `${agent.config.uuid.slice(0, 7)} running release ${release}`);
 const action = (path: string, body: object) => req(owner.token, 'POST', `/supervisor/${path}`, body);
+/** The next finished apply of `release` (r4 has a one-shot service, so the server never counts it as running). */
+const applied = (dev: Agent, release: Release) => dev.events.next('update', (e) => e.phase === 'done' && e.commit === release.commit);
 const startedAt = async (id: string) => (await docker.getContainer(id).inspect()).State.StartedAt;
 
 beforeAll(async () => {
@@ -212,6 +219,10 @@ beforeAll(async () => {
   r2 = await insertRelease({ main: local.main1, worker: local.worker2 });
   r3 = await insertRelease({ main: local.main1, worker: local.worker1 });
   r4 = await insertRelease({ main: local.main1, worker: local.worker1, flaky: local.worker1, oneshot: local.worker1 });
+  // A new worker image that cannot be pulled: with the default strategy (r5) and kill-then-download (r6).
+  r5 = await insertRelease({ main: local.main1, worker: null, flaky: local.worker1, oneshot: local.worker1 });
+  const killFirst = { ...composition.services.worker, labels: { ...labels, 'io.balena.update.strategy': 'kill-then-download' } };
+  r6 = await insertRelease({ main: local.main1, worker: null, flaky: local.worker1, oneshot: local.worker1 }, { ...composition, services: { ...composition.services, worker: killFirst } });
   await podman(engine, ['rmi', local.main1, local.worker1, local.worker2]);
 }, 180_000);
 
@@ -377,6 +388,33 @@ describe('flotilla-agent run --engine podman', () => {
     expect(flaky.State.Running).toBe(true);
     expect(now.main!.Id).toBe(before.main!.Id);
     expect(now.worker!.Id).toBe(before.worker!.Id);
+  }, 90_000);
+
+  it('download-then-kill keeps the old container when the new image cannot be pulled; kill-then-download stops it first', async () => {
+    const before = { a: await containersBy(a.config.uuid), b: await containersBy(b.config.uuid) };
+    const pin = async (dev: Agent, release: number | null) => {
+      const id = (await deviceRow(dev.config.uuid))!.id;
+      const res = await req(owner.token, 'PATCH', `/v7/device(${id})`, { is_pinned_on__release: release });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const failedA = a.events.next('update', (e) => e.phase === 'failed' && e.commit === r5.commit);
+    const failedB = b.events.next('update', (e) => e.phase === 'failed' && e.commit === r6.commit);
+    await pin(a, r5.id);
+    await pin(b, r6.id);
+    await Promise.all([failedA, failedB]);
+    const afterA = await containersBy(a.config.uuid);
+    expect(afterA.worker?.Id).toBe(before.a.worker!.Id);
+    expect(afterA.worker?.State).toBe('running');
+    const afterB = await containersBy(b.config.uuid);
+    expect(afterB.worker).toBeUndefined();
+    expect(afterB.main!.Id).toBe(before.b.main!.Id);
+    // Back on the fleet's release: B's worker comes back, A's never went.
+    const back = Promise.all([applied(a, r4), applied(b, r4)]);
+    await pin(a, null);
+    await pin(b, null);
+    await back;
+    expect((await containersBy(b.config.uuid)).worker?.State).toBe('running');
+    expect((await containersBy(a.config.uuid)).worker!.Id).toBe(before.a.worker!.Id);
   }, 90_000);
 
   it('the flotilla-agent binary picks the engine from FLOTILLA_AGENT_ENGINE and DOCKER_HOST, and leaves its containers running when it stops', async () => {

@@ -370,6 +370,9 @@ export class Device {
       if ((this.phase as Phase) === 'stopped') return;
       const release = this.installing;
       this.applyFailures++;
+      // Nothing is under way until the retry: the device reports what runs.
+      this.engineUpdate = null;
+      this.installProgress = null;
       const message = errorText(err);
       this.env.log(this, `applying the release failed (${message}); retrying`);
       this.emit({ type: 'update', phase: 'failed', progress: 0, commit: release?.commit ?? '' });
