@@ -13,4 +13,5 @@ process.exitCode = await main(
     stderr: (text) => process.stderr.write(text),
   },
   runCommand,
+  process.env,
 );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXIT, USAGE, main, parseCommand } from './cli.js';
 
 function runCli(...argv: string[]) {
@@ -58,18 +58,41 @@ describe('flotilla-agent run', () => {
     expect(parseCommand(['run', '--config', '/etc/flotilla/agent.json'])).toEqual({
       kind: 'run',
       config: '/etc/flotilla/agent.json',
+      engine: 'none',
+      allowPower: false,
     });
-    expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json' });
+    expect(parseCommand(['run', '--config=agent.json'])).toEqual({ kind: 'run', config: 'agent.json', engine: 'none', allowPower: false });
+  });
+
+  it('reads FLOTILLA_AGENT_ENGINE from the process environment by default (the /download/agent bundle calls main without it)', async () => {
+    vi.stubEnv('FLOTILLA_AGENT_ENGINE', 'podman');
+    try {
+      const started: unknown[] = [];
+      await main(['run', '--config', 'a.json'], { stdout: () => {}, stderr: () => {} }, async (c) => (started.push(c), 0));
+      expect(started).toEqual([{ kind: 'run', config: 'a.json', engine: 'podman', allowPower: false }]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('takes the engine from --engine, else FLOTILLA_AGENT_ENGINE, else none', () => {
+    expect(parseCommand(['run', '--config', 'a.json', '--engine', 'podman', '--allow-power'])).toEqual({ kind: 'run', config: 'a.json', engine: 'podman', allowPower: true });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'docker', allowPower: false });
+    expect(parseCommand(['run', '--config', 'a.json', '--engine=none'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'none' });
+    expect(parseCommand(['run', '--config', 'a.json', '--engine', 'lxc'])).toMatchObject({ kind: 'error', message: 'run: --engine must be docker, podman or none, got "lxc"' });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'rkt' })).toMatchObject({ kind: 'error', message: 'run: FLOTILLA_AGENT_ENGINE must be docker, podman or none, got "rkt"' });
   });
 
   it('hands the parsed command to the runner and returns its exit code', async () => {
-    expect(await runWithRunner('run', '--config', 'agent.json')).toEqual({ code: 7, started: [{ kind: 'run', config: 'agent.json' }] });
+    expect(await runWithRunner('run', '--config', 'agent.json')).toEqual({ code: 7, started: [{ kind: 'run', config: 'agent.json', engine: 'none', allowPower: false }] });
   });
 
-  it('says in its help that it runs no containers and never reboots the host', () => {
+  it('says in its help what the engine mode does and that power actions need --allow-power', () => {
     const { stdout } = runCli('run', '--help');
+    expect(stdout).toContain('--engine <kind>');
+    expect(stdout).toContain('DOCKER_HOST');
+    expect(stdout).toContain('--allow-power');
     expect(stdout).toContain('runs no containers');
-    expect(stdout).toContain('do not touch the host');
     expect(stdout).toContain('/tmp/flotilla/updates.lock');
   });
 

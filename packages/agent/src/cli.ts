@@ -18,12 +18,13 @@ export const USAGE = `Usage: flotilla-agent <command> [options]
 The Flotilla device agent.
 
 Commands:
-  run --config <file>
+  run --config <file> [--engine docker|podman|none] [--allow-power]
       Run the agent on this Linux device: register with the provisioning key from
       <file>, poll the target state, report state and real host metrics, keep the
-      cloud link open and answer device actions. It runs no containers: a new
-      release is "downloaded" (simulated) and its services reported as running;
-      reboot and shutdown never touch the host (see \`run --help\`).
+      cloud link open and answer device actions. With --engine docker or podman it
+      pulls the release's images and runs one container per service; with
+      --engine none (the default) it runs no containers and simulates updates
+      (see \`run --help\`).
 
   simulate --api <url> --provisioning-key <key> --count <n>
       Simulate <n> virtual devices in this process against the API at <url>,
@@ -36,26 +37,36 @@ Commands:
 Run \`flotilla-agent <command> --help\` for one command's options.
 `;
 
-const RUN_USAGE = `Usage: flotilla-agent run --config <file>
+const RUN_USAGE = `Usage: flotilla-agent run --config <file> [--engine docker|podman|none] [--allow-power]
 
 Options:
   --config <file>   config.json as balenaOS writes it: apiEndpoint, applicationId,
                     deviceType, apiKey (provisioning key), optional uuid and
                     deviceApiKey (generated and written back when missing),
                     appUpdatePollInterval (ms), updateLockPath
+  --engine <kind>   docker, podman or none (default: $FLOTILLA_AGENT_ENGINE, else
+                    none). The engine's socket comes from DOCKER_HOST (unix:// or
+                    tcp://), else /var/run/docker.sock, /run/podman/podman.sock,
+                    $XDG_RUNTIME_DIR/podman/podman.sock
+  --allow-power     with an engine: reboot and shutdown actions really run
+                    \`systemctl reboot\` / \`systemctl poweroff\` (refused otherwise)
   -h, --help        show this help
 
-What it does and does not do:
+What it does:
   - registers with the provisioning key, then drops it from the file;
   - polls GET /device/v3/{uuid}/state (ETag, jitter, back-off on errors) and
     reports PATCH /device/v3/state with this host's CPU, memory, storage and
     temperature;
-  - runs no containers: a new target release is "downloaded" (simulated, with
-    progress) and its services are reported as running;
-  - reboot and shutdown actions do not touch the host: reboot drops the cloud
+  - with an engine: pulls each image with the device key, creates and starts
+    one container per service (download-then-kill, or kill-then-download by
+    the io.balena.update.strategy label), removes what the release no longer
+    lists, reports each service's real status, acts on real containers;
+  - with --engine none it runs no containers: a new release is "downloaded" (simulated, with
+    progress) and its services are reported as running; reboot drops the cloud
     link and restarts the agent in-process, shutdown stops the agent;
   - while the update lock file exists (default /tmp/flotilla/updates.lock),
-    actions that stop services answer 423 unless forced.
+    actions that stop services answer 423 unless forced, and a new release
+    waits before stopping any running service.
 `;
 
 const SIMULATE_USAGE = `Usage: flotilla-agent simulate --api <url> --provisioning-key <key> --count <n>
@@ -89,7 +100,7 @@ a percentage, applying changes, done).
 
 export type Command =
   | { kind: 'help'; text: string }
-  | { kind: 'run'; config: string }
+  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean }
   | {
       kind: 'simulate';
       api: string;
@@ -110,12 +121,12 @@ export type Command =
 const HELP_FLAGS = new Set(['help', '--help', '-h']);
 
 /** Turns the arguments after the program name into a command; never throws. */
-export function parseCommand(argv: readonly string[]): Command {
+export function parseCommand(argv: readonly string[], env: Record<string, string | undefined> = {}): Command {
   const [name, ...rest] = argv;
   if (name === undefined || HELP_FLAGS.has(name)) return { kind: 'help', text: USAGE };
   switch (name) {
     case 'run':
-      return parseRun(rest);
+      return parseRun(rest, env);
     case 'simulate':
       return parseSimulate(rest);
     default:
@@ -123,12 +134,20 @@ export function parseCommand(argv: readonly string[]): Command {
   }
 }
 
-function parseRun(args: string[]): Command {
-  const parsed = parseOptions(args, { config: { type: 'string' } }, RUN_USAGE);
+const ENGINES = ['docker', 'podman', 'none'] as const;
+
+function parseRun(args: string[], env: Record<string, string | undefined>): Command {
+  const parsed = parseOptions(args, { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' } }, RUN_USAGE);
   if (!parsed.ok) return parsed.command;
   const config = text(parsed.values.config);
   if (config === undefined) return usageError('run: --config <file> is required', RUN_USAGE);
-  return { kind: 'run', config };
+  const fromFlag = text(parsed.values.engine);
+  const engine = fromFlag ?? (env.FLOTILLA_AGENT_ENGINE || 'none');
+  if (!(ENGINES as readonly string[]).includes(engine)) {
+    const source = fromFlag !== undefined ? '--engine' : 'FLOTILLA_AGENT_ENGINE';
+    return usageError(`run: ${source} must be docker, podman or none, got "${engine}"`, RUN_USAGE);
+  }
+  return { kind: 'run', config, engine: engine as (typeof ENGINES)[number], allowPower: parsed.values['allow-power'] === true };
 }
 
 function parseSimulate(args: string[]): Command {
@@ -242,8 +261,8 @@ export type CommandRunner = (command: Extract<Command, { kind: 'run' | 'simulate
  * and returns the exit code — synchronously for help and usage errors, as a promise for
  * the long-lived commands (which `runner` executes; the bin passes the real one).
  */
-export function main(argv: readonly string[], out: CliOutput, runner?: CommandRunner): number | Promise<number> {
-  const command = parseCommand(argv);
+export function main(argv: readonly string[], out: CliOutput, runner?: CommandRunner, env: Record<string, string | undefined> = process.env): number | Promise<number> {
+  const command = parseCommand(argv, env);
   switch (command.kind) {
     case 'help':
       out.stdout(command.text);

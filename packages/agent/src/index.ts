@@ -6,3 +6,5 @@ export { startAgent, type RunAgentOptions, type RunningAgent } from './host/run-
 export { WsConnection, WsUpgradeError, type WsHandlers } from './net/ws-client.js';
 export { latencyBetween, latencyPercentile, type LatencySnapshot } from './simulate/latency-stats.js';
 export { startSimulation, type SimulateOptions, type Simulation, type SimulationStats } from './simulate/simulator.js';
+export { LABEL as CONTAINER_LABELS, type ContainerHost } from './core/containers.js';
+export { EngineError, type EngineKind } from './host/engine.js';

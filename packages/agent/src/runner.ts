@@ -1,6 +1,7 @@
 import { EXIT, type CommandRunner } from './cli.js';
 import { ConfigError, loadConfig } from './core/config.js';
 import { startAgent } from './host/run-agent.js';
+import { EngineError } from './host/engine.js';
 import { startSimulation } from './simulate/simulator.js';
 
 /** Resolves on SIGINT / SIGTERM (or on `also`), for long-lived commands. */
@@ -30,16 +31,25 @@ export const runCommand: CommandRunner = async (command, out) => {
     }
     let shutdown: () => void = () => {};
     const shutdownRequested = new Promise<void>((resolve) => (shutdown = resolve));
-    const agent = await startAgent({
-      config: loaded.config,
-      configPath: command.config,
-      log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),
-      onEvent: (e) => {
-        if (e.type === 'poll-failed' || e.type === 'report-failed' || e.type === 'register-failed') out.stderr(`${new Date().toISOString()} ${e.type}: ${e.error}\n`);
-        if (e.type === 'link') out.stdout(`${new Date().toISOString()} cloud link ${e.up ? 'up' : `down${e.error ? ` (${e.error})` : ''}`}\n`);
-      },
-      onShutdown: shutdown,
-    });
+    let agent;
+    try {
+      agent = await startAgent({
+        engine: command.engine,
+        allowPower: command.allowPower,
+        config: loaded.config,
+        configPath: command.config,
+        log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),
+        onEvent: (e) => {
+          if (e.type === 'poll-failed' || e.type === 'report-failed' || e.type === 'register-failed') out.stderr(`${new Date().toISOString()} ${e.type}: ${e.error}\n`);
+          if (e.type === 'link') out.stdout(`${new Date().toISOString()} cloud link ${e.up ? 'up' : `down${e.error ? ` (${e.error})` : ''}`}\n`);
+        },
+        onShutdown: shutdown,
+      });
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      out.stderr(`flotilla-agent: ${err.message}\n`);
+      return EXIT.failed;
+    }
     out.stdout(`flotilla-agent: device ${loaded.config.uuid} → ${loaded.config.apiEndpoint}\n`);
     await untilStopped(shutdownRequested);
     await agent.stop();

@@ -14,6 +14,11 @@ describe('config.json handling', () => {
     expect(config.uuid).not.toBe(config.deviceApiKey);
   });
 
+  it('keeps the registry endpoint as host[:port]', () => {
+    expect(normalizeConfig({ ...base, registryEndpoint: 'https://registry.example.com:5000/' }, fakeHex).config.registryEndpoint).toBe('registry.example.com:5000');
+    expect(normalizeConfig({ ...base, registryEndpoint: '' }, fakeHex).config).not.toHaveProperty('registryEndpoint');
+  });
+
   it('keeps a given identity, trims the endpoint and fills the defaults', () => {
     const uuid = 'f'.repeat(32);
     const { config, changed } = normalizeConfig({ ...base, uuid, deviceApiKey: 'k' }, fakeHex);

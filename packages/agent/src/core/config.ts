@@ -28,6 +28,12 @@ export interface AgentConfig {
   osVersion?: string;
   osVariant?: string;
   deviceName?: string;
+  /**
+   * balenaOS's registry host (`host[:port]`). The device's registry credentials go only to
+   * this registry and to the API's own host (the embedded registry); images elsewhere are
+   * pulled anonymously.
+   */
+  registryEndpoint?: string;
 }
 
 /** The server's default (@flotilla/model): the heartbeat sweep judges an unconfigured device by it. */
@@ -86,6 +92,9 @@ export function normalizeConfig(raw: unknown, randomHex: RandomHex = cryptoHex):
     appUpdatePollInterval: poll,
     updateLockPath: optionalString(r, 'updateLockPath') ?? DEFAULT_UPDATE_LOCK_PATH,
   };
+  const registryEndpoint = optionalString(r, 'registryEndpoint');
+  if (registryEndpoint === undefined) delete config.registryEndpoint;
+  else config.registryEndpoint = registryEndpoint.replace(/^https?:\/\//, '').replace(/\/+$/, '');
   if (apiKey === undefined) delete config.apiKey;
   else config.apiKey = apiKey;
   if (deviceId !== undefined) config.deviceId = deviceId;

@@ -1,6 +1,8 @@
 import { HEARTBEAT_GRACE } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
-import { Device, type DeviceEvent } from './device.js';
+import type { ApplyHooks, ApplyTarget, ContainerHost, ServiceCommand } from './containers.js';
+import { Device, type DeviceEvent, type DeviceOptions } from './device.js';
+import type { ServiceStatus } from './report.js';
 import { Scheduler } from './scheduler.js';
 import type { DeviceApi, RegisterInput, StatePoll } from '../net/device-api.js';
 import { HttpError } from '../net/http-client.js';
@@ -37,7 +39,7 @@ function fakeApi() {
   return { api: api as unknown as DeviceApi, calls, polls };
 }
 
-function setup(locked = false, random: () => number = () => 0) {
+function setup(locked: boolean | (() => boolean) = false, random: () => number = () => 0, extra: Partial<DeviceOptions> = {}) {
   let now = 1_000_000;
   const scheduler = new Scheduler(() => now, false);
   const { api, calls, polls } = fakeApi();
@@ -61,9 +63,10 @@ function setup(locked = false, random: () => number = () => 0) {
       ipAddress: '10.0.0.1',
       macAddress: 'AA',
       sampleMetrics: () => null,
-      isLocked: () => locked,
+      isLocked: typeof locked === 'function' ? locked : () => locked,
       rebootOfflineMs: () => 5_000,
       link: false,
+      ...extra,
     },
   );
   /** Advances the fake clock to `to`, running due tasks and letting their promises settle. */
@@ -201,5 +204,131 @@ describe('the device protocol loop', () => {
     await advance(0);
     expect(JSON.stringify(calls.reports.at(-1)!.apps)).toContain('"status":"Stopped"');
     device.stop();
+  });
+});
+
+/** A scripted container host: records what the device asked, applies instantly (or answers locked). */
+function fakeHost() {
+  const calls: string[] = [];
+  const state: { status: Record<string, ServiceStatus>; applied: ApplyTarget[]; hold?: Promise<void> } = { status: {}, applied: [] };
+  const host: ContainerHost = {
+    async apply(target: ApplyTarget, hooks: ApplyHooks) {
+      calls.push(`apply ${target.release.commit}`);
+      hooks.onProgress({ main: { status: 'Downloading', progress: 40 } });
+      await state.hold;
+      if (hooks.isLocked()) return 'locked';
+      hooks.onProgress({ main: { status: 'Installing', progress: null } });
+      state.applied.push(target);
+      state.status = Object.fromEntries(target.release.services.map((s) => [s.name, 'Running' as const]));
+      return 'done';
+    },
+    async status() {
+      return state.status;
+    },
+    async serviceCommand(command: ServiceCommand, service: string) {
+      calls.push(`${command} ${service}`);
+      if (!(service in state.status)) return false;
+      state.status = { ...state.status, [service]: command === 'stop' ? 'Exited' : 'Running' };
+      return true;
+    },
+    async restartAll() {
+      calls.push('restart all');
+    },
+    async purge() {
+      calls.push('purge');
+      state.status = {};
+    },
+  };
+  return { host, calls, state };
+}
+
+describe('the device protocol loop with a container host (run --engine)', () => {
+  it('applies the target through the host, reports per-service download progress, then the release running', async () => {
+    const { host, calls: hostCalls, state } = fakeHost();
+    const { device, calls, polls, advance } = setup(false, () => 0, { containers: host });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    let pulled = () => {};
+    state.hold = new Promise((resolve) => (pulled = resolve));
+    device.start();
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1']);
+    pulled();
+    await advance(1_000);
+    expect(state.applied[0]).toMatchObject({ uuid, appId: 3, appUuid: 'app-uuid', appName: 'Fleet', deviceType: 'raspberrypi3' });
+    const downloading = calls.reports.find((r) => r.update_status === 'downloading');
+    expect(JSON.stringify(downloading?.apps)).toContain('"status":"Downloading","download_progress":40');
+    expect(calls.reports.at(-1)).toMatchObject({ update_status: 'done', apps: { 'app-uuid': { release_uuid: 'c1' } } });
+    expect(device.running?.commit).toBe('c1');
+    device.stop();
+  });
+
+  it('defers a release while the update lock is held, retries, applies once the lock goes; a forced update goes through the lock', async () => {
+    let locked = true;
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, events, polls, advance } = setup(() => locked, () => 0, { containers: host, lockRetryMs: 1_000 });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(2_500);
+    expect(hostCalls).toEqual(['apply c1', 'apply c1', 'apply c1']);
+    expect(events.filter((e) => e.type === 'update' && e.phase === 'locked')).toHaveLength(3);
+    expect(device.running).toBeNull();
+    locked = false;
+    await advance(1_000);
+    expect(device.running?.commit).toBe('c1');
+
+    locked = true;
+    polls.push({ status: 200, etag: '"e2"', body: target('c2') });
+    device.pollNow();
+    await advance(0);
+    expect(device.running?.commit).toBe('c1');
+    expect((await device.handleAction({ type: 'action', id: '1', action: 'update', params: { data: { force: true } } })).status).toBe(200);
+    await advance(0);
+    expect(device.running?.commit).toBe('c2');
+    device.stop();
+  });
+
+  it('acts on real services: restart / stop with their reported status, 404 without a container, restart all, purge then re-apply', async () => {
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, calls, polls, advance } = setup(false, () => 0, { containers: host });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(1_000);
+    expect((await device.handleAction({ type: 'action', id: '1', action: 'stop-service', params: { serviceName: 'main' } })).status).toBe(200);
+    await advance(0);
+    expect(JSON.stringify(calls.reports.at(-1)!.apps)).toContain('"status":"Exited"');
+    expect((await device.handleAction({ type: 'action', id: '2', action: 'restart-service', params: { data: { imageId: 9 } } })).status).toBe(200);
+    expect((await device.handleAction({ type: 'action', id: '3', action: 'start-service', params: { serviceName: 'ghost' } })).status).toBe(404);
+    expect((await device.handleAction({ type: 'action', id: '4', action: 'restart', params: {} })).status).toBe(200);
+    expect((await device.handleAction({ type: 'action', id: '5', action: 'purge', params: {} })).status).toBe(200);
+    await advance(0);
+    expect(hostCalls).toEqual(['apply c1', 'stop main', 'restart main', 'restart all', 'purge', 'apply c1']);
+    expect(device.running?.commit).toBe('c1');
+    device.stop();
+  });
+
+  it('recreates a service whose container went away behind its back', async () => {
+    const { host, calls: hostCalls, state } = fakeHost();
+    const { device, polls, advance } = setup(false, () => 0, { containers: host, statusIntervalMs: 1_000 });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(500);
+    expect(hostCalls).toEqual(['apply c1']);
+    state.status = {};
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1', 'apply c1']);
+    expect(device.serviceStatus).toEqual({ main: 'Running' });
+    device.stop();
+  });
+
+  it('refuses reboot and shutdown with the reason it is given (a real host without --allow-power)', async () => {
+    const refused = setup(false, () => 0, { powerRefusal: (kind) => `${kind} refused: no --allow-power` });
+    refused.device.start();
+    await refused.advance(0);
+    expect(await refused.device.handleAction({ type: 'action', id: '1', action: 'shutdown', params: {} })).toEqual({
+      status: 403,
+      body: { Data: null, Error: 'shutdown refused: no --allow-power' },
+    });
+    expect(refused.device.phase).toBe('online');
+    refused.device.stop();
   });
 });

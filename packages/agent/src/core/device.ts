@@ -2,8 +2,9 @@ import { errorBackoff, jittered, reconnectDelay, type Random } from './backoff.j
 import { fail, lockCheck, ok, parseActionMessage, resultFrame, serviceSelector, type ActionMessage, type ActionResult } from './actions.js';
 import { buildReport, diffReport, mergeSent, supervisorDeviceState, type DeviceFacts, type Metrics, type ReportFields, type ServiceStatus } from './report.js';
 import type { Scheduler, Task } from './scheduler.js';
+import type { ContainerHost, ServiceCommand, ServiceProgress } from './containers.js';
 import { diffTarget, pollIntervalFrom, summarizeTarget, type TargetRelease, type TargetSummary } from './target-state.js';
-import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan } from './update-progress.js';
+import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan, type UpdateSnapshot } from './update-progress.js';
 import { HttpError } from '../net/http-client.js';
 import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
@@ -23,6 +24,7 @@ export type DeviceEvent =
   | { type: 'poll-failed'; error: string }
   | { type: 'target'; commit: string | null }
   | { type: 'update'; phase: string; progress: number; commit: string }
+  | { type: 'services'; status: Record<string, ServiceStatus> }
   | { type: 'report'; fields: ReportFields }
   | { type: 'report-failed'; error: string }
   | { type: 'link'; up: boolean; error?: string }
@@ -77,6 +79,19 @@ export interface DeviceOptions {
   /** Called when a shutdown was executed (run: exit the process). */
   onShutdown?(): void;
   link?: boolean;
+  /**
+   * Runs the release's services for real (`run --engine docker|podman`). Without it the
+   * update is simulated from the clock (`simulate`, `run --engine none`).
+   */
+  containers?: ContainerHost;
+  /** Reboot / shutdown: when set, the action is refused with this reason (a real host without --allow-power). */
+  powerRefusal?(kind: 'reboot' | 'shutdown'): string | null;
+  /** Reboot / shutdown of the real host (`--allow-power`); without it the device simulates being away. */
+  hostPower?(kind: 'reboot' | 'shutdown'): void;
+  /** Engine mode: how often the containers' states are read and reported when changed (ms, default 10 s). */
+  statusIntervalMs?: number;
+  /** How often a release deferred by the update lock is retried (ms, default 5 s). */
+  lockRetryMs?: number;
 }
 
 /**
@@ -109,12 +124,23 @@ export class Device {
   private pollTask: Task | null = null;
   private reportTask: Task | null = null;
   private metricsTask: Task | null = null;
+  private statusTask: Task | null = null;
+  private applyDone: Promise<void> = Promise.resolve();
   private updateTask: Task | null = null;
   private linkTask: Task | null = null;
   private link: WsConnection | null = null;
   private polling = false;
   private reporting = false;
   private reportAgain = false;
+  // Engine mode (opts.containers): the apply under way and its per-service progress.
+  private applying = false;
+  private applyAgain = false;
+  private applyFailures = 0;
+  /** An action that removes or restarts containers is under way (purge, restart all): no status reads meanwhile. */
+  private acting = false;
+  private forceApply = false;
+  private engineUpdate: UpdateSnapshot | null = null;
+  private installProgress: Record<string, ServiceProgress> | null = null;
 
   constructor(
     readonly env: DeviceEnv,
@@ -203,6 +229,23 @@ export class Device {
     // First report right away: versions, network and metrics of a (re)started device.
     this.requestReport();
     this.scheduleMetrics();
+    this.scheduleStatus();
+  }
+
+  /** Engine mode: the containers' real states every `statusIntervalMs` (crashes, restarts, exits). */
+  private scheduleStatus(): void {
+    if (!this.opts.containers) return;
+    this.env.scheduler.cancel(this.statusTask);
+    this.statusTask = this.env.scheduler.after(this.opts.statusIntervalMs ?? 10_000, () => {
+      this.statusTask = null;
+      if (this.phase !== 'online') return;
+      void this.refreshServiceStatus().finally(() => this.scheduleStatus());
+    });
+  }
+
+  /** Resolves once no apply is under way (the agent's stop waits for it). */
+  settled(): Promise<void> {
+    return this.applyDone;
   }
 
   // --- target state -------------------------------------------------------------------
@@ -218,7 +261,7 @@ export class Device {
       this.emit({ type: 'poll', status: res.status });
       if (res.status === 200) {
         this.etag = res.etag;
-        this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId));
+        this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId, this.opts.containers !== undefined));
       }
       this.schedulePoll(jittered(this.pollIntervalMs, this.env.random, POLL_JITTER));
     } catch (err) {
@@ -245,6 +288,11 @@ export class Device {
     const want = next.release;
     if (want === null) return;
     if (this.running?.commit === want.commit && !diff.servicesChanged) return;
+    if (this.opts.containers) {
+      // The engine diffs containers itself: a changed service of the same release is replaced alone.
+      this.startApply(want);
+      return;
+    }
     if (this.installing?.commit === want.commit) return;
     if (this.running?.commit === want.commit && this.plan === null) {
       // Same release, different services (a service added or rebuilt): restart them as the release's.
@@ -254,6 +302,131 @@ export class Device {
       return;
     }
     this.startUpdate(want);
+  }
+
+  // --- engine mode --------------------------------------------------------------------
+
+  private startApply(release: TargetRelease): void {
+    this.installing = release;
+    this.env.scheduler.cancel(this.updateTask);
+    this.updateTask = null;
+    if (this.applying) {
+      this.applyAgain = true;
+      return;
+    }
+    this.applyDone = this.runApply();
+  }
+
+  private locked(): boolean {
+    const override = this.target?.config.BALENA_SUPERVISOR_OVERRIDE_LOCK ?? this.target?.config.RESIN_SUPERVISOR_OVERRIDE_LOCK;
+    return override !== '1' && override !== 'true' && this.opts.isLocked();
+  }
+
+  private async runApply(): Promise<void> {
+    const host = this.opts.containers!;
+    this.applying = true;
+    try {
+      do {
+        this.applyAgain = false;
+        const release = this.installing;
+        const target = this.target;
+        if (release === null || target === null || target.appId === null || target.appUuid === null || this.phase !== 'online') return;
+        const force = this.forceApply;
+        this.env.log(this, `applying release ${release.commit.slice(0, 7)} (${release.services.length} service(s))`);
+        this.engineUpdate = { phase: 'downloading', progress: 0 };
+        this.emit({ type: 'update', phase: 'downloading', progress: 0, commit: release.commit });
+        const result = await host.apply(
+          { uuid: this.uuid, appId: target.appId, appUuid: target.appUuid, appName: target.appName ?? '', deviceType: this.opts.deviceType, release },
+          {
+            isLocked: () => !force && this.locked(),
+            cancelled: () => this.phase === 'stopped',
+            onProgress: (services) => this.onInstallProgress(release, services),
+          },
+        );
+        if ((this.phase as Phase) === 'stopped') return;
+        if (this.applyAgain) continue;
+        this.applyFailures = 0;
+        if (result === 'locked') {
+          this.engineUpdate = { phase: 'applying changes', progress: 100 };
+          this.emit({ type: 'update', phase: 'locked', progress: 100, commit: release.commit });
+          this.requestReport(0);
+          this.updateTask = this.env.scheduler.after(this.opts.lockRetryMs ?? 5_000, () => {
+            this.updateTask = null;
+            if (this.installing === release) this.startApply(release);
+          });
+          return;
+        }
+        this.forceApply = false;
+        this.running = release;
+        this.installing = null;
+        this.engineUpdate = null;
+        this.installProgress = null;
+        this.serviceStatus = await host.status();
+        this.env.log(this, `release ${release.commit.slice(0, 7)} is running`);
+        this.emit({ type: 'update', phase: 'done', progress: 100, commit: release.commit });
+        this.requestReport(0);
+      } while (this.applyAgain);
+    } catch (err) {
+      if ((this.phase as Phase) === 'stopped') return;
+      const release = this.installing;
+      this.applyFailures++;
+      // Nothing is under way until the retry: the device reports what runs.
+      this.engineUpdate = null;
+      this.installProgress = null;
+      const message = errorText(err);
+      this.env.log(this, `applying the release failed (${message}); retrying`);
+      this.emit({ type: 'update', phase: 'failed', progress: 0, commit: release?.commit ?? '' });
+      this.requestReport(0);
+      if (release !== null && this.phase === 'online') {
+        this.updateTask = this.env.scheduler.after(errorBackoff(60_000, this.applyFailures, 2_000), () => {
+          this.updateTask = null;
+          if (this.installing === release) this.startApply(release);
+        });
+      }
+    } finally {
+      this.applying = false;
+      if (this.applyAgain && this.phase === 'online') {
+        this.applyAgain = false;
+        this.applyDone = this.runApply();
+      }
+    }
+  }
+
+  private onInstallProgress(release: TargetRelease, services: Record<string, ServiceProgress>): void {
+    if (this.installing !== release) return;
+    const list = Object.values(services);
+    const downloading = list.filter((s) => s.status === 'Downloading');
+    const phase = downloading.length > 0 ? 'downloading' : 'applying changes';
+    const progress = downloading.length > 0 ? Math.floor(downloading.reduce((n, s) => n + (s.progress ?? 0), 0) / downloading.length) : 100;
+    const changed = this.engineUpdate?.phase !== phase;
+    this.engineUpdate = { phase, progress };
+    this.installProgress = services;
+    this.emit({ type: 'update', phase, progress, commit: release.commit });
+    this.requestReport(changed ? 0 : undefined);
+  }
+
+  /** Reads the containers' real states and reports what changed (crashes, restarts, stops). */
+  async refreshServiceStatus(): Promise<void> {
+    const host = this.opts.containers;
+    if (!host || this.applying || this.acting || this.phase !== 'online') return;
+    try {
+      const status = await host.status();
+      if (this.applying || this.acting) return;
+      const running = this.running;
+      const missing = running?.services.filter((s) => !(s.name in status)) ?? [];
+      if (running && this.installing === null && missing.length > 0) {
+        // A container removed behind the agent's back: recreate it (the rest stays as it is).
+        this.env.log(this, `no container for ${missing.map((s) => s.name).join(', ')}: re-applying the release`);
+        this.startApply(running);
+        return;
+      }
+      if (JSON.stringify(status) === JSON.stringify(this.serviceStatus)) return;
+      this.serviceStatus = status;
+      this.emit({ type: 'services', status });
+      this.requestReport(0);
+    } catch (err) {
+      this.env.log(this, `reading the containers failed (${errorText(err)})`);
+    }
   }
 
   private startUpdate(release: TargetRelease): void {
@@ -329,7 +502,7 @@ export class Device {
   }
 
   facts(includeMetrics: boolean): DeviceFacts {
-    const update = this.plan ? updateAt(this.plan, this.env.scheduler.now()) : null;
+    const update = this.opts.containers ? this.engineUpdate : this.plan ? updateAt(this.plan, this.env.scheduler.now()) : null;
     return {
       osVersion: this.opts.osVersion,
       osVariant: this.opts.osVariant,
@@ -344,6 +517,7 @@ export class Device {
       serviceStatus: this.serviceStatus,
       installing: this.installing,
       update,
+      installProgress: this.installProgress,
     };
   }
 
@@ -426,7 +600,8 @@ export class Device {
       conn.send(resultFrame(msg.id, result));
       if (result.status === 200 && (msg.action === 'reboot' || msg.action === 'shutdown')) {
         // Answer first, then go: the server relays the 200 before the link drops.
-        this.env.scheduler.after(100, () => this.power(msg.action as 'reboot' | 'shutdown'));
+        const kind = msg.action;
+        this.env.scheduler.after(100, () => (this.opts.hostPower ? this.opts.hostPower(kind) : this.power(kind)));
       }
     });
   }
@@ -439,25 +614,47 @@ export class Device {
     }
     switch (msg.action) {
       case 'reboot':
-      case 'shutdown':
+      case 'shutdown': {
+        const refused = this.opts.powerRefusal?.(msg.action) ?? null;
+        if (refused !== null) {
+          this.env.log(this, `${msg.action} refused: ${refused}`);
+          return fail(403, refused);
+        }
         this.env.log(this, `${msg.action} requested`);
         return ok();
+      }
       case 'blink':
         this.env.log(this, 'identify: blinking the LED');
         return ok();
       case 'restart':
         this.env.log(this, 'restarting the fleet app services');
+        if (this.opts.containers) return this.engineAction(() => this.opts.containers!.restartAll());
         if (this.running) this.resetServiceStatus(this.running);
         this.requestReport(0);
         return ok();
       case 'purge':
         this.env.log(this, 'purging the fleet app data (volumes)');
+        if (this.opts.containers) {
+          return this.engineAction(async () => {
+            await this.opts.containers!.purge();
+            // The services come back on the next apply, with empty volumes.
+            const release = this.installing ?? this.running;
+            this.running = null;
+            if (release) this.startApply(release);
+          });
+        }
         return ok();
-      case 'update':
+      case 'update': {
         this.env.log(this, 'update requested: polling the target state now');
-        if (msg.params.force === true || (msg.params.data as { force?: boolean } | undefined)?.force === true) this.etag = null;
+        const forced = msg.params.force === true || (msg.params.data as { force?: boolean } | undefined)?.force === true;
+        if (forced) this.etag = null;
+        if (forced && this.opts.containers) {
+          this.forceApply = true;
+          if (this.installing && !this.applying) this.startApply(this.installing);
+        }
         this.pollNow();
         return ok();
+      }
       case 'restart-service':
       case 'start-service':
       case 'stop-service':
@@ -472,12 +669,38 @@ export class Device {
     }
   }
 
-  private serviceAction(msg: ActionMessage): ActionResult {
+  private async engineAction(act: () => Promise<void>): Promise<ActionResult> {
+    this.acting = true;
+    try {
+      await act();
+    } catch (err) {
+      return fail(500, errorText(err));
+    } finally {
+      this.acting = false;
+    }
+    await this.refreshServiceStatus();
+    return ok();
+  }
+
+  private async serviceAction(msg: ActionMessage): Promise<ActionResult> {
     const { serviceName, imageId } = serviceSelector(msg.params);
     const appId = msg.params.appId ?? (msg.params.data as { appId?: unknown } | undefined)?.appId;
     if (appId !== undefined && this.target?.appId != null && Number(appId) !== this.target.appId) return fail(400, `app ${String(appId)} is not on this device`);
     const service = this.running?.services.find((s) => (serviceName !== undefined ? s.name === serviceName : s.imageId === imageId));
     if (service === undefined) return fail(404, `Service not found, a container must exist for ${msg.action.replace('-service', '')} to work.`);
+    if (this.opts.containers) {
+      const command = msg.action.replace('-service', '') as ServiceCommand;
+      this.env.log(this, `${msg.action} ${service.name}`);
+      let found: boolean;
+      try {
+        found = await this.opts.containers.serviceCommand(command, service.name);
+      } catch (err) {
+        return fail(500, errorText(err));
+      }
+      if (!found) return fail(404, `Service not found, a container must exist for ${command} to work.`);
+      await this.refreshServiceStatus();
+      return ok();
+    }
     const next: ServiceStatus = msg.action === 'stop-service' ? 'Stopped' : 'Running';
     this.serviceStatus = { ...this.serviceStatus, [service.name]: next };
     this.env.log(this, `${msg.action} ${service.name}`);
@@ -514,8 +737,8 @@ export class Device {
 
   private cancelLoops(): void {
     const s = this.env.scheduler;
-    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask]) s.cancel(t);
-    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = null;
+    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask, this.statusTask]) s.cancel(t);
+    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = this.statusTask = null;
   }
 }
 

@@ -18,7 +18,18 @@ export interface Metrics {
   cpu_id: string | null;
 }
 
-export type ServiceStatus = 'Running' | 'Idle' | 'Stopped' | 'Downloading' | 'Installing';
+export type ServiceStatus =
+  | 'Running'
+  | 'Idle'
+  | 'Stopped'
+  | 'Downloading'
+  | 'Downloaded'
+  | 'Installing'
+  | 'Installed'
+  | 'Restarting'
+  | 'Exited'
+  | 'Paused'
+  | 'Stopping';
 
 export interface DeviceFacts {
   osVersion: string;
@@ -37,6 +48,8 @@ export interface DeviceFacts {
   /** The release being installed, if an update is under way. */
   installing: TargetRelease | null;
   update: UpdateSnapshot | null;
+  /** Per-service install state of the release being installed (engine mode); else one status from `update`. */
+  installProgress?: Record<string, { status: ServiceStatus; progress: number | null }> | null;
 }
 
 /** One device's report fields (the value under its uuid in the PATCH body). */
@@ -89,7 +102,10 @@ export function buildReport(f: DeviceFacts): ReportFields {
       const status: ServiceStatus = update.phase === 'downloading' ? 'Downloading' : 'Installing';
       const services: Record<string, unknown> = {};
       for (const s of f.installing.services) {
-        services[s.name] = { image: s.image, status, download_progress: update.phase === 'downloading' ? update.progress : 100 };
+        const own = f.installProgress?.[s.name];
+        services[s.name] = own
+          ? { image: s.image, status: own.status, download_progress: own.progress }
+          : { image: s.image, status, download_progress: update.phase === 'downloading' ? update.progress : 100 };
       }
       releases[f.installing.commit] = { update_status: update.phase, services };
     }

@@ -24,6 +24,7 @@ describe('reading the v3 target state', () => {
       config: { BALENA_SUPERVISOR_POLL_INTERVAL: '30000' },
       appUuid: 'fleet-app-uuid',
       appId: 12,
+      appName: 'MyFleet',
       release: {
         commit: 'c1',
         id: 40,
@@ -33,6 +34,14 @@ describe('reading the v3 target state', () => {
         ],
       },
     });
+  });
+
+  it('with details (engine mode) keeps each service environment, labels and compose entry', () => {
+    const main = { id: 1, image_id: 11, image: 'reg/main', environment: { A: '1' }, labels: { 'io.balena.update.strategy': 'kill-then-download' }, composition: { command: 'sleep 1' } };
+    expect(summarizeTarget(target('c1', { main }), uuid, 12, true).release?.services).toEqual([
+      { name: 'main', id: 1, imageId: 11, image: 'reg/main', environment: { A: '1' }, labels: { 'io.balena.update.strategy': 'kill-then-download' }, composition: { command: 'sleep 1' } },
+    ]);
+    expect(summarizeTarget(target('c1', { main }), uuid, 12).release?.services).toEqual([{ name: 'main', id: 1, imageId: 11, image: 'reg/main' }]);
   });
 
   it('has no release when the fleet has nothing to run', () => {
@@ -61,6 +70,12 @@ describe('diffing target states', () => {
       servicesChanged: true,
     });
     expect(diffTarget(t1, summarizeTarget(target('c1', undefined, { FOO: 'bar' }), uuid, 12))).toMatchObject({ releaseChanged: false, configChanged: true });
+  });
+
+  it('with details, a changed service environment is a service change', () => {
+    const withEnv = (v: string) => summarizeTarget(target('c1', { main: { id: 1, image_id: 11, image: 'm', environment: { A: v } } }), uuid, 12, true);
+    expect(diffTarget(withEnv('1'), withEnv('1')).servicesChanged).toBe(false);
+    expect(diffTarget(withEnv('1'), withEnv('2')).servicesChanged).toBe(true);
   });
 });
 

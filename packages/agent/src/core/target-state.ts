@@ -10,6 +10,10 @@ export interface TargetService {
   id: number;
   imageId: number;
   image: string;
+  /** With details (engine mode): the merged environment, labels and compose entry of the service. */
+  environment?: Record<string, string>;
+  labels?: Record<string, string>;
+  composition?: Record<string, unknown>;
 }
 
 export interface TargetRelease {
@@ -23,6 +27,7 @@ export interface TargetSummary {
   config: Record<string, string>;
   appUuid: string | null;
   appId: number | null;
+  appName?: string;
   /** null when the fleet has no release to run yet. */
   release: TargetRelease | null;
 }
@@ -32,7 +37,7 @@ export class TargetStateError extends Error {}
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Extracts what the agent acts on; `applicationId` picks the fleet's app among the apps. */
-export function summarizeTarget(body: unknown, uuid: string, applicationId: number | null): TargetSummary {
+export function summarizeTarget(body: unknown, uuid: string, applicationId: number | null, details = false): TargetSummary {
   if (!isObject(body)) throw new TargetStateError('target state is not an object');
   const device = body[uuid];
   if (!isObject(device)) throw new TargetStateError(`target state has no entry for ${uuid}`);
@@ -56,13 +61,31 @@ export function summarizeTarget(body: unknown, uuid: string, applicationId: numb
     if (isObject(rel.services)) {
       for (const [name, svc] of Object.entries(rel.services)) {
         if (!isObject(svc)) continue;
-        services.push({ name, id: Number(svc.id), imageId: Number(svc.image_id), image: String(svc.image ?? '') });
+        const service: TargetService = { name, id: Number(svc.id), imageId: Number(svc.image_id), image: String(svc.image ?? '') };
+        if (details) {
+          service.environment = stringRecord(svc.environment);
+          service.labels = stringRecord(svc.labels);
+          if (isObject(svc.composition)) service.composition = svc.composition;
+        }
+        services.push(service);
       }
     }
     services.sort((a, b) => a.name.localeCompare(b.name));
     release = { commit, id: Number(rel.id), services };
   }
-  return { name: String(device.name ?? ''), config, appUuid, appId: typeof app.id === 'number' ? app.id : null, release };
+  return { name: String(device.name ?? ''), config, appUuid, appId: typeof app.id === 'number' ? app.id : null, appName: String(app.name ?? ''), release };
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObject(value)) for (const [k, v] of Object.entries(value)) out[k] = String(v);
+  return out;
+}
+
+/** What identifies a service's desired container in a target (details included when parsed). */
+function serviceKey(s: TargetService): string {
+  const base = `${s.name}:${s.imageId}:${s.image}`;
+  return s.environment === undefined ? base : `${base}:${JSON.stringify([s.environment, s.labels, s.composition])}`;
 }
 
 export interface TargetDiff {
@@ -78,7 +101,7 @@ export function diffTarget(prev: TargetSummary | null, next: TargetSummary): Tar
     return { releaseChanged: next.release !== null, servicesChanged: next.release !== null, configChanged: true, nameChanged: true };
   }
   const releaseChanged = (prev.release?.commit ?? null) !== (next.release?.commit ?? null);
-  const svcKey = (r: TargetRelease | null) => (r ? r.services.map((s) => `${s.name}:${s.imageId}:${s.image}`).join('|') : '');
+  const svcKey = (r: TargetRelease | null) => (r ? r.services.map(serviceKey).join('|') : '');
   return {
     releaseChanged,
     servicesChanged: releaseChanged || svcKey(prev.release) !== svcKey(next.release),

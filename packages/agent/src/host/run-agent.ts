@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { type Random } from '../core/backoff.js';
@@ -9,13 +10,15 @@ import { DeviceApi } from '../net/device-api.js';
 import { HttpClient } from '../net/http-client.js';
 import { hostMetricsSampler, readUndervolted } from './metrics.js';
 import { localNetwork } from './network.js';
+import { EngineHost, connectEngine, type EngineKind } from './engine.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
- * loop. The agent runs no containers: when the target release changes it simulates the
- * download and reports the release's services as running. A reboot or shutdown action
- * never touches the host: reboot drops the link and restarts the agent in-process after a
- * short pause, shutdown stops the agent (the CLI then exits).
+ * loop. With `engine` docker or podman it runs the release's services as containers on
+ * that engine (`EngineHost`); reboot and shutdown act on the host only with `allowPower`,
+ * otherwise they are refused. With `engine` none (the default) it runs no containers: a
+ * new release's download is simulated and its services reported as running, and reboot
+ * drops the link and restarts the agent in-process, shutdown stops the agent.
  */
 
 /**
@@ -40,6 +43,28 @@ export interface RunAgentOptions {
   rebootOfflineMs?: number;
   sampleMetrics?: () => Metrics | null;
   random?: Random;
+  /** Container engine (default none: simulated services). */
+  engine?: EngineKind;
+  /** Environment for engine discovery (DOCKER_HOST, XDG_RUNTIME_DIR); default process.env. */
+  engineEnv?: NodeJS.ProcessEnv;
+  /** Let reboot / shutdown actions really reboot or power off this host (engine mode). */
+  allowPower?: boolean;
+  /** Seconds a container gets to stop before it is killed. */
+  stopTimeoutS?: number;
+  lockRetryMs?: number;
+  statusIntervalMs?: number;
+}
+
+/** `systemctl reboot|poweroff`, falling back to `reboot|poweroff` where there is no systemd. */
+export function hostPowerCommand(kind: 'reboot' | 'shutdown', log: (m: string) => void): void {
+  const verb = kind === 'reboot' ? 'reboot' : 'poweroff';
+  log(`${kind}: running systemctl ${verb}`);
+  execFile('systemctl', [verb], (err) => {
+    if (!err) return;
+    execFile(verb, [], (err2) => {
+      if (err2) log(`${kind} failed: ${err2.message}`);
+    });
+  });
 }
 
 export interface RunningAgent {
@@ -50,11 +75,20 @@ export interface RunningAgent {
 
 export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   let config = o.config;
+  const log = o.log ?? ((m: string) => console.log(`[flotilla-agent] ${m}`));
+  // The engine first: a start that cannot reach it changes nothing.
+  const engine = o.engine ?? 'none';
+  let containers: EngineHost | undefined;
+  if (engine !== 'none') {
+    const { docker, where } = await connectEngine(engine, o.engineEnv ?? process.env);
+    log(`container engine (${engine}) at ${where}`);
+    const trustedRegistries = [new URL(config.apiEndpoint).host, ...(config.registryEndpoint ? [config.registryEndpoint] : [])];
+    containers = new EngineHost(docker, { uuid: config.uuid, deviceApiKey: config.deviceApiKey, trustedRegistries, log, ...(o.stopTimeoutS !== undefined ? { stopTimeoutS: o.stopTimeoutS } : {}) });
+  }
   if (o.configPath) await saveConfig(o.configPath, config);
   const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
   const scheduler = new Scheduler();
   const net = localNetwork();
-  const log = o.log ?? ((m: string) => console.log(`[flotilla-agent] ${m}`));
   const device = new Device(
     {
       api: new DeviceApi(http),
@@ -89,6 +123,13 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         if (o.configPath) await saveConfig(o.configPath, config);
         log(`registered as device ${deviceId} (${config.uuid}); provisioning key dropped`);
       },
+      ...(containers ? { containers } : {}),
+      ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
+      ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),
+      ...(containers && !o.allowPower
+        ? { powerRefusal: (kind: 'reboot' | 'shutdown') => `${kind} refused: this agent runs on a real host and was started without --allow-power` }
+        : {}),
+      ...(containers && o.allowPower ? { hostPower: (kind: 'reboot' | 'shutdown') => hostPowerCommand(kind, log) } : {}),
       onShutdown: () => {
         log('shutdown requested: stopping the agent (the host keeps running)');
         o.onShutdown?.();
@@ -101,6 +142,8 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
     config: () => config,
     async stop() {
       device.stop();
+      // An apply under way ends before its next step; nothing is left half-created after stop.
+      await device.settled().catch(() => undefined);
       scheduler.stop();
       http.close();
     },
