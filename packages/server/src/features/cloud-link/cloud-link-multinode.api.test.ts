@@ -6,6 +6,7 @@ import type { PoolDb } from '../../infra/db/db.js';
 import { sweepHeartbeats, HEARTBEAT_SWEEP_JOB } from '../../infra/jobs/heartbeat-sweep.js';
 import { MAIL_RETRY_JOB } from '../../infra/jobs/mail-delivery.js';
 import { FILE_GARBAGE_JOB } from '../../infra/files/garbage.js';
+import { REGISTRY_GARBAGE_JOB } from '../registry/index.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet } from '../../../test/support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from '../../../test/support/cloud-link.js';
@@ -159,6 +160,7 @@ describe('the heartbeat sweep', () => {
       { name: FILE_GARBAGE_JOB, cron: '* * * * *' },
       { name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' },
       { name: MAIL_RETRY_JOB, cron: '* * * * *' },
+      { name: REGISTRY_GARBAGE_JOB, cron: '* * * * *' },
     ]);
   });
 });
