@@ -82,7 +82,7 @@ describe('checkComposition', () => {
       'service "main": volume "other" is not declared under the top-level "volumes"',
       'service "main": volume "data:relative" must mount at an absolute path',
       'service "main": volume "data:/x:zz" must be "name:/path" or "name:/path:ro"',
-      'service "main": volume "/anonymous" is a bind mount; only named volumes are supported',
+      'service "main": volume "/anonymous" is an anonymous volume; only named volumes are supported',
       'service "main": volume {"type":"bind","source":"/","target":"/host"} is a bind mount; only named volumes are supported',
     ]);
   });

@@ -196,6 +196,7 @@ export function parseVolumeEntry(entry: unknown): VolumeEntry | { problem: strin
   const shown = typeof entry === 'string' ? entry : JSON.stringify(entry);
   if (typeof entry === 'string') {
     const [s = '', t, mode, ...rest] = entry.split(':');
+    if (t === undefined && s.startsWith('/')) return { problem: `volume "${shown}" is an anonymous volume; only named volumes are supported` };
     if (t === undefined || rest.length > 0 || (mode !== undefined && mode !== 'ro' && mode !== 'rw')) {
       if (s.startsWith('/') || s.startsWith('.') || s.startsWith('~')) return { problem: `volume "${shown}" is a bind mount; only named volumes are supported` };
       return { problem: `volume "${shown}" must be "name:/path" or "name:/path:ro"` };
