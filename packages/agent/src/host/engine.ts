@@ -269,7 +269,7 @@ export class EngineHost implements ContainerHost {
     }
   }
 
-  /** The device's per-fleet bridge network, created on first use (engines give it DNS for the aliases). */
+  /** The device's per-fleet bridge network, created on first use (engines give it DNS for the aliases); it carries the composed labels of the service that created it, as volumes do. */
   private async ensureNetwork(spec: ContainerSpec): Promise<void> {
     if (!spec.network) return;
     try {
@@ -280,7 +280,7 @@ export class EngineHost implements ContainerHost {
         Name: spec.network,
         Driver: 'bridge',
         CheckDuplicate: true,
-        Labels: { [LABEL.deviceUuid]: this.o.uuid, [LABEL.appId]: spec.labels[LABEL.appId]!, [LABEL.network]: 'default' },
+        Labels: { ...composedLabels(spec), [LABEL.deviceUuid]: this.o.uuid, [LABEL.appId]: spec.labels[LABEL.appId]!, [LABEL.network]: 'default' },
       });
     }
   }
