@@ -127,7 +127,6 @@ export interface ContainerSpec {
 
 export class CompositionError extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Docker-compose string commands are split like a shell would (quotes, backslashes), not run through `sh -c`. */
 export function shellSplit(text: string): string[] {
