@@ -127,7 +127,6 @@ export interface ContainerSpec {
 
 export class CompositionError extends Error {}
 
-
 /** Docker-compose string commands are split like a shell would (quotes, backslashes), not run through `sh -c`. */
 export function shellSplit(text: string): string[] {
   const out: string[] = [];
