@@ -52,7 +52,7 @@ const composition = {
   services: {
     // Serves /www/hello on port 8080 (the file is written at start into the named volume).
     web: { command: ['/bin/busybox', 'sh', '-c', 'echo hello-from-web > /www/hello; exec /bin/busybox httpd -f -p 8080 -h /www'], volumes: ['www:/www'], labels },
-    client: { command: ['/bin/busybox', 'sh', '-c', 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done'], depends_on: ['web'], labels },
+    client: { command: ['/bin/busybox', 'sh', '-c', 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done'], depends_on: ['web'], restart: 'on-failure:3', labels },
   },
 };
 
@@ -119,6 +119,8 @@ describe('flotilla-agent: the fleet network and a target without a release', () 
       return r?.stdout;
     }, 'client fetching http://web:8080/hello');
     expect(body.trim()).toBe('hello-from-web');
+    // restart: on-failure:N reaches the engine with its retry count.
+    expect((await docker.getContainer(client.Id).inspect()).HostConfig.RestartPolicy).toMatchObject({ Name: 'on-failure', MaximumRetryCount: 3 });
   });
 
   it('removes the services and the network when the target has no release (the device moved to a fleet without one); the volume stays', async () => {
