@@ -43,10 +43,18 @@ describe('flotilla command line', () => {
     const ok = await run(['deploy', 'o/f', '--dry-run']);
     expect(ok.code, ok.stderr).toBe(EXIT.ok);
     expect(ok.stdout).toContain('main: build . (Dockerfile)');
-    await writeFile(join(dir, 'docker-compose.yml'), 'services:\n  web:\n    build: ./missing\n    tty: true\n');
+    await writeFile(join(dir, 'docker-compose.yml'), 'services:\n  web:\n    build: ./missing\n    privileged: true\n');
     const bad = await run(['deploy', 'o/f', '--dry-run']);
     expect(bad.code).toBe(EXIT.failed);
-    expect(bad.stderr).toContain('docker-compose.yml: service "web": unsupported key "tty"');
+    expect(bad.stderr).toContain('docker-compose.yml: service "web": unsupported key "privileged"');
+  });
+
+  it('deploy --dry-run warns about keys the agent ignores and still accepts the project', async () => {
+    await writeFile(join(dir, 'Dockerfile'), 'FROM scratch\n');
+    await writeFile(join(dir, 'docker-compose.yml'), 'services:\n  web:\n    build: .\n    tty: true\n');
+    const r = await run(['deploy', 'o/f', '--dry-run']);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stderr).toContain('Warning: service "web": "tty" is ignored: flotilla-agent does not apply it');
   });
 
   it('names build contexts and Dockerfiles that do not exist', async () => {

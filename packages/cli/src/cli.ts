@@ -196,6 +196,7 @@ function printPlan(project: LoadedProject, out: CliOutput): void {
   for (const s of project.services) {
     out.stdout(s.build ? `  ${s.name}: build ${s.build.context} (${s.build.dockerfile})\n` : `  ${s.name}: image ${s.image}\n`);
   }
+  for (const key of project.ignored) out.stderr(`Warning: ${key} is ignored: flotilla-agent does not apply it\n`);
 }
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;

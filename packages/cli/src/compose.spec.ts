@@ -92,16 +92,31 @@ services:
   other:
     image: busybox
     devices: [/dev/ttyUSB0]
-networks:
+configs:
   default: {}
 `),
     ).toEqual([
-      'unsupported top-level key "networks" (supported: version, services, volumes)',
+      'unsupported top-level key "configs" (supported: version, services, volumes)',
       'service "main": unsupported key "privileged" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
       'service "main": unsupported key "cap_add" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
       'service "main": unsupported key "build.network" (supported: context, dockerfile, args, labels, target)',
       'service "other": unsupported key "devices" (supported: build, image, command, entrypoint, environment, labels, volumes, restart, depends_on, network_mode, ports, working_dir, user, hostname)',
     ]);
+  });
+
+  it('accepts keys the agent ignores harmlessly, reports them and leaves them out of the release', () => {
+    const project = parseCompose(`
+services:
+  main:
+    build: .
+    healthcheck: { test: [CMD, 'true'] }
+    networks: [default]
+    restart: on-failure:3
+networks:
+  default: {}
+`);
+    expect(project.ignored).toEqual(['"networks"', 'service "main": "healthcheck"', 'service "main": "networks"']);
+    expect(project.composition).toEqual({ version: '2.1', services: { main: { build: { context: '.', dockerfile: 'Dockerfile' }, restart: 'on-failure:3' } } });
   });
 
   it('refuses bind mounts, undeclared volumes and volume driver options', () => {
@@ -141,7 +156,7 @@ services:
     ).toEqual([
       'service "main": command: must be a string or a list of strings',
       'service "main": environment: each entry must be a "KEY=value" string',
-      'service "main": restart must be one of no, always, on-failure, unless-stopped',
+      'service "main": restart must be one of no, always, on-failure, unless-stopped (or on-failure:N, N ≤ 10000)',
       'service "main": depends_on names "ghost", which is not a service of this project',
       'service "main": depends_on names the service itself',
       'service "main": network_mode must be one of bridge, host, none',

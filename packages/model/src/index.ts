@@ -29,6 +29,7 @@ export * from './device-type/device-types.js';
 export * from './device-type/os-lines.js';
 export * from './release/release.resource.js';
 export * from './release/release.rules.js';
+export * from './release/composition.js';
 export * from './variables/variables.resource.js';
 export * from './variables/variables.rules.js';
 export * from './invitation/invitation.resource.js';

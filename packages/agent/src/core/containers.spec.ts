@@ -49,7 +49,7 @@ describe('containerSpec', () => {
       composition: {
         command: 'sh -c "echo \\"a b\\"; sleep 1"',
         entrypoint: ['/bin/busybox'],
-        volumes: ['data:/data', { type: 'volume', source: 'cache', target: '/cache', read_only: true }, '/anonymous'],
+        volumes: ['data:/data', { type: 'volume', source: 'cache', target: '/cache', read_only: true }],
         ports: ['8080:80', '53/udp', '127.0.0.1:9000:9000'],
         network_mode: 'host',
         depends_on: ['db'],
@@ -80,8 +80,9 @@ describe('containerSpec', () => {
       { container: '53/udp' },
       { container: '9000/tcp', hostIp: '127.0.0.1', hostPort: '9000' },
     ]);
-    expect(spec.restart).toBe('always');
+    expect(spec.restart).toEqual({ name: 'always', maximumRetryCount: 0 });
     expect(spec.networkMode).toBe('host');
+    expect(spec.network).toBeUndefined();
     expect(spec.dependsOn).toEqual(['db']);
     expect(spec.name).toBe('main_104_7_aaaabbbbcccc');
     expect(spec.strategy).toBe('download-then-kill');
@@ -101,7 +102,20 @@ describe('containerSpec', () => {
     expect(containerSpec(target([]), svc('a', { labels: { 'io.balena.update.strategy': 'hand-over' } })).strategy).toBe('download-then-kill');
   });
 
-  it('refuses bind mounts, bad ports and unknown restart policies', () => {
+  it("puts a service on the device's fleet network unless network_mode says otherwise; on-failure keeps its retry count", () => {
+    const plain = containerSpec(target([]), svc('a', { composition: { restart: 'on-failure:4' } }));
+    expect(plain.network).toBe('3_default_aaaabbbbcccc');
+    expect(plain.networkMode).toBeUndefined();
+    expect(plain.restart).toEqual({ name: 'on-failure', maximumRetryCount: 4 });
+    const bridge = containerSpec(target([]), svc('a', { composition: { network_mode: 'bridge' } }));
+    expect(bridge).toMatchObject({ networkMode: 'bridge' });
+    expect(bridge.network).toBeUndefined();
+    expect(bridge.configHash).not.toBe(plain.configHash);
+  });
+
+  it('refuses bind mounts, anonymous volumes, bad ports, network modes and unknown restart policies', () => {
+    expect(() => containerSpec(target([]), svc('a', { composition: { volumes: ['/data'] } }))).toThrow(/anonymous volume/);
+    expect(() => containerSpec(target([]), svc('a', { composition: { network_mode: 'container:x' } }))).toThrow(/network_mode/);
     expect(() => containerSpec(target([]), svc('a', { composition: { volumes: ['/etc:/host-etc'] } }))).toThrow(CompositionError);
     expect(() => containerSpec(target([]), svc('a', { composition: { ports: ['http'] } }))).toThrow(/unsupported port/);
     expect(() => containerSpec(target([]), svc('a', { composition: { restart: 'sometimes' } }))).toThrow(/restart policy/);
@@ -180,6 +194,15 @@ describe('planApply', () => {
     ]);
     // An exited container stops nothing: the update lock does not hold it back.
     expect(plan.disruptive).toBe(false);
+  });
+
+  it("removes the device's networks no desired service joins", () => {
+    const hostOnly = containerSpec(t1, svc('main', { composition: { network_mode: 'host' } }));
+    expect(planApply([], [main1], () => 'sha256:m', [], ['3_default_aaaabbbbcccc']).steps.map((s) => s.kind)).toEqual(['start']);
+    expect(planApply([], [hostOnly], () => 'sha256:m', [], ['3_default_aaaabbbbcccc']).steps).toEqual([
+      { kind: 'start', spec: hostOnly },
+      { kind: 'remove-network', name: '3_default_aaaabbbbcccc' },
+    ]);
   });
 
   it('adopts the containers of a restarted agent when they match', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { dependsOnOf, parsePort, parseVolumeEntry, restartPolicyOf, stringMapOf, type RestartPolicy } from '@flotilla/model';
 import type { ServiceStatus } from './report.js';
 import type { TargetRelease, TargetService } from './target-state.js';
 
@@ -46,6 +47,12 @@ export interface ContainerHost {
   restartAll(): Promise<void>;
   /** Removes the app's containers and volumes (the data); the next apply recreates them. */
   purge(): Promise<void>;
+  /**
+   * The target has no release (its fleet's release was deleted, or the device moved to a
+   * fleet without one): stops and removes the device's containers, their unused images and
+   * its network, keeping the volumes (the data) until a release no longer mounts them or a purge.
+   */
+  clear(): Promise<void>;
 }
 
 // --- labels --------------------------------------------------------------------------
@@ -60,6 +67,7 @@ export const LABEL = {
   imageId: 'io.flotilla.image-id',
   configHash: 'io.flotilla.config-hash',
   volumeName: 'io.flotilla.volume-name',
+  network: 'io.flotilla.network',
 } as const;
 
 /** balena-supervisor's names for the same facts (so balena tooling recognises the containers). */
@@ -102,8 +110,11 @@ export interface ContainerSpec {
   env: string[];
   labels: Record<string, string>;
   volumes: VolumeMount[];
-  restart: 'no' | 'always' | 'on-failure' | 'unless-stopped';
+  restart: RestartPolicy;
+  /** `host` or `none` from the composition; unset = `network`, or the engine's default bridge for `bridge`. */
   networkMode?: string;
+  /** The device's per-fleet network the service joins with its name as alias (unset with a network_mode). */
+  network?: string;
   ports: PortBinding[];
   workingDir?: string;
   user?: string;
@@ -115,8 +126,6 @@ export interface ContainerSpec {
 }
 
 export class CompositionError extends Error {}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Docker-compose string commands are split like a shell would (quotes, backslashes), not run through `sh -c`. */
 export function shellSplit(text: string): string[] {
@@ -157,81 +166,46 @@ function commandOf(value: unknown, key: string): string[] | undefined {
   throw new CompositionError(`${key} must be a string or a list of strings`);
 }
 
-function stringMap(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const s = String(item);
-      const eq = s.indexOf('=');
-      if (eq > 0) out[s.slice(0, eq)] = s.slice(eq + 1);
-    }
-  } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) out[k] = v === null || v === undefined ? '' : String(v);
-  }
-  return out;
-}
-
 /** Per-device names: two agents on one engine never share a container or a volume. */
 export const devicePrefix = (uuid: string) => uuid.slice(0, 12);
 export const volumeName = (appId: number, volume: string, uuid: string) => `${appId}_${volume}_${devicePrefix(uuid)}`;
+/** The device's network of a fleet's services (balena's `<appId>_default`, per device like the volumes). */
+export const networkName = (appId: number, uuid: string) => `${appId}_default_${devicePrefix(uuid)}`;
 export const containerName = (service: string, imageId: number, releaseId: number, uuid: string) => `${service}_${imageId}_${releaseId}_${devicePrefix(uuid)}`;
+
+// The composition was checked by the server (the model's `checkComposition`); these read it
+// with the model's own normalisation and refuse what the agent cannot apply all the same.
 
 function volumesOf(value: unknown, t: ApplyTarget): VolumeMount[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new CompositionError('volumes must be a list');
-  const out: VolumeMount[] = [];
-  for (const v of value) {
-    let source: string;
-    let target: string;
-    let readOnly = false;
-    if (typeof v === 'string') {
-      const parts = v.split(':');
-      if (parts.length < 2) continue; // an anonymous volume: not kept across updates, left to the image
-      source = parts[0]!;
-      target = parts[1]!;
-      readOnly = parts[2] === 'ro';
-    } else if (isObject(v) && (v.type === undefined || v.type === 'volume') && typeof v.source === 'string' && typeof v.target === 'string') {
-      source = v.source;
-      target = v.target;
-      readOnly = v.read_only === true;
-    } else {
-      throw new CompositionError(`unsupported volume ${JSON.stringify(v)}: only named volumes`);
-    }
-    if (source.startsWith('/') || source.startsWith('.') || source.startsWith('~')) {
-      throw new CompositionError(`bind mount "${source}" is not supported: only named volumes`);
-    }
-    out.push({ name: volumeName(t.appId, source, t.uuid), volume: source, target, readOnly });
-  }
-  return out;
+  return value.map((entry) => {
+    const v = parseVolumeEntry(entry);
+    if ('problem' in v) throw new CompositionError(v.problem);
+    return { name: volumeName(t.appId, v.source, t.uuid), volume: v.source, target: v.target, readOnly: v.readOnly };
+  });
 }
 
 function portsOf(value: unknown): PortBinding[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new CompositionError('ports must be a list');
   return value.map((p) => {
-    const text = String(p);
-    const [spec, proto = 'tcp'] = text.split('/');
-    const parts = spec!.split(':');
-    const container = `${parts[parts.length - 1]}/${proto}`;
-    if (!/^[0-9]+\/(tcp|udp|sctp)$/.test(container)) throw new CompositionError(`unsupported port "${text}"`);
-    if (parts.length === 1) return { container };
-    if (parts.length === 2) return { container, hostPort: parts[0]! };
-    return { container, hostIp: parts[0]!, hostPort: parts[1]! };
+    const port = parsePort(p);
+    if (!port) throw new CompositionError(`unsupported port "${String(p)}"`);
+    return port;
   });
 }
 
-function restartOf(value: unknown): ContainerSpec['restart'] {
-  if (value === undefined || value === null) return 'always'; // balena's default
-  const v = String(value);
-  if (v === 'no' || v === 'always' || v === 'unless-stopped') return v;
-  if (v.startsWith('on-failure')) return 'on-failure';
-  throw new CompositionError(`unsupported restart policy "${v}"`);
+function restartOf(value: unknown): RestartPolicy {
+  const policy = restartPolicyOf(value);
+  if (!policy) throw new CompositionError(`unsupported restart policy "${String(value)}"`);
+  return policy;
 }
 
-function dependsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
-  if (isObject(value)) return Object.keys(value);
-  return [];
+function networkModeOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'bridge' || value === 'host' || value === 'none') return value;
+  throw new CompositionError(`unsupported network_mode "${String(value)}"`);
 }
 
 export function strategyOf(labels: Record<string, string>): UpdateStrategy {
@@ -247,7 +221,7 @@ export function strategyOf(labels: Record<string, string>): UpdateStrategy {
  */
 export function containerSpec(t: ApplyTarget, s: TargetService): ContainerSpec {
   const comp = s.composition ?? {};
-  const composedLabels = s.labels ?? stringMap(comp.labels);
+  const composedLabels = s.labels ?? stringMapOf(comp.labels);
   const env: Record<string, string> = {
     BALENA: '1',
     BALENA_DEVICE_UUID: t.uuid,
@@ -256,7 +230,7 @@ export function containerSpec(t: ApplyTarget, s: TargetService): ContainerSpec {
     BALENA_APP_UUID: t.appUuid,
     BALENA_APP_NAME: t.appName,
     BALENA_SERVICE_NAME: s.name,
-    ...(s.environment ?? stringMap(comp.environment)),
+    ...(s.environment ?? stringMapOf(comp.environment)),
   };
   const labels: Record<string, string> = {
     ...composedLabels,
@@ -279,13 +253,15 @@ export function containerSpec(t: ApplyTarget, s: TargetService): ContainerSpec {
     volumes: volumesOf(comp.volumes, t),
     restart: restartOf(comp.restart),
     ports: portsOf(comp.ports),
-    dependsOn: dependsOf(comp.depends_on),
+    dependsOn: dependsOnOf(comp.depends_on),
   };
   const cmd = commandOf(comp.command, 'command');
   const entrypoint = commandOf(comp.entrypoint, 'entrypoint');
   if (cmd) spec.cmd = cmd;
   if (entrypoint) spec.entrypoint = entrypoint;
-  if (typeof comp.network_mode === 'string') spec.networkMode = comp.network_mode;
+  const networkMode = networkModeOf(comp.network_mode);
+  if (networkMode) spec.networkMode = networkMode;
+  else spec.network = networkName(t.appId, t.uuid);
   if (typeof comp.working_dir === 'string') spec.workingDir = comp.working_dir;
   if (typeof comp.user === 'string') spec.user = comp.user;
   if (typeof comp.hostname === 'string') spec.hostname = comp.hostname;
@@ -343,7 +319,8 @@ export type Step =
   | { kind: 'start'; spec: ContainerSpec }
   | { kind: 'rename'; container: CurrentContainer; name: string }
   | { kind: 'remove-image'; imageId: string; image: string }
-  | { kind: 'remove-volume'; name: string };
+  | { kind: 'remove-volume'; name: string }
+  | { kind: 'remove-network'; name: string };
 
 export interface Plan {
   /** Services whose container stays as it is. */
@@ -369,13 +346,15 @@ export function imagesToPrefetch(specs: ContainerSpec[], isLocal: (image: string
  * hash matches and it runs the same image content (local image id); otherwise it is
  * replaced: download-then-kill (already pulled) or kill-then-download (pull after the kill).
  * Containers of services the target no longer has are removed, then the images they used
- * that nothing desired uses, then the device's volumes no desired service mounts.
+ * that nothing desired uses, then the device's volumes no desired service mounts and its
+ * networks no desired service joins.
  */
 export function planApply(
   current: CurrentContainer[],
   desired: ContainerSpec[],
   localImageId: (image: string) => string | undefined,
   currentVolumes: string[],
+  currentNetworks: string[] = [],
 ): Plan {
   const steps: Step[] = [];
   const keep: string[] = [];
@@ -415,6 +394,8 @@ export function planApply(
   }
   const mounted = new Set(desired.flatMap((s) => s.volumes.map((v) => v.name)));
   for (const v of currentVolumes) if (!mounted.has(v)) steps.push({ kind: 'remove-volume', name: v });
+  const joined = new Set(desired.map((s) => s.network).filter((n): n is string => n !== undefined));
+  for (const n of currentNetworks) if (!joined.has(n)) steps.push({ kind: 'remove-network', name: n });
   return { keep, steps, disruptive };
 }
 

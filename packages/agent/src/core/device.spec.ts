@@ -238,6 +238,10 @@ function fakeHost() {
       calls.push('purge');
       state.status = {};
     },
+    async clear() {
+      calls.push('clear');
+      state.status = {};
+    },
   };
   return { host, calls, state };
 }
@@ -259,6 +263,43 @@ describe('the device protocol loop with a container host (run --engine)', () => 
     expect(JSON.stringify(downloading?.apps)).toContain('"status":"Downloading","download_progress":40');
     expect(calls.reports.at(-1)).toMatchObject({ update_status: 'done', apps: { 'app-uuid': { release_uuid: 'c1' } } });
     expect(device.running?.commit).toBe('c1');
+    device.stop();
+  });
+
+  it('removes the services when the target has no release (release deleted, fleet without one), under the update lock', async () => {
+    let locked = false;
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, calls, polls, advance } = setup(() => locked, () => 0, { containers: host, lockRetryMs: 1_000 });
+    polls.push({ status: 200, etag: '"e1"', body: target('c1') });
+    device.start();
+    await advance(1_000);
+    expect(device.running?.commit).toBe('c1');
+    locked = true;
+    polls.push({ status: 200, etag: '"e2"', body: target(null) });
+    device.pollNow();
+    await advance(1_500);
+    expect(hostCalls).toEqual(['apply c1']);
+    locked = false;
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1', 'clear']);
+    expect(device.running).toBeNull();
+    expect(JSON.stringify(calls.reports.at(-1))).not.toContain('"status":"Running"');
+    // A release again: applied as usual.
+    polls.push({ status: 200, etag: '"e3"', body: target('c2') });
+    device.pollNow();
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1', 'clear', 'apply c2']);
+    expect(device.running?.commit).toBe('c2');
+    device.stop();
+  });
+
+  it('a first target without a release clears what an earlier run left', async () => {
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, polls, advance } = setup(false, () => 0, { containers: host });
+    polls.push({ status: 200, etag: '"e1"', body: target(null) });
+    device.start();
+    await advance(1_000);
+    expect(hostCalls).toEqual(['clear']);
     device.stop();
   });
 

@@ -139,6 +139,8 @@ export class Device {
   /** An action that removes or restarts containers is under way (purge, restart all): no status reads meanwhile. */
   private acting = false;
   private forceApply = false;
+  /** Engine mode: the target has no release and the device's services are still to be removed. */
+  private clearing = false;
   private engineUpdate: UpdateSnapshot | null = null;
   private installProgress: Record<string, ServiceProgress> | null = null;
 
@@ -280,13 +282,18 @@ export class Device {
   }
 
   private applyTarget(next: TargetSummary): void {
+    const first = this.target === null;
     const diff = diffTarget(this.target, next);
     if (next.release) next.release = this.env.internRelease?.(next.release) ?? next.release;
     this.target = next;
     if (!this.opts.pollIntervalFixed) this.pollIntervalMs = pollIntervalFrom(next.config, this.opts.pollIntervalMs);
     if (diff.releaseChanged || diff.servicesChanged) this.emit({ type: 'target', commit: next.release?.commit ?? null });
     const want = next.release;
-    if (want === null) return;
+    if (want === null) {
+      // No release to run (deleted, or a fleet without one): the engine's services go, as on balena.
+      if (this.opts.containers && (first || diff.releaseChanged)) this.startClear();
+      return;
+    }
     if (this.running?.commit === want.commit && !diff.servicesChanged) return;
     if (this.opts.containers) {
       // The engine diffs containers itself: a changed service of the same release is replaced alone.
@@ -308,6 +315,7 @@ export class Device {
 
   private startApply(release: TargetRelease): void {
     this.installing = release;
+    this.clearing = false;
     this.env.scheduler.cancel(this.updateTask);
     this.updateTask = null;
     if (this.applying) {
@@ -315,6 +323,45 @@ export class Device {
       return;
     }
     this.applyDone = this.runApply();
+  }
+
+  /** Engine mode, target without a release: remove the device's containers (volumes stay). */
+  private startClear(): void {
+    this.installing = null;
+    this.clearing = true;
+    this.env.scheduler.cancel(this.updateTask);
+    this.updateTask = null;
+    if (this.applying) {
+      this.applyAgain = true;
+      return;
+    }
+    this.applyDone = this.runApply();
+  }
+
+  private retryClear(delayMs: number): void {
+    this.updateTask = this.env.scheduler.after(delayMs, () => {
+      this.updateTask = null;
+      if (this.clearing && this.installing === null) this.startClear();
+    });
+  }
+
+  private async clearServices(host: ContainerHost): Promise<void> {
+    if (!this.forceApply && this.locked()) {
+      this.env.log(this, 'the target has no release; removing the services waits for the update lock');
+      this.retryClear(this.opts.lockRetryMs ?? 5_000);
+      return;
+    }
+    await host.clear();
+    if ((this.phase as Phase) === 'stopped' || this.applyAgain) return;
+    this.clearing = false;
+    this.forceApply = false;
+    this.applyFailures = 0;
+    this.running = null;
+    this.engineUpdate = null;
+    this.installProgress = null;
+    this.serviceStatus = await host.status();
+    this.env.log(this, 'the target has no release: no service runs');
+    this.requestReport(0);
   }
 
   private locked(): boolean {
@@ -330,6 +377,10 @@ export class Device {
         this.applyAgain = false;
         const release = this.installing;
         const target = this.target;
+        if (release === null && this.clearing && this.phase === 'online') {
+          await this.clearServices(host);
+          continue;
+        }
         if (release === null || target === null || target.appId === null || target.appUuid === null || this.phase !== 'online') return;
         const force = this.forceApply;
         this.env.log(this, `applying release ${release.commit.slice(0, 7)} (${release.services.length} service(s))`);
@@ -377,6 +428,7 @@ export class Device {
       this.env.log(this, `applying the release failed (${message}); retrying`);
       this.emit({ type: 'update', phase: 'failed', progress: 0, commit: release?.commit ?? '' });
       this.requestReport(0);
+      if (release === null && this.clearing && this.phase === 'online') this.retryClear(errorBackoff(60_000, this.applyFailures, 2_000));
       if (release !== null && this.phase === 'online') {
         this.updateTask = this.env.scheduler.after(errorBackoff(60_000, this.applyFailures, 2_000), () => {
           this.updateTask = null;

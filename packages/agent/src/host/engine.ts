@@ -137,6 +137,11 @@ export class EngineHost implements ContainerHost {
     }));
   }
 
+  private async networks(): Promise<string[]> {
+    const list = await this.docker.listNetworks({ filters: this.mine });
+    return list.map((n) => n.Name);
+  }
+
   private async volumes(): Promise<string[]> {
     const res = await this.docker.listVolumes({ filters: this.mine });
     return (res.Volumes ?? []).map((v) => v.Name);
@@ -205,7 +210,7 @@ export class EngineHost implements ContainerHost {
       set(service, { status: 'Downloaded', progress: null });
     }
     local = await this.localImageIds(specs.map((s) => s.image));
-    const plan = planApply(await this.containers(), specs, (i) => local.get(i), await this.volumes());
+    const plan = planApply(await this.containers(), specs, (i) => local.get(i), await this.volumes(), await this.networks());
     if (plan.disruptive && hooks.isLocked()) {
       this.o.log(`update deferred: the update lock is held (${plan.steps.filter((s) => s.kind === 'kill').length} service(s) to stop)`);
       return 'locked';
@@ -242,6 +247,9 @@ export class EngineHost implements ContainerHost {
             .remove()
             .catch((err: unknown) => this.o.log(`could not remove volume ${step.name}: ${String(err)}`));
           break;
+        case 'remove-network':
+          await this.removeNetwork(step.name);
+          break;
       }
     }
     return 'done';
@@ -261,8 +269,34 @@ export class EngineHost implements ContainerHost {
     }
   }
 
+  /** The device's per-fleet bridge network, created on first use (engines give it DNS for the aliases); it carries the composed labels of the service that created it, as volumes do. */
+  private async ensureNetwork(spec: ContainerSpec): Promise<void> {
+    if (!spec.network) return;
+    try {
+      await this.docker.getNetwork(spec.network).inspect();
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.docker.createNetwork({
+        Name: spec.network,
+        Driver: 'bridge',
+        CheckDuplicate: true,
+        Labels: { ...composedLabels(spec), [LABEL.deviceUuid]: this.o.uuid, [LABEL.appId]: spec.labels[LABEL.appId]!, [LABEL.network]: 'default' },
+      });
+    }
+  }
+
+  private async removeNetwork(name: string): Promise<void> {
+    await this.docker
+      .getNetwork(name)
+      .remove()
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) this.o.log(`could not remove network ${name}: ${String(err)}`);
+      });
+  }
+
   private async startContainer(spec: ContainerSpec): Promise<void> {
     await this.ensureVolumes(spec);
+    await this.ensureNetwork(spec);
     const exposed: Record<string, object> = {};
     const bindings: Record<string, { HostIp?: string; HostPort?: string }[]> = {};
     for (const p of spec.ports) {
@@ -284,11 +318,16 @@ export class EngineHost implements ContainerHost {
       ...(spec.hostname ? { Hostname: spec.hostname } : {}),
       ExposedPorts: exposed,
       HostConfig: {
-        RestartPolicy: { Name: spec.restart === 'no' ? '' : spec.restart, ...(spec.restart === 'on-failure' ? { MaximumRetryCount: 0 } : {}) },
+        RestartPolicy: {
+          Name: spec.restart.name === 'no' ? '' : spec.restart.name,
+          ...(spec.restart.name === 'on-failure' ? { MaximumRetryCount: spec.restart.maximumRetryCount } : {}),
+        },
         Binds: spec.volumes.map((v) => `${v.name}:${v.target}${v.readOnly ? ':ro' : ''}`),
         PortBindings: bindings,
-        ...(spec.networkMode ? { NetworkMode: spec.networkMode } : {}),
+        ...(spec.networkMode ? { NetworkMode: spec.networkMode } : spec.network ? { NetworkMode: spec.network } : {}),
       },
+      // The service's name resolves to it for the fleet's other services (as on balena).
+      ...(spec.network ? { NetworkingConfig: { EndpointsConfig: { [spec.network]: { Aliases: [spec.service] } } } } : {}),
     });
     await container.start();
   }
@@ -358,6 +397,16 @@ export class EngineHost implements ContainerHost {
   async purge(): Promise<void> {
     for (const c of await this.containers()) await this.removeContainer(c.id);
     for (const v of await this.volumes()) await this.docker.getVolume(v).remove();
+    for (const n of await this.networks()) await this.removeNetwork(n);
+  }
+
+  async clear(): Promise<void> {
+    const current = await this.containers();
+    for (const c of current) await this.removeContainer(c.id);
+    const images = new Map(current.map((c) => [`${c.imageId} ${c.image}`, c]));
+    for (const c of images.values()) await this.removeImageIfUnused(c.imageId, c.image);
+    for (const n of await this.networks()) await this.removeNetwork(n);
+    if (current.length) this.o.log(`the target has no release: removed ${current.length} container(s)`);
   }
 }
 

@@ -11,6 +11,7 @@ import { assignRawVersions } from './release-raw-version.js';
 import { checkReleaseSemver } from './release-semver.js';
 import { touchRelease } from './release-update-timestamp.js';
 import { checkReleaseValidation } from './release-validation.js';
+import { checkReleaseComposition } from './release-composition.js';
 import { fleetsOfReleases, refreshTrackedTargets } from './track-latest-release.js';
 
 /** Release fields whose change can make a release the newest valid one, or stop it being so. */
@@ -25,6 +26,7 @@ export function registerReleaseRules(rules: Rules): void {
 
   rules.register('release', 'POST', {
     before: async ({ tx, actor, body }) => {
+      checkReleaseComposition(body);
       await setReleaseCreator(tx, actor, body);
       await checkReleaseSemver(tx, body, []);
     },
@@ -35,6 +37,7 @@ export function registerReleaseRules(rules: Rules): void {
   });
   rules.register('release', 'PATCH', {
     before: async ({ tx, app, body, ids }) => {
+      checkReleaseComposition(body);
       await checkFinalizeOneWay(tx, body, ids);
       await checkReleaseValidation(tx, body, ids);
       await checkReleaseSemver(tx, body, ids);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEMVER_THREE_PART_MESSAGE } from '@flotilla/model';
+import { SEMVER_THREE_PART_MESSAGE, SUPPORTED_SERVICE_KEYS } from '@flotilla/model';
+import { UNSUPPORTED_COMPOSITION_MESSAGE } from './release-composition.js';
 import { ONE_SUCCESS_PER_COMMIT_MESSAGE } from './one-success-per-commit.js';
 import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
@@ -162,6 +163,52 @@ describe('creating releases as balena deploy does', () => {
     expect((await req(owner.token, 'PATCH', `/v7/release(${releaseId})`, { status: 'finished' })).statusCode).toBe(400);
     expect((await row<{ status: string }>('release', releaseId))!.status).toBe('running');
     expect(await count('SELECT 1 FROM release WHERE belongs_to__application = $1', [appId])).toBe(1);
+  });
+
+  it('refuses a composition the agent cannot apply, naming every problem, and creates or changes nothing', async () => {
+    const appId = await fleet();
+    const bad = {
+      version: '2.1',
+      services: { main: { build: '.', privileged: true, volumes: ['/:/host'], restart: 'sometimes' }, side: { image: 'x', network_mode: 'container:main' } },
+    };
+    const res = await req(owner.token, 'POST', '/v7/release', { belongs_to__application: appId, commit: commitHash(), status: 'running', source: 'cloud', composition: bad });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toBe(
+      `${UNSUPPORTED_COMPOSITION_MESSAGE}: service "main": unsupported key "privileged" (supported: ${SUPPORTED_SERVICE_KEYS.join(', ')}); ` +
+        'service "main": volume "/:/host" is a bind mount; only named volumes are supported; ' +
+        'service "main": restart must be one of no, always, on-failure, unless-stopped (or on-failure:N, N ≤ 10000); ' +
+        'service "side": network_mode must be one of bridge, host, none',
+    );
+    const notObject = await req(owner.token, 'POST', '/v7/release', { belongs_to__application: appId, commit: commitHash(), status: 'running', source: 'cloud', composition: 'services: {}' });
+    expect(notObject.statusCode).toBe(400);
+    expect(notObject.json()).toBe(`${UNSUPPORTED_COMPOSITION_MESSAGE}: the composition must be an object with "services"`);
+    expect(await count('SELECT 1 FROM release WHERE belongs_to__application = $1', [appId])).toBe(0);
+
+    const releaseId = await createRelease(appId);
+    const patch = await req(owner.token, 'PATCH', `/v7/release(${releaseId})`, { composition: { services: { main: { image: 'x', devices: ['/dev/mem'] } } }, note: 'changed' });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toBe(`${UNSUPPORTED_COMPOSITION_MESSAGE}: service "main": unsupported key "devices" (supported: ${SUPPORTED_SERVICE_KEYS.join(', ')})`);
+    const kept = (await row<{ composition: unknown; note: string | null }>('release', releaseId))!;
+    expect(kept.composition).toEqual({ services: { main: { build: '.' } } });
+    expect(kept.note).toBeNull();
+  });
+
+  it('accepts compositions as balena-cli and balena-sdk clients send them: keys the agent ignores harmlessly, {} and built services without image', async () => {
+    const appId = await fleet();
+    const balenaCli = {
+      version: '2.1',
+      networks: { default: {} },
+      volumes: { data: {} },
+      services: {
+        main: { build: { context: '.', dockerfile: 'Dockerfile', network: 'host' }, image: 'main', healthcheck: { test: ['CMD', 'true'] }, networks: ['default'], tty: true, restart: 'on-failure:5', volumes: ['data:/data'] },
+        side: { depends_on: ['main'], logging: { driver: 'json-file' }, 'x-note': 'hi' },
+      },
+    };
+    const id = await createRelease(appId, { composition: balenaCli });
+    expect((await row<{ composition: unknown }>('release', id))!.composition).toEqual(balenaCli);
+    await createRelease(appId, { composition: {} });
+    const patch = await req(owner.token, 'PATCH', `/v7/release(${id})`, { composition: { services: { main: { image: 'busybox', network_mode: 'host' } } } });
+    expect(patch.statusCode, patch.body).toBe(200);
   });
 
   it('answers a duplicate service with 409 Unique key constraint violated', async () => {
