@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
+import { arrangeSql } from './support/db';
 import { createFleetWithSuggestedName } from './support/fleets';
 import { deployRelease, newCommit } from './support/releases';
 import { newEmail, signIn } from './support/users';
@@ -60,9 +61,13 @@ test('a developer deploys, finds, edits, pins, invalidates, finalizes and delete
     commit: commitC,
     status: 'failed',
     source: 'local',
-    composition: 'not a composition',
+    composition: {},
   });
   await apiAs(request, admin, 'PATCH', `/v7/release(${failed.id})`, { is_invalidated: true });
+  // The API refuses a composition that is not one (400) since releases are validated against
+  // the model's composition rule; a release stored before that can still hold one, and the
+  // dashboard must say so rather than break. Only direct SQL can make that history now.
+  await arrangeSql(`UPDATE release SET composition = $2 WHERE id = $1`, [failed.id, JSON.stringify('not a composition')]);
 
   // The list: newest first, with status, creator, validity, finality and tags.
   await page.goto(`/fleets/${fleetId}`);
@@ -118,7 +123,7 @@ test('a developer deploys, finds, edits, pins, invalidates, finalizes and delete
   await expect(page.getByRole('log', { name: 'Build log', exact: true })).toContainText('[Success] Release built');
   const main = page.getByRole('region', { name: 'main', exact: true });
   await expect(main).toContainText('70.0 MB');
-  await expect(main).toContainText('registry');
+  await expect(main).toContainText(/\/v2\/[0-9a-f]{32}/); // where the server's registry stores it
   await expect(main.getByLabel('Dockerfile')).toContainText('FROM alpine:3.20');
   await expect(main.getByRole('log', { name: 'main Build log' })).toContainText('Successfully built main');
   await expect(main.getByRole('img', { name: 'Image built' })).toBeVisible();
