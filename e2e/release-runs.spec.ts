@@ -30,9 +30,11 @@ const testId = `e2e-release-runs-${randomBytes(4).toString('hex')}`;
 const engineEnv = (): Record<string, string> =>
   Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'DOCKER_HOST' || k.startsWith('CONTAINERS_')) as [string, string][]);
 
-let agent: ChildProcess | undefined;
-let work: string | undefined;
-let deviceUuid: string | undefined;
+// Every run's agent, work directory and device (`--repeat-each` runs the flow more than once
+// in one worker before afterAll).
+const agents: ChildProcess[] = [];
+const workDirs: string[] = [];
+const deviceUuids: string[] = [];
 let agentOutput = '';
 
 test.afterEach(async () => {
@@ -43,17 +45,18 @@ test.afterEach(async () => {
 
 test.afterAll(async () => {
   // The installer ran in its own process group: the agent (exec'd in the foreground) goes with it.
-  if (agent?.pid !== undefined && agent.exitCode === null) {
-    const exited = new Promise((done) => agent!.once('exit', done));
+  for (const agent of agents.splice(0)) {
+    if (agent.pid === undefined || agent.exitCode !== null) continue;
+    const exited = new Promise((done) => agent.once('exit', done));
     process.kill(-agent.pid, 'SIGTERM');
     await exited;
   }
   const engine = { env: engineEnv() };
-  if (deviceUuid) {
+  const ids = async (args: string[]) =>
+    (await podman(engine, args).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+  for (const uuid of deviceUuids.splice(0)) {
     // What the agent made: containers and volumes labelled with the device's uuid.
-    const ids = async (args: string[]) =>
-      (await podman(engine, args).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-    const filter = `label=${DEVICE_UUID_LABEL}=${deviceUuid}`;
+    const filter = `label=${DEVICE_UUID_LABEL}=${uuid}`;
     const containers = await ids(['ps', '-aq', '--filter', filter]);
     if (containers.length) await podman(engine, ['rm', '-f', '-t', '0', ...containers]).catch(() => undefined);
     const volumes = await ids(['volume', 'ls', '-q', '--filter', filter]);
@@ -61,7 +64,7 @@ test.afterAll(async () => {
   }
   // What the build made (and the agent pulled): images carrying the compose build label.
   await removeLabelled(engine, testId);
-  if (work) await rm(work, { recursive: true, force: true });
+  for (const dir of workDirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
 /** Writes a project directory. */
@@ -73,7 +76,7 @@ async function project(dir: string, files: Record<string, string>): Promise<void
 }
 
 /** Runs the real CLI as a child process; resolves with its exit code and output. */
-function flotilla(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+function flotilla(work: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
     execFile(process.execPath, [CLI, ...args], { cwd: work, timeout: 150_000, env }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
@@ -93,7 +96,9 @@ test('Add device → the copied command starts the agent on Podman → flotilla 
   const fleetName = `releaseruns_${stamp}`;
   const user: ApiUser = await registerApiUser(request, newEmail('releaseruns'));
   const org = await apiAs<{ id: number; handle: string }>(request, user, 'POST', '/v7/organization', { name: `Release runs E2E ${stamp}` });
-  work = await mkdtemp(join(tmpdir(), 'flotilla-e2e-release-runs-'));
+  const work = await mkdtemp(join(tmpdir(), 'flotilla-e2e-release-runs-'));
+  workDirs.push(work);
+  agentOutput = '';
 
   // 1. Sign in, create the fleet, add a device with the copied Linux command.
   await signIn(page, user.email);
@@ -114,11 +119,12 @@ test('Add device → the copied command starts the agent on Podman → flotilla 
 
   const prefix = join(work, 'device');
   await mkdir(prefix);
-  agent = spawn('sh', ['-c', command], {
+  const agent = spawn('sh', ['-c', command], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', FLOTILLA_PREFIX: prefix, FLOTILLA_SYSTEMD: '0', FLOTILLA_FOREGROUND: '1', FLOTILLA_AGENT_ENGINE: 'podman', ...engineEnv() },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  agents.push(agent);
   agent.stdout!.on('data', (d: Buffer) => (agentOutput += d.toString()));
   agent.stderr!.on('data', (d: Buffer) => (agentOutput += d.toString()));
 
@@ -132,7 +138,8 @@ test('Add device → the copied command starts the agent on Podman → flotilla 
     )
     .toBe(true);
   const config = JSON.parse(await readFile(join(prefix, 'etc/flotilla/config.json'), 'utf8')) as { uuid: string };
-  deviceUuid = config.uuid;
+  const deviceUuid = config.uuid;
+  deviceUuids.push(deviceUuid);
   await dialog.getByRole('button', { name: 'Close' }).click();
   await page.reload();
   const row = page.getByRole('table', { name: 'Devices' }).locator('tbody tr').filter({ has: page.locator(`a[href="/devices/${deviceUuid}"]`) });
@@ -171,7 +178,7 @@ test('Add device → the copied command starts the agent on Podman → flotilla 
     'web/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "mkdir -p /www && echo ${testId} > /www/index.html"]`),
     'worker/Dockerfile': dockerfile(`RUN ["/bin/busybox", "sh", "-c", "echo worker-${testId} > /worker.txt"]`),
   });
-  const deploy = await flotilla(['deploy', `${org.handle}/${fleetName}`, '--source', source, '--semver', '1.4.2', '--note', 'e2e release'], {
+  const deploy = await flotilla(work, ['deploy', `${org.handle}/${fleetName}`, '--source', source, '--semver', '1.4.2', '--note', 'e2e release'], {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: work,
     FLOTILLA_CONFIG_DIR: join(work, 'cli-config'),
