@@ -21,7 +21,12 @@ export async function createFleet(page: Page, orgName: string, fleetName: string
   await page.getByRole('button', { name: 'Create fleet' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create fleet' });
   await dialog.getByLabel('Organization').selectOption({ label: orgName });
-  await dialog.getByLabel('Fleet name').fill(fleetName);
+  // The dialog fills in a suggested name once the organization's names have loaded; typing
+  // before that lets the suggestion land on top of the typed name.
+  const nameInput = dialog.getByLabel('Fleet name');
+  await expect(nameInput).toHaveValue(/^[a-z]+-[a-z]+$/);
+  await nameInput.fill(fleetName);
+  await expect(nameInput).toHaveValue(fleetName);
   await chooseDeviceType(dialog, 'Raspberry Pi 4 (using 64bit OS)');
   await dialog.getByRole('button', { name: 'Create fleet' }).click();
   await expect(dialog).toBeHidden();
