@@ -32,11 +32,6 @@ const serverEnv: Record<string, string> = {
   // Not the default port, so a developer's running `npm start` does not collide.
   FLOTILLA_EMBEDDED_PG_PORT: String(E2E_PORTS.embeddedPg),
   LOG_LEVEL: 'warn',
-  // Image locations name the registry host devices pull from. The default (FLOTILLA_PUBLIC_URL's
-  // host, `localhost:<port>`) differs from the address the dashboard's install command gives
-  // the agent (the browser's origin, 127.0.0.1), and the agent sends its device key only to the
-  // API host or config.json's registryEndpoint: e2e/release-runs.spec.ts pulls from this one.
-  FLOTILLA_REGISTRY_HOST: `127.0.0.1:${PORT}`,
   // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
   // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
   FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',

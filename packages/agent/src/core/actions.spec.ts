@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isForced, lockCheck, parseActionMessage, resultFrame, serviceSelector } from './actions.js';
+import { isForced, lockCheck, parseActionMessage, parseTargetChanged, resultFrame, serviceSelector } from './actions.js';
 
 describe('cloud-link actions', () => {
+  it('reads the target-changed notice, its spread bounded to a minute, and nothing else', () => {
+    expect(parseTargetChanged('{"type":"target-changed","withinMs":2000}')).toEqual({ withinMs: 2000 });
+    expect(parseTargetChanged('{"type":"target-changed","withinMs":1e12}')).toEqual({ withinMs: 60_000 });
+    expect(parseTargetChanged('{"type":"target-changed"}')).toEqual({ withinMs: 0 });
+    expect(parseTargetChanged('{"type":"action","id":"1","action":"update"}')).toBeNull();
+    expect(parseTargetChanged('not json')).toBeNull();
+  });
+
   it('parses an action frame and ignores anything else', () => {
     expect(parseActionMessage('{"type":"action","id":"r1","action":"blink","params":{}}')).toEqual({ type: 'action', id: 'r1', action: 'blink', params: {} });
     expect(parseActionMessage('{"type":"action","id":"r2","action":"reboot"}')?.params).toEqual({});

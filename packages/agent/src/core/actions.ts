@@ -45,6 +45,23 @@ export function parseActionMessage(text: string): ActionMessage | null {
   return { type: 'action', id: m.id, action: m.action as ActionName, params };
 }
 
+/**
+ * The server's notice that this device's target state may have changed (a new release, a
+ * pin, a variable): poll at a random moment within `withinMs`. Null for any other frame.
+ */
+export function parseTargetChanged(text: string): { withinMs: number } | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof msg !== 'object' || msg === null || (msg as { type?: unknown }).type !== 'target-changed') return null;
+  const within = (msg as { withinMs?: unknown }).withinMs;
+  // Bounded whatever the server says: at most a minute.
+  return { withinMs: typeof within === 'number' && Number.isFinite(within) ? Math.min(60_000, Math.max(0, within)) : 0 };
+}
+
 /** `force` may come at the top of params or inside `data` as the supervisor API nests it. */
 export function isForced(params: Record<string, unknown>): boolean {
   const data = params.data as Record<string, unknown> | undefined;

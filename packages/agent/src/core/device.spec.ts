@@ -163,6 +163,27 @@ describe('the device protocol loop', () => {
     device.stop();
   });
 
+  it('polls within the spread the server gives when told the target changed, keeping a poll already due sooner', async () => {
+    const { device, calls, advance } = setup(false, () => 0.5);
+    device.start();
+    await advance(0);
+    expect(calls.polls).toHaveLength(1);
+    device.targetChanged(10_000); // 100 ms + half of 10 s
+    await advance(5_099);
+    expect(calls.polls).toHaveLength(1);
+    await advance(1);
+    expect(calls.polls).toHaveLength(2);
+    // The next regular poll is 67.5 s away (interval + jitter): a notice brings it forward…
+    device.targetChanged(60_000);
+    await advance(30_100);
+    expect(calls.polls).toHaveLength(3);
+    // …but never pushes a sooner one back.
+    device.targetChanged(600_000);
+    await advance(67_500);
+    expect(calls.polls).toHaveLength(4);
+    device.stop();
+  });
+
   it('answers ping and its supervisor state (read-only, so not held by the update lock)', async () => {
     const { device, advance } = setup(true);
     device.start();

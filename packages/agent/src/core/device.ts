@@ -1,5 +1,5 @@
 import { errorBackoff, jittered, reconnectDelay, type Random } from './backoff.js';
-import { fail, lockCheck, ok, parseActionMessage, resultFrame, serviceSelector, type ActionMessage, type ActionResult } from './actions.js';
+import { fail, lockCheck, ok, parseActionMessage, parseTargetChanged, resultFrame, serviceSelector, type ActionMessage, type ActionResult } from './actions.js';
 import { buildReport, diffReport, mergeSent, supervisorDeviceState, type DeviceFacts, type Metrics, type ReportFields, type ServiceStatus } from './report.js';
 import type { Scheduler, Task } from './scheduler.js';
 import type { ContainerHost, ServiceCommand, ServiceProgress } from './containers.js';
@@ -179,6 +179,19 @@ export class Device {
     if (this.phase !== 'online') return;
     this.env.scheduler.cancel(this.pollTask);
     this.pollTask = this.env.scheduler.after(0, () => void this.poll());
+  }
+
+  /**
+   * The server said the target may have changed: poll at a random moment within `withinMs`
+   * (its spread for a large fleet), at least 100 ms away so every server process has heard of
+   * the change; a poll already due sooner stays.
+   */
+  targetChanged(withinMs: number): void {
+    if (this.phase !== 'online') return;
+    const at = this.env.scheduler.now() + 100 + Math.floor(this.env.random() * withinMs);
+    if (this.pollTask && !this.pollTask.cancelled && this.pollTask.at <= at) return;
+    this.env.scheduler.cancel(this.pollTask);
+    this.pollTask = this.env.scheduler.at(at, () => void this.poll());
   }
 
   private emit(event: DeviceEvent): void {
@@ -645,6 +658,8 @@ export class Device {
   }
 
   private onLinkMessage(conn: WsConnection, text: string): void {
+    const notice = parseTargetChanged(text);
+    if (notice) return this.targetChanged(notice.withinMs);
     const msg = parseActionMessage(text);
     if (msg === null) return;
     void this.handleAction(msg).then((result) => {

@@ -76,11 +76,16 @@ export interface ReceivedAction {
 /** A device's end of the cloud link: records actions and answers them with `answer`. */
 export class TestLink {
   readonly actions: ReceivedAction[] = [];
+  /** Frames that are not actions (e.g. `target-changed`), in arrival order. */
+  readonly notices: { type: string; [k: string]: unknown }[] = [];
   answer: (a: ReceivedAction) => { status: number; body: unknown } | null = () => ({ status: 200, body: 'OK' });
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as ReceivedAction;
-      if (frame.type !== 'action') return;
+      if (frame.type !== 'action') {
+        this.notices.push(frame as unknown as { type: string });
+        return;
+      }
       this.actions.push(frame);
       const result = this.answer(frame);
       if (result) ws.send(JSON.stringify({ type: 'result', id: frame.id, ...result }));

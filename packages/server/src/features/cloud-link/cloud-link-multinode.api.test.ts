@@ -73,6 +73,16 @@ describe('two server processes on one Redis', () => {
     await eventually(() => db.query('SELECT 1 FROM device WHERE id = $1 AND NOT is_online', [device.id]), (r) => r.rowCount === 1);
   });
 
+  it('tells a device linked to A of a new target written through B', async () => {
+    const device = await insertDevice(db, fleetId);
+    const link = await TestLink.open(urlA, device.key);
+    await eventually(() => db.query('SELECT 1 FROM device WHERE id = $1 AND is_online', [device.id]), (r) => r.rowCount === 1);
+    const written = await b.inject({ method: 'POST', url: '/v7/device_environment_variable', headers: bearer(owner.token), payload: { device: device.id, name: 'FROM_B', value: '1' } });
+    expect(written.statusCode, written.body).toBe(201);
+    await eventually(async () => link.notices.filter((n) => n.type === 'target-changed').length, (n) => n === 1);
+    await link.close();
+  });
+
   it('closes the link on A when the device opens a new one on B', async () => {
     const urlB = await b.listen({ port: 0, host: '127.0.0.1' });
     const device = await insertDevice(db, fleetId);

@@ -225,3 +225,34 @@ describe('the current link decides is_online', () => {
     expect((await db.query('SELECT 1 FROM cloud_link WHERE device = $1', [device.id])).rowCount).toBe(0);
   });
 });
+
+describe('target-state changes reach linked devices at once', () => {
+  const targetChanged = (link: TestLink) => link.notices.filter((n) => n.type === 'target-changed');
+
+  it('tells every linked device of the fleet (and only those) when a fleet variable changes, and one device when its own does', async () => {
+    const one = await linked();
+    const two = await linked();
+    const otherFleet = await createFleet(app, db, owner, 'OtherLinkedFleet');
+    const stranger = await insertDevice(db, otherFleet);
+    const strangerLink = await TestLink.open(baseUrl, stranger.key);
+    try {
+      const fleetVar = await post(owner.token, '/v7/application_environment_variable', { application: fleetId, name: 'GREETING', value: 'hello' });
+      expect(fleetVar.statusCode, fleetVar.body).toBe(201);
+      await eventually(async () => targetChanged(one.link).length + targetChanged(two.link).length, (n) => n === 2);
+      // Spread over at least a second so a large fleet's polls do not all land at once.
+      expect(targetChanged(one.link)[0]).toEqual({ type: 'target-changed', withinMs: 1_000 });
+
+      const deviceVar = await post(owner.token, '/v7/device_environment_variable', { device: two.device.id, name: 'ONLY_TWO', value: 'x' });
+      expect(deviceVar.statusCode, deviceVar.body).toBe(201);
+      await eventually(async () => targetChanged(two.link).length, (n) => n === 2);
+      // A later change to the other fleet proves the earlier ones were not delayed on their way to it.
+      const otherVar = await post(owner.token, '/v7/application_environment_variable', { application: otherFleet, name: 'GREETING', value: 'hi' });
+      expect(otherVar.statusCode, otherVar.body).toBe(201);
+      await eventually(async () => targetChanged(strangerLink).length, (n) => n === 1);
+      expect(targetChanged(one.link)).toHaveLength(1);
+      expect(targetChanged(two.link)).toHaveLength(2);
+    } finally {
+      await Promise.all([one.link.close(), two.link.close(), strangerLink.close()]);
+    }
+  });
+});

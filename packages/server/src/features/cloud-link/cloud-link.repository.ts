@@ -24,3 +24,12 @@ export async function deleteCurrentLinkAndMarkOffline(db: Db, deviceId: number, 
     [deviceId, linkId],
   );
 }
+
+/** Of the devices `deviceIds`, those in one of the fleets `fleetIds`. */
+export async function devicesInFleets(db: Db, deviceIds: readonly number[], fleetIds: readonly number[]): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM device WHERE id = ANY($1::int[]) AND belongs_to__application = ANY($2::int[])', [
+    deviceIds,
+    fleetIds,
+  ]);
+  return rows.map((r) => r.id);
+}

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
+import { DEVICE_STATE_CHANGED, type DeviceStateChanged } from '../device-api/index.js';
 import { CloudLinks } from './cloud-links.js';
 
 export interface CloudLinkOptions {
@@ -34,7 +35,15 @@ export const cloudLinkRoutes: FastifyPluginAsync<CloudLinkOptions> = async (app,
   const publicOrigin = new URL(opts.publicUrl).origin;
   // No compression (per-link zlib contexts cost ~100 KB each); pings are one shared sweep (CloudLinks).
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false } });
-  app.addHook('onClose', async () => links.close());
+  // Devices hear of a new target at once (not at their next poll); every process listens,
+  // each notifies the links it holds.
+  const stopWatching = await app.bus.subscribe(DEVICE_STATE_CHANGED, (m) => {
+    links.notifyTargetChanged(m as DeviceStateChanged).catch((err: unknown) => app.log.error({ err }, 'cloud link: could not notify a target change'));
+  });
+  app.addHook('onClose', async () => {
+    await stopWatching();
+    await links.close();
+  });
   // A refused upgrade (401/403 from the authentication hook, which runs before the
   // websocket plugin's own hooks) still holds the raw socket: end it once answered.
   app.addHook('onResponse', async (request) => {

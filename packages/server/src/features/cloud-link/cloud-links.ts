@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Bus } from '../../infra/bus/bus.js';
 import type { Db } from '../../infra/db/db.js';
+import type { DeviceStateChanged } from '../device-api/index.js';
+import { devicesInFleets } from './cloud-link.repository.js';
 import { markLinkClosed, markLinkOpened } from './link-connectivity.js';
 import {
   actionChannel,
@@ -12,6 +14,8 @@ import {
   type ActionFrame,
   type ActionReply,
   type LinkOpened,
+  type TargetChangedFrame,
+  targetChangedSpreadMs,
 } from './link-protocol.js';
 
 /** Close code sent to a link that a newer link of the same device replaced. */
@@ -92,6 +96,31 @@ export class CloudLinks {
       this.log.error({ err, deviceId: link.deviceId }, 'cloud link: could not open');
       link.socket.close(1011, 'server error');
     }
+  }
+
+  /**
+   * A target-state change (the device API's `device-state:changed`, from any process): each
+   * affected device whose link this process holds gets a `target-changed` frame, so it polls
+   * now rather than at its next interval (up to 10 minutes away by default).
+   */
+  async notifyTargetChanged(change: DeviceStateChanged): Promise<number> {
+    if (this.links.size === 0) return 0;
+    const notify = new Set<number>();
+    for (const id of change.deviceIds ?? []) if (this.links.has(id)) notify.add(id);
+    if (change.applicationIds?.length) {
+      const held = [...this.links.keys()].filter((id) => !notify.has(id));
+      if (held.length) for (const id of await devicesInFleets(this.db, held, change.applicationIds)) notify.add(id);
+    }
+    if (notify.size === 0) return 0;
+    const frame = JSON.stringify({ type: 'target-changed', withinMs: targetChangedSpreadMs(notify.size) } satisfies TargetChangedFrame);
+    let sent = 0;
+    for (const id of notify) {
+      const link = this.links.get(id);
+      if (!link || link.replaced || link.socket.readyState !== link.socket.OPEN) continue;
+      link.socket.send(frame);
+      sent++;
+    }
+    return sent;
   }
 
   private replace(link: Link): void {

@@ -18,6 +18,26 @@ export interface ActionFrame {
   params: Record<string, unknown>;
 }
 
+/**
+ * Server → device, no answer expected: the device's target state may have changed (a new
+ * release, a pin, a variable…), so it should poll soon — at a random moment within
+ * `withinMs`, so the devices of a large fleet do not all poll in the same instant. The poll
+ * stays the only way a device learns its target (the frame carries no state); a device that
+ * misses the frame finds the change at its next regular poll.
+ */
+export interface TargetChangedFrame {
+  type: 'target-changed';
+  withinMs: number;
+}
+
+/**
+ * The spread of the polls that one change sets off: about 2 ms per notified device (500 polls/s
+ * at most from one change), at least 1 s, at most 60 s.
+ */
+export function targetChangedSpreadMs(devices: number): number {
+  return Math.min(60_000, Math.max(1_000, devices * 2));
+}
+
 /** Device → server. 423 = update lock (`force: true` in the params overrides it). */
 export interface ResultFrame {
   type: 'result';

@@ -5,6 +5,9 @@ import { deviceApiRoutes } from './device-api.routes.js';
 import { registerStateChangeRules } from './state-change.hooks.js';
 import { StateChanges } from './state-changes.js';
 
+/** What other features use: the bus channel announcing target-state changes (the cloud link notifies devices). */
+export { DEVICE_STATE_CHANGED, type DeviceStateChanged } from './state-changes.js';
+
 /**
  * The device API: its rules announce target-state changes (through this app's
  * `StateChanges`, which its caches listen to) and revoke cached API keys; its routes serve

@@ -11,7 +11,9 @@
  * systemd runs and the script is root, else in the background (or, with `--foreground` /
  * FLOTILLA_FOREGROUND=1, in place of the script). FLOTILLA_PREFIX puts every file under a
  * directory (a DESTDIR, for tests). The script is the same for every fleet: all that differs
- * is in the command's arguments, so no secret is ever in a URL.
+ * is in the command's arguments, so no secret is ever in a URL. The one thing the server
+ * fills in is its registry's host (`installScript`): image locations name it, and the agent
+ * sends its device key only to the registries config.json names.
  *
  * Written without `${…}` so it can live in this raw template literal unescaped.
  */
@@ -34,6 +36,7 @@ FLEET=''
 DEVICE_TYPE=''
 KEY=''
 NAME=''
+REGISTRY='@@REGISTRY_HOST@@'
 FOREGROUND="$(printenv FLOTILLA_FOREGROUND || true)"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -109,10 +112,10 @@ if [ -s "$CONFIG" ]; then
   say "keeping the existing $CONFIG (this host is already a device; remove the file to add it again)"
 else
   umask 077
-  FLOTILLA_API="$API" FLOTILLA_FLEET="$FLEET" FLOTILLA_DEVICE_TYPE="$DEVICE_TYPE" FLOTILLA_KEY="$KEY" FLOTILLA_NAME="$NAME" \
+  FLOTILLA_API="$API" FLOTILLA_FLEET="$FLEET" FLOTILLA_DEVICE_TYPE="$DEVICE_TYPE" FLOTILLA_KEY="$KEY" FLOTILLA_NAME="$NAME" FLOTILLA_REGISTRY="$REGISTRY" \
     "$NODE" -e '
       const e = process.env;
-      const c = { apiEndpoint: e.FLOTILLA_API, applicationId: Number(e.FLOTILLA_FLEET), deviceType: e.FLOTILLA_DEVICE_TYPE, apiKey: e.FLOTILLA_KEY };
+      const c = { apiEndpoint: e.FLOTILLA_API, registryEndpoint: e.FLOTILLA_REGISTRY, applicationId: Number(e.FLOTILLA_FLEET), deviceType: e.FLOTILLA_DEVICE_TYPE, apiKey: e.FLOTILLA_KEY };
       if (e.FLOTILLA_NAME) c.deviceName = e.FLOTILLA_NAME;
       require("node:fs").writeFileSync(process.argv[1], JSON.stringify(c, null, 2) + "\n", { mode: 0o600 });
     ' "$CONFIG.part" || fail "could not write $CONFIG"
@@ -150,3 +153,11 @@ nohup "$NODE" "$AGENT" run --config "$CONFIG" >>"$LOG_DIR/flotilla-agent.log" 2>
 echo $! >"$LIB_DIR/flotilla-agent.pid"
 say "started the agent in the background (pid $!, log $LOG_DIR/flotilla-agent.log); without systemd it does not start again after a reboot"
 `;
+
+/** The script as this server serves it: with the host its image locations name. */
+export function installScript(registryHost: string): string {
+  // A host[:port] (the config schema and URL parsing guarantee it); checked again because it
+  // lands inside shell quotes.
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(registryHost)) throw new Error(`not a registry host: ${registryHost}`);
+  return INSTALL_SCRIPT.replace('@@REGISTRY_HOST@@', registryHost);
+}

@@ -147,6 +147,8 @@ describe('GET /download/agent/install.sh', () => {
     const config = JSON.parse(await readFile(join(prefix, 'etc/flotilla/config.json'), 'utf8')) as Record<string, unknown>;
     // Registered: the agent wrote its identity back and dropped the provisioning key.
     expect(config).toMatchObject({ apiEndpoint: apiUrl, applicationId: fleetId, deviceType: 'raspberrypi3', uuid: device!.uuid });
+    // The registry its releases' images are in, so the agent pulls them with its device key.
+    expect(config.registryEndpoint).toBe(new URL(apiUrl).host);
     expect(config).not.toHaveProperty('apiKey');
     expect((await stat(join(prefix, 'etc/flotilla/config.json'))).mode & 0o777).toBe(0o600);
   });

@@ -3,7 +3,8 @@ import { gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { etagMatches, negotiateEncoding, varyOnAcceptEncoding } from '../../infra/http/compression.js';
 import { bundleAgent, type AgentBundle } from './agent-bundle.js';
-import { INSTALL_SCRIPT } from './install-script.js';
+import { registryHostOf } from '../registry/index.js';
+import { installScript } from './install-script.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -45,6 +46,6 @@ export async function provisioningRoutes(app: FastifyInstance, { agentDir }: { a
   });
 
   app.get('/download/agent/install.sh', async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').header('content-type', 'text/x-shellscript; charset=utf-8').send(INSTALL_SCRIPT),
+    reply.header('cache-control', 'no-cache').header('content-type', 'text/x-shellscript; charset=utf-8').send(installScript(registryHostOf(app.context))),
   );
 }
