@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig, type Config } from './infra/config/config.js';
+import { ConfigError, loadConfig } from './infra/config/config.js';
 import { PoolDb } from './infra/db/db.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/db/embedded.js';
 import { migrate } from './infra/db/migrate.js';
@@ -64,15 +64,6 @@ if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')) && !pr
   setFlagsFromString('--heap-growing-percent=100');
 }
 
-/**
- * The registry host image locations name: the external registry's host, else
- * FLOTILLA_REGISTRY_HOST, else this server's own host:port (the embedded registry).
- */
-function registryHost(config: Config): string {
-  if (config.FLOTILLA_REGISTRY_URL) return new URL(config.FLOTILLA_REGISTRY_URL).host;
-  return config.FLOTILLA_REGISTRY_HOST ?? new URL(config.FLOTILLA_PUBLIC_URL).host;
-}
-
 async function main(): Promise<void> {
   const config = loadConfig();
   const details = startupLog(config.FLOTILLA_DATA_DIR);
@@ -114,7 +105,8 @@ async function main(): Promise<void> {
     jobs: true,
     files: { store: new DirectoryFileStore(resolve(config.FLOTILLA_DATA_DIR, 'files')), maxBytes: config.FLOTILLA_RELEASE_ASSET_MAX_BYTES },
     webDistDir: WEB_DIST_DIR,
-    registryHost: registryHost(config),
+    // Unset: registryHostOf derives it (external registry's host, else the public URL's).
+    registryHost: config.FLOTILLA_REGISTRY_HOST,
     registry: {
       dir: resolve(config.FLOTILLA_DATA_DIR, 'registry'),
       externalUrl: config.FLOTILLA_REGISTRY_URL,
