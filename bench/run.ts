@@ -1,7 +1,7 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
 // servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
-// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o); see bench/README.md). Prints a table and
+// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o), rollout = (p); see bench/README.md). Prints a table and
 // writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
 import { readFile } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { attempt, skipped } from './lib/outcome.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
 import { evaluateRegistry, loadRegistryConfig, measureRegistry } from './lib/registry.js';
 import { formatReport, writeJson } from './lib/report.js';
+import { evaluateRollout, loadRolloutConfig, measureRollout } from './lib/rollout.js';
 import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
 import { startBaseline, startFlotilla } from './lib/servers.js';
 
@@ -49,7 +50,7 @@ interface Task {
   stop: () => Promise<string>;
 }
 
-const PHASES = ['fleet', 'page', 'device', 'registry', 'sim', 'links', 'table'] as const;
+const PHASES = ['fleet', 'page', 'device', 'registry', 'rollout', 'sim', 'links', 'table'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** BENCH_ONLY=sim,table → those phases; unset → all. */
@@ -103,6 +104,12 @@ async function main(): Promise<number> {
       : seeded.ok
         ? await attempt(() => measureRegistry(flotilla.server.baseUrl, seeded.value, loadRegistryConfig(config.quick)))
         : skipped<Awaited<ReturnType<typeof measureRegistry>>>(`seeding failed: ${seeded.error}`);
+    // 20 real agents on one Podman engine (issue 14), also before the scale phases.
+    const rollout = !only.has('rollout')
+      ? undefined
+      : seeded.ok
+        ? await attempt(() => measureRollout(flotilla.server.baseUrl, seeded.value, loadRolloutConfig(config.quick)))
+        : skipped<Awaited<ReturnType<typeof measureRollout>>>(`seeding failed: ${seeded.error}`);
     // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
     const scale: ScaleFigures = await measureScale(flotilla, scaleConfig, prepared.seeded, {
       sim: only.has('sim'),
@@ -119,6 +126,7 @@ async function main(): Promise<number> {
       ...(baseline && deviceApi ? evaluateDeviceApi(baseline, deviceApi) : []),
       ...(firstLoad ? evaluateFirstLoad(firstLoad) : []),
       ...(registry ? evaluateRegistry(registry) : []),
+      ...(rollout ? evaluateRollout(rollout) : []),
       ...evaluateScale(scale),
     ];
     const header =
@@ -140,6 +148,7 @@ async function main(): Promise<number> {
       deviceApi,
       firstLoad,
       registry,
+      rollout,
       scale,
     };
     // A partial run (BENCH_ONLY) updates its own rows and figures in the last full results.

@@ -58,7 +58,9 @@ export async function startFlotilla({ inspect = false }: { inspect?: boolean } =
   // Always the embedded database and the in-process bus, whatever the caller's shell says.
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  delete env.FLOTILLA_PUBLIC_URL;
+  // Its own address: image locations name it as the registry host (`127.0.0.1:<port>/v2/…`),
+  // which the rollout phase's engine pulls from over plain HTTP.
+  env.FLOTILLA_PUBLIC_URL = `http://127.0.0.1:${port}`;
 
   let server: ChildServer;
   try {
