@@ -1,3 +1,4 @@
+import { DEFAULT_POLL_INTERVAL_MS } from '@flotilla/model';
 // Rollout scenario of issue 14: (p) the time from `flotilla deploy` finishing to every device of
 // a fleet running the new release with each of its services Running, for 20 real agents
 // (`flotilla-agent run --engine podman`, the library form) on one Podman engine. Its baseline,
@@ -29,14 +30,18 @@ const KEEP_RUNNING = 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; d
 
 export interface RolloutConfig {
   devices: number;
-  /** The agents' target-state poll interval (`appUpdatePollInterval`): the agents learn of the release by polling. */
+  /**
+   * The agents' target-state poll interval (`appUpdatePollInterval`): the default (10 min),
+   * so the agents learn of the release from the cloud link's `target-changed` notice, not by
+   * polling.
+   */
   pollIntervalMs: number;
   timeoutMs: number;
 }
 
 export function loadRolloutConfig(quick: boolean): RolloutConfig {
   const devices = Number(process.env.BENCH_ROLLOUT_DEVICES ?? (quick ? 5 : 20));
-  return { devices, pollIntervalMs: 1_000, timeoutMs: 10 * 60_000 };
+  return { devices, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS, timeoutMs: 10 * 60_000 };
 }
 
 export interface RolloutFigures {

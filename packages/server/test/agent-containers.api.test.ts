@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_LABELS, normalizeConfig, startAgent, type AgentConfig, type DeviceEvent, type RunningAgent } from '@flotilla/agent';
+import { CONTAINER_LABELS, normalizeConfig, startAgent, type AgentConfig, type RunningAgent } from '@flotilla/agent';
 import { signUp, type SignedUpUser } from './harness.js';
 import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
+import { AgentEvents } from './support/agent-events.js';
 
 // `flotilla-agent run --engine podman` (issue 14 item 3): two real agents of one fleet on
 // the run's one Podman engine pull the release's images from a registry, run one container
@@ -44,7 +45,7 @@ let r6: Release;
 
 interface Agent {
   agent: RunningAgent;
-  events: Events;
+  events: AgentEvents;
   config: AgentConfig;
   lock: string;
 }
@@ -52,31 +53,6 @@ let a: Agent;
 let b: Agent;
 const agents: RunningAgent[] = [];
 
-/** Collects an agent's events; `next` waits for the first one (from now on) that matches. */
-class Events {
-  all: DeviceEvent[] = [];
-  private waiters: { match: (e: DeviceEvent) => boolean; resolve: (e: DeviceEvent) => void }[] = [];
-  push = (e: DeviceEvent) => {
-    this.all.push(e);
-    for (const w of [...this.waiters]) {
-      if (!w.match(e)) continue;
-      this.waiters.splice(this.waiters.indexOf(w), 1);
-      w.resolve(e);
-    }
-  };
-  next<T extends DeviceEvent['type']>(type: T, match: (e: Extract<DeviceEvent, { type: T }>) => boolean = () => true, timeoutMs = 60_000) {
-    return new Promise<Extract<DeviceEvent, { type: T }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} event in ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        match: (e) => e.type === type && match(e as Extract<DeviceEvent, { type: T }>),
-        resolve: (e) => {
-          clearTimeout(timer);
-          resolve(e as Extract<DeviceEvent, { type: T }>);
-        },
-      });
-    });
-  }
-}
 
 async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -170,7 +146,7 @@ async function runAgent(config?: AgentConfig): Promise<Agent> {
   const lock = config?.updateLockPath ?? join(dir, `lock-${hex(4)}`);
   const cfg =
     config ?? normalizeConfig({ apiEndpoint: apiUrl, applicationId: fleet, deviceType: 'raspberrypi3', apiKey: provKey, appUpdatePollInterval: 1_000, updateLockPath: lock }).config;
-  const events = new Events();
+  const events = new AgentEvents(60_000);
   const agent = await startAgent({
     config: cfg,
     engine: 'podman',

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeConfig, startAgent, startSimulation, type Device, type DeviceEvent, type RunningAgent } from '@flotilla/agent';
+import { normalizeConfig, startAgent, startSimulation, type Device, type RunningAgent } from '@flotilla/agent';
 import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
+import { AgentEvents } from './support/agent-events.js';
 
 // The device agent (packages/agent, issue 5 item 4) in-process against the real server on
 // a real port: registration with a provisioning key and the key exchange, the ETag poll
@@ -36,36 +37,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Collects an agent's events; `next` waits for the first one (from now on) that matches. */
-class Events {
-  all: DeviceEvent[] = [];
-  private waiters: { match: (e: DeviceEvent) => boolean; resolve: (e: DeviceEvent) => void }[] = [];
-  push = (e: DeviceEvent) => {
-    this.all.push(e);
-    for (const w of [...this.waiters]) {
-      if (!w.match(e)) continue;
-      this.waiters.splice(this.waiters.indexOf(w), 1);
-      w.resolve(e);
-    }
-  };
-  next<T extends DeviceEvent['type']>(type: T, match: (e: Extract<DeviceEvent, { type: T }>) => boolean = () => true, timeoutMs = 15_000) {
-    return new Promise<Extract<DeviceEvent, { type: T }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} event in ${timeoutMs} ms; saw ${this.all.map((e) => e.type).join(',')}`)), timeoutMs);
-      this.waiters.push({
-        match: (e) => e.type === type && match(e as Extract<DeviceEvent, { type: T }>),
-        resolve: (e) => {
-          clearTimeout(timer);
-          resolve(e as Extract<DeviceEvent, { type: T }>);
-        },
-      });
-    });
-  }
-}
 
 async function runAgent(extra: Record<string, unknown> = {}, configPath?: string) {
   const raw = { apiEndpoint: apiUrl, applicationId: fleet, deviceType: 'raspberrypi3', apiKey: provKey, appUpdatePollInterval: 1_000, updateLockPath: join(dir, `lock-${hex(4)}`), ...extra };
   const { config } = normalizeConfig(raw);
-  const events = new Events();
+  const events = new AgentEvents();
   const agent = await startAgent({
     config,
     ...(configPath ? { configPath } : {}),

@@ -304,7 +304,7 @@ export class Device {
     const want = next.release;
     if (want === null) {
       // No release to run (deleted, or a fleet without one): the engine's services go, as on balena.
-      if (this.opts.containers && (first || diff.releaseChanged)) this.startClear();
+      if (this.opts.containers && (first || diff.releaseChanged)) this.startApply(null);
       return;
     }
     if (this.running?.commit === want.commit && !diff.servicesChanged) return;
@@ -326,22 +326,10 @@ export class Device {
 
   // --- engine mode --------------------------------------------------------------------
 
-  private startApply(release: TargetRelease): void {
+  /** Engine mode: apply `release`, or with null (a target without a release) remove the device's containers (volumes stay). */
+  private startApply(release: TargetRelease | null): void {
     this.installing = release;
-    this.clearing = false;
-    this.env.scheduler.cancel(this.updateTask);
-    this.updateTask = null;
-    if (this.applying) {
-      this.applyAgain = true;
-      return;
-    }
-    this.applyDone = this.runApply();
-  }
-
-  /** Engine mode, target without a release: remove the device's containers (volumes stay). */
-  private startClear(): void {
-    this.installing = null;
-    this.clearing = true;
+    this.clearing = release === null;
     this.env.scheduler.cancel(this.updateTask);
     this.updateTask = null;
     if (this.applying) {
@@ -354,7 +342,7 @@ export class Device {
   private retryClear(delayMs: number): void {
     this.updateTask = this.env.scheduler.after(delayMs, () => {
       this.updateTask = null;
-      if (this.clearing && this.installing === null) this.startClear();
+      if (this.clearing && this.installing === null) this.startApply(null);
     });
   }
 

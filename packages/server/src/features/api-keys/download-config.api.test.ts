@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import type { PoolDb } from '../../infra/db/db.js';
 import { Mailer } from '../../infra/mail/mailer.js';
 import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet, giveFleetRole, row } from '../../../test/support/fleet-helpers.js';
+import { freePort } from '../../../test/support/net.js';
 import { eventually } from '../../../test/support/cloud-link.js';
 
 // Issue 14 item 4 (balenaOS way in): `POST /download-config`, as balena-sdk's os.getConfig
@@ -26,13 +26,6 @@ let fleetId: number;
 let dir: string;
 const agents: RunningAgent[] = [];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   const t = await createTestDb();

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import type { PoolDb } from '../../infra/db/db.js';
 import { Mailer } from '../../infra/mail/mailer.js';
 import { createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet, row } from '../../../test/support/fleet-helpers.js';
+import { freePort } from '../../../test/support/net.js';
 import { eventually } from '../../../test/support/cloud-link.js';
 import { testEngine } from '../../../test/support/test-engine.js';
 
@@ -27,13 +27,6 @@ let fleetId: number;
 let dir: string;
 const children: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs `sh -c command` in its own process group; resolves with the exit code and output. */
 function sh(command: string, env: Record<string, string>, opts: { keep?: boolean } = {}) {
