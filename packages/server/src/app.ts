@@ -9,7 +9,7 @@ import { PoolDb } from './infra/db/db.js';
 import { installFiles, type FilesOptions } from './infra/files/setup.js';
 import { installCompression } from './infra/http/compression.js';
 import { installDbScope } from './infra/http/db-scope.js';
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './infra/http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorFormats, installErrorHandler } from './infra/http/errors.js';
 import { installInputGuard } from './infra/http/input-guard.js';
 import { routeSchemaProblems, type RouteEntry } from './infra/http/route-schemas.js';
 import { installSecurityHeaders } from './infra/http/security-headers.js';
@@ -147,6 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { allowUnionTypes: true, strictTypes: false } },
   });
   installErrorHandler(app);
+  installErrorFormats(app);
   // JSON and text answers above ~one TCP segment go out brotli/gzip-compressed (issue 11).
   installCompression(app);
   // Every route declares schemas for its input (or says why it parses its own): a route

@@ -8,8 +8,8 @@ export function localNetwork(ifaces: NodeJS.Dict<os.NetworkInterfaceInfo[]> = os
   const ips: string[] = [];
   const macs: string[] = [];
   for (const [name, infos] of Object.entries(ifaces)) {
-    // Container bridges and VPN tunnels are not the device's LAN addresses.
-    if (/^(docker|br-|veth|resin-|balena|supervisor0|tun)/.test(name)) continue;
+    // Container bridges (Docker's, Podman's, balenaEngine's) and VPN tunnels are not the device's LAN addresses.
+    if (/^(docker|br-|veth|resin-|balena|supervisor0|tun|cni-podman|podman)/.test(name)) continue;
     for (const info of infos ?? []) {
       if (info.internal) continue;
       if (info.family === 'IPv4' && !ips.includes(info.address)) ips.push(info.address);

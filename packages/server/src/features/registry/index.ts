@@ -7,6 +7,7 @@ import type { JobDefinition } from '../../infra/jobs/job-runner.js';
 import { DirectoryBlobStore, type BlobStore } from './blob-store.js';
 import { registryGarbageJob } from './garbage.js';
 import { registryHostOf } from './registry-host.js';
+import { OciError } from './oci-errors.js';
 import { registryRoutes } from './registry.routes.js';
 import { loadTokenKey, TokenSigner } from './token.js';
 import { tokenRoutes } from './token.routes.js';
@@ -55,6 +56,8 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
   const signer = new TokenSigner(key, settings.issuer ?? 'flotilla', service, clock);
   const realm = `${mailer.publicUrl.replace(/\/+$/, '')}/auth/v1/token`;
   tokenRoutes(app, signer);
+  // Errors raised before a /v2 route runs (an undecodable URL) answer in the registry's format too.
+  app.errorFormats.set('/v2', (status, message) => new OciError(status, status === 400 ? 'NAME_INVALID' : 'UNSUPPORTED', message).body());
   await app.register(registryRoutes, {
     db,
     store,

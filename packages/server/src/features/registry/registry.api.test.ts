@@ -336,7 +336,10 @@ describe('the registry API (/v2/)', () => {
     expect(badTag.status).toBe(400);
     expect(await badTag.json()).toMatchObject({ errors: [{ code: 'TAG_INVALID' }] });
     expect((await reg('GET', `/v2/${image.repository}/manifests/nosuchtag`, token)).status).toBe(404);
-    expect((await reg('GET', `/v2/${image.repository}/manifests/%E0%A4%A`, token)).status).toBe(400);
+    const badEncoding = await reg('GET', `/v2/${image.repository}/manifests/%E0%A4%A`, token);
+    expect(badEncoding.status).toBe(400);
+    // In the registry's error format, like every /v2 answer (not the data API's bare string).
+    expect(await badEncoding.json()).toMatchObject({ errors: [{ code: expect.any(String), message: expect.any(String) }] });
   });
 
   it('cancels an upload with DELETE', async () => {

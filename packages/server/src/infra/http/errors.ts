@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.js';
 import { translateDbError, type ConstraintMessages } from '../odata/db-errors.js';
 
@@ -57,9 +57,39 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 }
 
-/** Fastify's `frameworkErrors`: a URL it cannot decode and the like, in the dialect's shape. */
-export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+/**
+ * An API with an error shape of its own (the registry's `/v2/`: `{"errors":[…]}`) claims its
+ * path prefix, so errors raised before any route runs (Fastify's framework errors: a URL it
+ * cannot decode) answer in its shape too. One table per app (`app.errorFormats`).
+ */
+export type ErrorFormat = (status: number, message: string) => string;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    errorFormats: Map<string, ErrorFormat>;
+  }
+}
+
+export function installErrorFormats(app: FastifyInstance): void {
+  app.decorate('errorFormats', new Map<string, ErrorFormat>());
+}
+
+function errorFormatOf(request: FastifyRequest): ErrorFormat | undefined {
+  const path = request.url.split('?')[0] ?? '';
+  for (const [prefix, format] of request.server.errorFormats ?? []) {
+    if (path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)) return format;
+  }
+  return undefined;
+}
+
+/** Fastify's `frameworkErrors`: a URL it cannot decode and the like, in the dialect's shape (or the path's own). */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const client = clientErrorOf(error) ?? new HttpError(400, error.message);
+  const format = errorFormatOf(request);
+  if (format) {
+    reply.code(client.statusCode).type('application/json').send(format(client.statusCode, client.message));
+    return;
+  }
   sendError(reply, client.statusCode, client.message);
 }
 
