@@ -45,8 +45,12 @@ for (const project of ['unit', 'api']) {
   const r = run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
   const j = readJson(file);
   const passed = j?.numPassedTests ?? 0;
-  // A runner that crashed before reporting counts as one failure, never as green.
-  const failed = j ? j.numFailedTests + (r.status !== 0 && j.numFailedTests === 0 ? 1 : 0) : 1;
+  // Tests that did not run count as failed: skipped ones (no test is skipped on purpose here)
+  // and those a failing beforeAll left pending. A file that failed outside any test (its
+  // setup, an unhandled error), a report that says `success: false` or a runner that crashed
+  // before reporting counts as one failure at least, never as green.
+  const notRun = j ? j.numFailedTests + j.numPendingTests + j.numTodoTests : 0;
+  const failed = j ? notRun + (notRun === 0 && (r.status !== 0 || j.success === false || j.numFailedTestSuites > 0) ? 1 : 0) : 1;
   tiers.push({ name: project, passed, failed, seconds: r.seconds });
 }
 

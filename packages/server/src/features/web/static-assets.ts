@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -55,9 +55,12 @@ function compressStatic(body: Buffer, coding: ContentCoding): Promise<Buffer> {
 
 const etagOf = (body: Buffer, suffix = '') => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}${suffix}"`;
 
+/** A variant being written (renamed into place once complete); never served or indexed. */
+const TEMPORARY = /\.flotilla-[0-9a-f]{12}\.tmp$/;
+
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && !TEMPORARY.test(e.name)).map((e) => join(e.parentPath, e.name));
 }
 
 /** How many brotli jobs run at once in the background: libuv's pool (4 threads) stays free for requests. */
@@ -95,7 +98,8 @@ export async function loadStaticAssets(root: string, log?: (message: string) => 
       return 'missing';
     } else {
       bytes = await compressStatic(body, coding);
-      const temporary = `${path}.${process.pid}.tmp`;
+      // Unique per writer: two servers (or two apps in one process) may index one directory at once.
+      const temporary = `${path}.flotilla-${randomBytes(6).toString('hex')}.tmp`;
       try {
         await writeFile(temporary, bytes);
         await rename(temporary, path);
