@@ -23,6 +23,7 @@ export * from './device/device.resource.js';
 export * from './device/device-state.resource.js';
 export * from './device/device.rules.js';
 export * from './device/actions.js';
+export * from './device/live-operations.js';
 export * from './device/overall-status.js';
 export * from './device/location.js';
 export * from './device-type/device-types.js';
