@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { constants as zlib, createGzip, type Gzip } from 'node:zlib';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { watchPageProblems } from './support/csp';
+import { organizationWithFleet } from './support/fleets';
+import { deployRelease, newCommit } from './support/releases';
+import { createProvisioningKey, E2E_API } from './support/simulator';
+import { newEmail, signIn } from './support/users';
+
+/*
+ * Issue 15, the device summary's logs panel (spec 2 §2, §4 "Log stream", §9) against the real
+ * server: a device registered and streaming as a stock balena supervisor does (its device
+ * key, `POST /device/v2/{uuid}/log-stream` gzip NDJSON flushed line by line, and batches on
+ * `/logs`); the browser reads through balena-sdk's `logs.subscribe` / `logs.history`.
+ */
+
+const DEVICE_TYPE = 'raspberrypi4-64';
+const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+
+interface StockDevice {
+  uuid: string;
+  id: number;
+  deviceKey: string;
+}
+
+/** POST /device/register as balenaOS does with a provisioning key; the device key is `api_key`. */
+async function registerStockDevice(request: APIRequestContext, provisioningKey: string, fleetId: number): Promise<StockDevice> {
+  const uuid = hex(32);
+  const deviceKey = hex(32);
+  const res = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid, device_type: DEVICE_TYPE, api_key: deviceKey, supervisor_version: '16.1.0', os_version: 'balenaOS 5.3.0', os_variant: 'prod' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: number };
+  return { uuid, id, deviceKey };
+}
+
+interface LogLineIn {
+  message: string;
+  timestamp: number;
+  isSystem?: boolean;
+  isStdErr?: boolean;
+  serviceId?: number;
+}
+
+/**
+ * The supervisor's log stream: one long-lived chunked POST, gzip, one JSON object per line,
+ * each line flushed with Z_SYNC_FLUSH so the server reads it at once.
+ */
+class SupervisorLogStream {
+  private readonly gzip: Gzip;
+  private readonly req: ClientRequest;
+  readonly response: Promise<number>;
+
+  constructor(api: string, device: StockDevice) {
+    const url = new URL(`/device/v2/${device.uuid}/log-stream`, api);
+    this.req = httpRequest(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${device.deviceKey}`, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip' },
+    });
+    this.response = new Promise((resolve, reject) => {
+      this.req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      this.req.on('error', reject);
+    });
+    // Nothing to report when the test ends the stream itself.
+    this.response.catch(() => undefined);
+    this.gzip = createGzip();
+    this.gzip.pipe(this.req);
+  }
+
+  async send(lines: LogLineIn[]): Promise<void> {
+    for (const line of lines) this.gzip.write(`${JSON.stringify(line)}\n`);
+    await new Promise<void>((done) => this.gzip.flush(zlib.Z_SYNC_FLUSH, () => done()));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((done) => this.gzip.end(() => done()));
+    await this.response.catch(() => undefined);
+  }
+}
+
+/** `POST /device/v2/{uuid}/logs`: a batch of at most 10 lines, as the device key. */
+async function sendBatch(request: APIRequestContext, device: StockDevice, lines: LogLineIn[]): Promise<void> {
+  const res = await request.post(`/device/v2/${device.uuid}/logs`, { headers: { Authorization: `Bearer ${device.deviceKey}` }, data: lines });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+}
+
+async function storedLines(request: APIRequestContext, user: ApiUser, uuid: string): Promise<{ message: string }[]> {
+  const res = await request.get(`/device/v2/${uuid}/logs?count=all`, { headers: { Authorization: `Bearer ${user.token}` } });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as { message: string }[];
+}
+
+async function serviceIds(request: APIRequestContext, user: ApiUser, fleetId: number): Promise<Record<string, number>> {
+  const res = await apiAs<V7<'service', 'id' | 'service_name'>>(request, user, 'GET', `/v7/service?$select=id,service_name&$filter=application%20eq%20${fleetId}`);
+  return Object.fromEntries(res.d.map((s) => [s.service_name, s.id]));
+}
+
+/**
+ * A fleet with services main and worker (its release running) and a registered device; with
+ * `member`, the fleet's organization has that user as a member.
+ */
+async function setUp(request: APIRequestContext, tag: string, member?: ApiUser) {
+  const stamp = `${Date.now().toString(36)}${hex(4)}`;
+  const admin = await registerApiUser(request, newEmail(`${tag}admin`));
+  const fleetId = member
+    ? await fleetInOrganization(request, admin, await organizationWithMember(request, admin, member, `Logs E2E ${tag} ${stamp}`), `logs_${tag}_${stamp}`)
+    : (await organizationWithFleet(request, admin, `Logs E2E ${tag} ${stamp}`, `logs_${tag}_${stamp}`, DEVICE_TYPE)).fleetId;
+  const releaseId = await deployRelease(request, admin, fleetId, {
+    commit: newCommit(),
+    composition: { version: '2.1', services: { main: { build: './main' }, worker: { build: './worker' } } },
+    services: [{ name: 'main' }, { name: 'worker' }],
+    semver: '1.0.0',
+  });
+  await apiAs(request, admin, 'PATCH', `/v7/application(${fleetId})`, { should_track_latest_release: false, should_be_running__release: releaseId });
+  const ids = await serviceIds(request, admin, fleetId);
+  const device = await registerStockDevice(request, await createProvisioningKey(request, admin, fleetId), fleetId);
+  return { stamp, admin, fleetId, ids, device };
+}
+
+const logPanel = (page: Page) => page.getByRole('region', { name: 'Logs' });
+const logLines = (page: Page) => logPanel(page).getByTestId('device-log-line');
+
+test('logs panel: a stock supervisor stream shows live and after reload; filters; UTC and hidden timestamps persist; download; expand', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const problems = await watchPageProblems(page);
+  const { admin, ids, device } = await setUp(request, 'live');
+
+  await signIn(page, admin.email);
+  await page.goto(`/devices/${device.uuid}`);
+  const panel = logPanel(page);
+  // Nothing stored, nothing streaming: 'No logs yet' after 3 s.
+  await expect(panel.getByText('No logs yet')).toBeVisible();
+  await expect(panel.getByTestId('device-logs-status')).toHaveAttribute('data-status', 'live');
+
+  const stream = new SupervisorLogStream(E2E_API, device);
+  try {
+    const t0 = Date.UTC(2026, 0, 15, 10, 30, 0, 0);
+    await stream.send([
+      { message: 'Supervisor starting', timestamp: t0, isSystem: true },
+      { message: '\u001b[32mhello from main\u001b[0m', timestamp: t0 + 1, serviceId: ids.main },
+      { message: 'worker is failing', timestamp: t0 + 2, serviceId: ids.worker, isStdErr: true },
+    ]);
+    await expect(logLines(page)).toHaveCount(3);
+    await expect(logLines(page).nth(0)).toHaveAttribute('data-system', 'true');
+    await expect(logLines(page).nth(0).getByTestId('device-log-source')).toHaveText('System');
+    // ANSI colour codes are stripped; the line is named after its service.
+    await expect(logLines(page).nth(1).getByTestId('device-log-message')).toHaveText('hello from main');
+    await expect(logLines(page).nth(1).getByTestId('device-log-source')).toHaveText('main');
+    await expect(logLines(page).nth(2)).toHaveAttribute('data-stderr', 'true');
+    await expect(logLines(page).nth(2)).toContainText('[stderr]');
+    // Timestamps ISO with the browser's offset by default (Chromium here runs in UTC or not: either way an offset).
+    await expect(logLines(page).nth(0).getByTestId('device-log-timestamp')).toHaveText(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+
+    // A batch upload too, arriving live.
+    await sendBatch(request, device, [{ message: 'batch line', timestamp: t0 + 3, serviceId: ids.main }]);
+    await expect(logLines(page)).toHaveCount(4);
+
+    // Filters: by source (system, a service) and by text.
+    await panel.getByRole('button', { name: 'System logs', pressed: true }).click();
+    await expect(logLines(page)).toHaveCount(3);
+    await expect(panel.getByText('Supervisor starting')).toHaveCount(0);
+    await panel.getByRole('button', { name: 'worker', pressed: true }).click();
+    await expect(logLines(page)).toHaveCount(2);
+    await panel.getByRole('button', { name: 'System logs', pressed: false }).click();
+    await panel.getByRole('button', { name: 'worker', pressed: false }).click();
+    await expect(logLines(page)).toHaveCount(4);
+    await panel.getByLabel('Filter lines').fill('HELLO');
+    await expect(logLines(page)).toHaveCount(1);
+    await expect(logLines(page).first()).toContainText('hello from main');
+    await expect(panel.getByText('1 of 4 lines')).toBeVisible();
+    await panel.getByLabel('Filter lines').fill('');
+    await expect(logLines(page)).toHaveCount(4);
+
+    // UTC mode and hidden timestamps, kept across a reload (localStorage, spec 2 §9 names).
+    await panel.getByRole('switch', { name: 'UTC' }).check();
+    await expect(logLines(page).nth(0).getByTestId('device-log-timestamp')).toHaveText('2026-01-15T10:30:00.000Z');
+    expect(await page.evaluate(() => window.localStorage.getItem('device_logs_utc_mode'))).toBe('true');
+
+    // After a reload the stored lines come back as history, in UTC.
+    await page.reload();
+    await expect(logLines(page)).toHaveCount(4);
+    await expect(logPanel(page).getByRole('switch', { name: 'UTC' })).toBeChecked();
+    await expect(logLines(page).nth(1).getByTestId('device-log-timestamp')).toHaveText('2026-01-15T10:30:00.001Z');
+    await logPanel(page).getByRole('switch', { name: 'Hide timestamps' }).check();
+    await expect(logPanel(page).getByTestId('device-log-timestamp')).toHaveCount(0);
+    await page.reload();
+    await expect(logLines(page)).toHaveCount(4);
+    await expect(logPanel(page).getByRole('switch', { name: 'Hide timestamps' })).toBeChecked();
+    await expect(logPanel(page).getByTestId('device-log-timestamp')).toHaveCount(0);
+    await logPanel(page).getByRole('switch', { name: 'Hide timestamps' }).uncheck();
+
+    // Live again after the reload.
+    await stream.send([{ message: 'after reload', timestamp: t0 + 4, serviceId: ids.worker }]);
+    await expect(logLines(page)).toHaveCount(5);
+    await expect(logLines(page).nth(4)).toContainText('after reload');
+
+    // Download: every stored line, one per entry with timestamp and service, named {uuid}_logs_{timestamp}.txt.
+    const downloading = page.waitForEvent('download');
+    await logPanel(page).getByRole('button', { name: 'Download' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${device.uuid}_logs_\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z\\.txt$`));
+    const stream2 = await download.createReadStream();
+    let text = '';
+    for await (const chunk of stream2) text += String(chunk);
+    expect(text.split('\n').filter(Boolean)).toEqual([
+      '2026-01-15T10:30:00.000Z [System] Supervisor starting',
+      '2026-01-15T10:30:00.001Z [main] hello from main',
+      '2026-01-15T10:30:00.002Z [worker] (stderr) worker is failing',
+      '2026-01-15T10:30:00.003Z [main] batch line',
+      '2026-01-15T10:30:00.004Z [worker] after reload',
+    ]);
+
+    // Expand: the logs panel alone (no details card, no metrics), lines kept; collapse brings them back.
+    await logPanel(page).getByRole('button', { name: 'Expand logs' }).click();
+    await expect(page.getByRole('region', { name: 'Device details' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Metrics' })).toHaveCount(0);
+    await expect(logLines(page)).toHaveCount(5);
+    await logPanel(page).getByRole('button', { name: 'Collapse logs' }).click();
+    await expect(page.getByRole('region', { name: 'Device details' })).toBeVisible();
+    await expect(logLines(page)).toHaveCount(5);
+  } finally {
+    await stream.close();
+  }
+  expect(problems.errors).toEqual([]);
+});
+
+test('logs panel: clearing needs the right (an observer sees it disabled), a developer clears after confirming', async ({ page, request, browser }) => {
+  test.setTimeout(90_000);
+  const observer = await registerApiUser(request, newEmail('logsobserver'));
+  const { admin, fleetId, ids, device } = await setUp(request, 'clear', observer);
+  await sendBatch(request, device, [
+    { message: 'first line', timestamp: Date.now() - 1000, serviceId: ids.main },
+    { message: 'second line', timestamp: Date.now(), serviceId: ids.main },
+  ]);
+
+  // The observer (of this fleet) cannot clear: the button is disabled with the denial tooltip.
+  await addFleetMember(request, admin, observer, fleetId, 'observer');
+  const observerContext = await browser.newContext();
+  try {
+    const observerPage = await observerContext.newPage();
+    await signIn(observerPage, observer.email);
+    await observerPage.goto(`/devices/${device.uuid}`);
+    await expect(logLines(observerPage)).toHaveCount(2);
+    const clear = logPanel(observerPage).getByRole('button', { name: 'Clear' });
+    await expect(clear).toBeDisabled();
+    await clear.locator('..').hover();
+    await expect(observerPage.getByRole('tooltip')).toHaveText("You don't have the required permission for this action");
+    // The server refuses it too.
+    const refused = await request.delete(`/device/v2/${device.uuid}/logs`, { headers: { Authorization: `Bearer ${observer.token}` } });
+    expect(refused.status()).toBeGreaterThanOrEqual(400);
+    expect(await storedLines(request, admin, device.uuid)).toHaveLength(2);
+  } finally {
+    await observerContext.close();
+  }
+
+  // The administrator (a developer's right and more) clears after confirming.
+  await signIn(page, admin.email);
+  await page.goto(`/devices/${device.uuid}`);
+  await expect(logLines(page)).toHaveCount(2);
+  await logPanel(page).getByRole('button', { name: 'Clear' }).click();
+  const confirm = page.getByRole('dialog', { name: "Clear the device's logs?" });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  expect(await storedLines(request, admin, device.uuid)).toHaveLength(2);
+  await logPanel(page).getByRole('button', { name: 'Clear' }).click();
+  await confirm.getByRole('button', { name: 'Clear logs' }).click();
+  await expect(page.getByText('Logs cleared')).toBeVisible();
+  await expect(logLines(page)).toHaveCount(0);
+  await expect(logPanel(page).getByText('No logs yet')).toBeVisible();
+  expect(await storedLines(request, admin, device.uuid)).toEqual([]);
+  await page.reload();
+  await expect(logPanel(page).getByText('No logs yet')).toBeVisible();
+  await expect(logLines(page)).toHaveCount(0);
+});
+
+test('logs panel: a device in local mode shows that logs are not available', async ({ page, request }) => {
+  const { admin, device } = await setUp(request, 'local');
+  await apiAs(request, admin, 'POST', '/v7/device_config_variable', { device: device.id, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' });
+  await signIn(page, admin.email);
+  await page.goto(`/devices/${device.uuid}`);
+  await expect(logPanel(page).getByText('Logs are not available in local mode')).toBeVisible();
+  await expect(logPanel(page).getByRole('log')).toHaveCount(0);
+});
+
+async function fleetInOrganization(request: APIRequestContext, admin: ApiUser, orgId: number, name: string): Promise<number> {
+  const types = await apiAs<V7<'device_type', 'id'>>(request, admin, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
+  const fleet = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/application', {
+    app_name: name,
+    organization: orgId,
+    is_for__device_type: types.d[0]!.id,
+    is_of__class: 'fleet',
+  });
+  return fleet.id;
+}
+
+async function addFleetMember(request: APIRequestContext, admin: ApiUser, member: ApiUser, fleetId: number, role: string): Promise<void> {
+  const roles = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent(`name eq '${role}'`)}`);
+  await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: member.id, is_member_of__application: fleetId, application_membership_role: roles.d[0]!.id });
+}
