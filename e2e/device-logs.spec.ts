@@ -5,6 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { organizationWithFleet } from './support/fleets';
+import { startSecondNode } from './support/second-node';
 import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, E2E_API } from './support/simulator';
 import { newEmail, signIn } from './support/users';
@@ -287,6 +288,40 @@ test('logs panel: a device in local mode shows that logs are not available', asy
   await page.goto(`/devices/${device.uuid}`);
   await expect(logPanel(page).getByText('Logs are not available in local mode')).toBeVisible();
   await expect(logPanel(page).getByRole('log')).toHaveCount(0);
+});
+
+test('logs panel across two server processes: the browser on the second node sees lines the device streams to the first', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const { admin, ids, device } = await setUp(request, 'twonodes');
+  const second = await startSecondNode();
+  const context = await browser.newContext({ baseURL: second.baseURL });
+  // The device's stream goes to the first process (Playwright's server).
+  const stream = new SupervisorLogStream(E2E_API, device);
+  try {
+    const page = await context.newPage();
+    const problems = await watchPageProblems(page);
+    await signIn(page, admin.email);
+    await page.goto(`/devices/${device.uuid}`);
+    expect(new URL(page.url()).origin).toBe(second.baseURL);
+    await expect(logPanel(page).getByTestId('device-logs-status')).toHaveAttribute('data-status', 'live');
+    await stream.send([{ message: 'via the first node', timestamp: Date.now(), serviceId: ids.main }]);
+    await expect(logLines(page)).toHaveCount(1);
+    await expect(logLines(page).first()).toContainText('via the first node');
+    await stream.send([
+      { message: 'second line', timestamp: Date.now(), serviceId: ids.worker },
+      { message: 'third line', timestamp: Date.now(), isSystem: true },
+    ]);
+    await expect(logLines(page)).toHaveCount(3);
+    await expect(logLines(page).nth(2)).toContainText('third line');
+    // And as history from the second node after a reload.
+    await page.reload();
+    await expect(logLines(page)).toHaveCount(3);
+    expect(problems.errors).toEqual([]);
+  } finally {
+    await stream.close();
+    await context.close();
+    await second.stop();
+  }
 });
 
 async function fleetInOrganization(request: APIRequestContext, admin: ApiUser, orgId: number, name: string): Promise<number> {
