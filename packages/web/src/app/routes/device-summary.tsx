@@ -42,17 +42,20 @@ export function DeviceSummaryRoute() {
 
   const logs = (
     <Box sx={{ display: panel === 'tty' ? 'none' : 'block' }}>
-      <Suspense fallback={null}>
-        <DeviceLogsPanel
-          key={device.uuid}
-          uuid={device.uuid}
-          fleetId={device.fleet.id}
-          isLocalMode={isLocalMode}
-          canClear={access.can('resin.device_log.delete')}
-          expanded={panel === 'logs'}
-          onExpandedChange={expand('logs')}
-        />
-      </Suspense>
+      {/* Mounted once local mode is known: a device in local mode gets no stream opened. */}
+      {facts.data === undefined && !facts.isError ? null : (
+        <Suspense fallback={null}>
+          <DeviceLogsPanel
+            key={device.uuid}
+            uuid={device.uuid}
+            fleetId={device.fleet.id}
+            isLocalMode={isLocalMode}
+            canClear={access.can('resin.device_log.delete')}
+            expanded={panel === 'logs'}
+            onExpandedChange={expand('logs')}
+          />
+        </Suspense>
+        )}
     </Box>
   );
   const terminal = (
