@@ -55,7 +55,7 @@ export function DeviceSummaryRoute() {
             onExpandedChange={expand('logs')}
           />
         </Suspense>
-        )}
+      )}
     </Box>
   );
   const terminal = (
