@@ -264,7 +264,13 @@ export class LogStream {
     this.opts.scheduler.cancel(this.idleTask);
     this.idleTask = null;
     return new Promise<void>((resolve) => {
-      const done = () => resolve();
+      // A server that never answers does not hold the agent's stop.
+      const timer = setTimeout(() => conn.req.destroy(), 5_000);
+      timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
       conn.req.once('close', done);
       conn.req.once('error', done);
       conn.gzip.end();
