@@ -32,7 +32,11 @@ export async function startLogTestServer(): Promise<LogTestServer> {
   const streams: RecordedStream[] = [];
   const waiters: { probe: () => boolean; resolve: () => void }[] = [];
   const check = () => {
-    for (const w of [...waiters]) if (w.probe()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.probe()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   const server = http.createServer((req, res) => {
     const m = /^\/device\/v2\/([^/]+)\/log-stream$/.exec(req.url ?? '');
