@@ -1,7 +1,7 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
 // servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
-// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o), rollout = (p); see bench/README.md). Prints a table and
+// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o), rollout = (p), logs = (q); see bench/README.md). Prints a table and
 // writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
 import { readFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { loadBenchConfig } from './lib/config.js';
 import { evaluateDeviceApi, measureDeviceApi } from './lib/device-api.js';
 import { evaluate } from './lib/evaluate.js';
 import { evaluateFirstLoad, measureFirstLoad } from './lib/first-load.js';
+import { evaluateLogs, loadLogsConfig, measureLogs } from './lib/logs.js';
 import { attempt, skipped } from './lib/outcome.js';
 import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './lib/phases.js';
 import { evaluateRegistry, loadRegistryConfig, measureRegistry } from './lib/registry.js';
@@ -50,7 +51,7 @@ interface Task {
   stop: () => Promise<string>;
 }
 
-const PHASES = ['fleet', 'page', 'device', 'registry', 'rollout', 'sim', 'links', 'table'] as const;
+const PHASES = ['fleet', 'page', 'device', 'registry', 'rollout', 'logs', 'sim', 'links', 'table'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** BENCH_ONLY=sim,table → those phases; unset → all. */
@@ -110,6 +111,12 @@ async function main(): Promise<number> {
       : seeded.ok
         ? await attempt(() => measureRollout(flotilla.server.baseUrl, seeded.value, loadRolloutConfig(config.quick)))
         : skipped<Awaited<ReturnType<typeof measureRollout>>>(`seeding failed: ${seeded.error}`);
+    // Issue 15: log lines from 1,000 simulated devices to a subscribed reader and storage.
+    const logs = !only.has('logs')
+      ? undefined
+      : seeded.ok
+        ? await attempt(() => measureLogs(flotilla.server.baseUrl, seeded.value, loadLogsConfig(config.quick)))
+        : skipped<Awaited<ReturnType<typeof measureLogs>>>(`seeding failed: ${seeded.error}`);
     // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
     const scale: ScaleFigures = await measureScale(flotilla, scaleConfig, prepared.seeded, {
       sim: only.has('sim'),
@@ -127,6 +134,7 @@ async function main(): Promise<number> {
       ...(firstLoad ? evaluateFirstLoad(firstLoad) : []),
       ...(registry ? evaluateRegistry(registry) : []),
       ...(rollout ? evaluateRollout(rollout) : []),
+      ...(logs ? evaluateLogs(logs) : []),
       ...evaluateScale(scale),
     ];
     const header =

@@ -143,7 +143,14 @@ describe('flotilla-agent simulate', () => {
     });
   });
 
+  it('parses the log settings: --log-rate, --no-logs', () => {
+    expect(parseCommand([...valid, '--log-rate', '120', '--no-logs'])).toMatchObject({ kind: 'simulate', logRate: 120, noLogs: true });
+    expect(parseCommand([...valid, '--log-rate=0'])).toMatchObject({ kind: 'simulate', logRate: 0 });
+  });
+
   it.each([
+    ['--log-rate', 'lots', '--log-rate must be a number of lines per minute'],
+    ['--log-rate', '9999999', '--log-rate must be a number of lines per minute'],
     ['--fleet', 'x', '--fleet must be a fleet id'],
     ['--ramp', 'soon', '--ramp must be a number of seconds'],
     ['--seed', '-1', '--seed must be a non-negative integer'],

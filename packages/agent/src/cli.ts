@@ -87,6 +87,9 @@ Options:
   --ramp <s>                spread the devices' boots over <s> seconds (default:
                             2 ms per device, at most 30 s)
   --no-link                 do not open cloud links (HTTP polling and reports only)
+  --log-rate <n>            service log lines per minute per device (default 2; 0
+                            sends only system lines), over one log stream per device
+  --no-logs                 send no logs at all
   --stats-file <path>       rewrite <path> every 5 s with the simulation's counters
                             and its poll latency histogram (JSON)
   --quiet                   no per-device log lines, only the summary
@@ -113,6 +116,8 @@ export type Command =
       pollIntervalS?: number;
       rampS?: number;
       noLink?: boolean;
+      logRate?: number;
+      noLogs?: boolean;
       statsFile?: string;
       quiet?: boolean;
     }
@@ -164,6 +169,8 @@ function parseSimulate(args: string[]): Command {
       'poll-interval': { type: 'string' },
       ramp: { type: 'string' },
       'no-link': { type: 'boolean' },
+      'log-rate': { type: 'string' },
+      'no-logs': { type: 'boolean' },
       'stats-file': { type: 'string' },
       quiet: { type: 'boolean' },
     },
@@ -211,6 +218,12 @@ function parseSimulate(args: string[]): Command {
     command.rampS = Number(ramp);
   }
   if (parsed.values['no-link'] === true) command.noLink = true;
+  const logRate = text(parsed.values['log-rate']);
+  if (logRate !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(logRate) || Number(logRate) > 600_000) return usageError(`simulate: --log-rate must be a number of lines per minute (0 to 600000), got "${logRate}"`, SIMULATE_USAGE);
+    command.logRate = Number(logRate);
+  }
+  if (parsed.values['no-logs'] === true) command.noLogs = true;
   const statsFile = text(parsed.values['stats-file']);
   if (statsFile !== undefined) command.statsFile = statsFile;
   return command;

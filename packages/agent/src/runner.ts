@@ -68,6 +68,8 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.pollIntervalS !== undefined ? { pollIntervalMs: command.pollIntervalS * 1000 } : {}),
       ...(command.rampS !== undefined ? { rampMs: command.rampS * 1000 } : {}),
       ...(command.noLink ? { link: false } : {}),
+      ...(command.logRate !== undefined ? { logRate: command.logRate } : {}),
+      ...(command.noLogs ? { logs: false as const } : {}),
       ...(command.statsFile !== undefined ? { statsFile: command.statsFile } : {}),
       locations: command.locations === true,
       log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),

@@ -6,6 +6,7 @@ import type { ContainerHost, ServiceCommand, ServiceProgress } from './container
 import { diffTarget, pollIntervalFrom, summarizeTarget, type TargetRelease, type TargetSummary } from './target-state.js';
 import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan, type UpdateSnapshot } from './update-progress.js';
 import { HttpError } from '../net/http-client.js';
+import { changedConfig } from './log-system.js';
 import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
 
@@ -29,7 +30,9 @@ export type DeviceEvent =
   | { type: 'report-failed'; error: string }
   | { type: 'link'; up: boolean; error?: string }
   | { type: 'action'; action: string; status: number }
-  | { type: 'power'; kind: 'reboot' | 'shutdown' | 'back' };
+  | { type: 'power'; kind: 'reboot' | 'shutdown' | 'back' }
+  /** The target's configuration changed after the first target (the new values of the changed keys). */
+  | { type: 'config'; changed: Record<string, string> };
 
 export interface DeviceEnv {
   api: DeviceApi;
@@ -296,11 +299,13 @@ export class Device {
 
   private applyTarget(next: TargetSummary): void {
     const first = this.target === null;
+    const previous = this.target?.config ?? {};
     const diff = diffTarget(this.target, next);
     if (next.release) next.release = this.env.internRelease?.(next.release) ?? next.release;
     this.target = next;
     if (!this.opts.pollIntervalFixed) this.pollIntervalMs = pollIntervalFrom(next.config, this.opts.pollIntervalMs);
     if (diff.releaseChanged || diff.servicesChanged) this.emit({ type: 'target', commit: next.release?.commit ?? null });
+    if (!first && diff.configChanged) this.emit({ type: 'config', changed: changedConfig(previous, next.config) });
     const want = next.release;
     if (want === null) {
       // No release to run (deleted, or a fleet without one): the engine's services go, as on balena.

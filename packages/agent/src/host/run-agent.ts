@@ -11,6 +11,7 @@ import { HttpClient } from '../net/http-client.js';
 import { hostMetricsSampler, readUndervolted } from './metrics.js';
 import { localNetwork } from './network.js';
 import { EngineHost, connectEngine, type EngineKind } from './engine.js';
+import { createAgentLogs, type AgentLogs } from './container-logs.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -53,6 +54,12 @@ export interface RunAgentOptions {
   stopTimeoutS?: number;
   lockRetryMs?: number;
   statusIntervalMs?: number;
+  /**
+   * Log shipping (`POST /device/v2/{uuid}/log-stream`): on by default; false turns it off.
+   * `cursorFile` keeps where each container's log was shipped up to (default: beside the
+   * config file as `<config>.logs.json`; in memory without a config path).
+   */
+  logs?: false | { cursorFile?: string; graceMs?: number; flushMs?: number; syncMs?: number };
 }
 
 /** `systemctl reboot|poweroff`, falling back to `reboot|poweroff` where there is no systemd. */
@@ -89,13 +96,32 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
   const scheduler = new Scheduler();
   const net = localNetwork();
+  const logOpts = o.logs === false ? null : (o.logs ?? {});
+  const cursorFile = logOpts?.cursorFile ?? (o.configPath ? `${o.configPath}.logs.json` : undefined);
+  const logs: AgentLogs | null = logOpts
+    ? createAgentLogs({
+        apiEndpoint: config.apiEndpoint,
+        uuid: config.uuid,
+        deviceApiKey: config.deviceApiKey,
+        scheduler,
+        ...(containers ? { docker: containers.docker, containers } : {}),
+        ...(cursorFile ? { cursorFile } : {}),
+        ...(logOpts.graceMs !== undefined ? { graceMs: logOpts.graceMs } : {}),
+        ...(logOpts.flushMs !== undefined ? { flushMs: logOpts.flushMs } : {}),
+        ...(logOpts.syncMs !== undefined ? { syncMs: logOpts.syncMs } : {}),
+        log,
+      })
+    : null;
   const device = new Device(
     {
       api: new DeviceApi(http),
       scheduler,
       random: o.random ?? Math.random,
       log: (_d, m) => log(m),
-      onEvent: (d, e) => o.onEvent?.(e, d),
+      onEvent: (d, e) => {
+        logs?.onEvent(e);
+        o.onEvent?.(e, d);
+      },
     },
     {
       uuid: config.uuid,
@@ -123,7 +149,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         if (o.configPath) await saveConfig(o.configPath, config);
         log(`registered as device ${deviceId} (${config.uuid}); provisioning key dropped`);
       },
-      ...(containers ? { containers } : {}),
+      ...(containers ? { containers: logs?.containers ?? containers } : {}),
       ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
       ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),
       ...(containers && !o.allowPower
@@ -136,6 +162,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       },
     },
   );
+  await logs?.start();
   device.start();
   return {
     device,
@@ -144,6 +171,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       device.stop();
       // An apply under way ends before its next step; nothing is left half-created after stop.
       await device.settled().catch(() => undefined);
+      await logs?.stop();
       scheduler.stop();
       http.close();
     },

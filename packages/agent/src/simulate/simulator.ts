@@ -8,6 +8,7 @@ import { DeviceApi, type StatePoll } from '../net/device-api.js';
 import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
 import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
+import { DEFAULT_SIM_LOG_RATE, SimulatedLogs } from './simulated-logs.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 
 /**
@@ -40,6 +41,9 @@ export interface SimulateOptions {
   /** Rewritten every `statsIntervalMs` (default 5 s) with `stats()` as JSON. */
   statsFile?: string;
   statsIntervalMs?: number;
+  /** Service log lines per minute per device (default 2; 0: system lines only); `logs: false` sends no logs at all. */
+  logRate?: number;
+  logs?: false | { flushMs?: number; graceMs?: number; maxQueueLines?: number };
   log?(message: string): void;
   onEvent?(event: DeviceEvent, device: Device): void;
 }
@@ -68,6 +72,8 @@ export interface SimulationStats {
   pollLatency: LatencySnapshot;
   /** This process's event-loop delay since the previous stats-file write (only with a stats file). */
   loopDelay?: { p99Ms: number; maxMs: number };
+  /** Log lines: generated, sent on the devices' log streams, dropped by their queues. */
+  logs?: ReturnType<SimulatedLogs['stats']>;
 }
 
 /** Times the state polls of every device (one histogram for the process). */
@@ -106,6 +112,10 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
   const releases = new Map<string, TargetRelease>();
   const counters = { polls: 0, pollErrors: 0, reports: 0, reportErrors: 0, registerErrors: 0 };
   const api = new TimedDeviceApi(http);
+  const logs =
+    o.logs === false
+      ? null
+      : new SimulatedLogs({ apiEndpoint: o.api, scheduler, random, ratePerMin: o.logRate ?? DEFAULT_SIM_LOG_RATE, ...(o.logs ?? {}) });
   const env = {
     api,
     scheduler,
@@ -117,6 +127,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       else if (e.type === 'report') counters.reports++;
       else if (e.type === 'report-failed') counters.reportErrors++;
       else if (e.type === 'register-failed') counters.registerErrors++;
+      logs?.onEvent(d, e);
       o.onEvent?.(e, d);
     },
     internRelease: (r: TargetRelease) => {
@@ -163,6 +174,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       ...(o.link === false ? { link: false } : {}),
     });
     devices.push(device);
+    logs?.add(device);
     device.start(o.count === 1 ? 0 : Math.floor((ramp * i) / o.count));
   }
   const stats = (): SimulationStats => {
@@ -174,7 +186,16 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       if (d.linkUp) linked++;
       if (d.plan !== null) updating++;
     }
-    return { at: new Date().toISOString(), devices: o.count, online, linked, updating, ...counters, pollLatency: api.pollLatency.snapshot() };
+    return {
+      at: new Date().toISOString(),
+      devices: o.count,
+      online,
+      linked,
+      updating,
+      ...counters,
+      pollLatency: api.pollLatency.snapshot(),
+      ...(logs ? { logs: logs.stats() } : {}),
+    };
   };
   const statsFile = o.statsFile;
   let statsTimer: NodeJS.Timeout | undefined;
@@ -209,6 +230,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       loop?.disable();
       await writing;
       for (const d of devices) d.stop();
+      await logs?.stop();
       scheduler.stop();
       http.close();
     },
