@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { constants as zlib, createGzip, type Gzip } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { CONTAINER_LABELS, normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent';
+import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { organizationWithFleet } from './support/fleets';
@@ -14,10 +19,14 @@ import { newEmail, signIn } from './support/users';
  * Issue 15, the device summary's logs panel (spec 2 §2, §4 "Log stream", §9) against the real
  * server: a device registered and streaming as a stock balena supervisor does (its device
  * key, `POST /device/v2/{uuid}/log-stream` gzip NDJSON flushed line by line, and batches on
- * `/logs`); the browser reads through balena-sdk's `logs.subscribe` / `logs.history`.
+ * `/logs`); the browser reads through balena-sdk's `logs.subscribe` / `logs.history`. Also: a
+ * browser on a second server process (same database and Redis) seeing lines streamed to the
+ * first, and a real container's lines shipped by a real agent on the run's Podman engine.
  */
 
 const DEVICE_TYPE = 'raspberrypi4-64';
+const engineEnv = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'DOCKER_HOST' || k.startsWith('CONTAINERS_')) as [string, string][]);
 const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
 
 interface StockDevice {
@@ -321,6 +330,65 @@ test('logs panel across two server processes: the browser on the second node see
     await stream.close();
     await context.close();
     await second.stop();
+  }
+});
+
+test('logs panel: a real container writes lines, a real agent ships them, the panel shows them live', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const engine = { env: engineEnv() };
+  const testId = `e2e-device-logs-${hex(8)}`;
+  const work = await mkdtemp(join(tmpdir(), 'flotilla-e2e-device-logs-'));
+  let agent: RunningAgent | undefined;
+  try {
+    const stamp = `${Date.now().toString(36)}${hex(4)}`;
+    const admin = await registerApiUser(request, newEmail('logsagent'));
+    const { fleetId } = await organizationWithFleet(request, admin, `Logs E2E agent ${stamp}`, `logs_agent_${stamp}`, DEVICE_TYPE);
+
+    // An image FROM the offline base (labelled for cleanup), pushed to the server's registry.
+    await writeFile(join(work, 'Dockerfile'), `FROM ${TEST_BASE_IMAGE}\nLABEL ${TEST_LABEL}=${testId}\n`);
+    const tag = `localhost/flotilla-e2e/${testId}:1`;
+    await podman(engine, ['build', '-q', '-t', tag, work]);
+    const script = 'echo "hello from a real container"; echo "a real stderr line" >&2; i=0; while true; do i=$((i+1)); echo "tick $i"; /bin/busybox sleep 5; done';
+    const composition = { version: '2.1', services: { app: { command: ['/bin/busybox', 'sh', '-c', script], labels: { [TEST_LABEL]: testId } } } };
+    const release = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/release', {
+      belongs_to__application: fleetId, commit: hex(32), status: 'running', source: 'cloud', composition,
+    });
+    const service = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/service', { application: fleetId, service_name: 'app' });
+    const image = await apiAs<{ id: number; is_stored_at__image_location: string }>(request, admin, 'POST', '/v7/image', { is_a_build_of__service: service.id, status: 'running' });
+    const digestFile = join(work, 'digest');
+    await podman(engine, ['push', '-q', '--creds', `${admin.username}:${admin.token}`, '--digestfile', digestFile, tag, `${image.is_stored_at__image_location}:latest`]);
+    const digest = (await readFile(digestFile, 'utf8')).trim();
+    await apiAs(request, admin, 'POST', '/v7/image__is_part_of__release', { image: image.id, is_part_of__release: release.id });
+    await apiAs(request, admin, 'PATCH', `/v7/image(${image.id})`, { status: 'success', content_hash: digest });
+    await apiAs(request, admin, 'PATCH', `/v7/release(${release.id})`, { status: 'success' });
+    await apiAs(request, admin, 'PATCH', `/v7/application(${fleetId})`, { should_track_latest_release: false, should_be_running__release: release.id });
+
+    // The real agent (as `flotilla-agent run --engine podman`), in this process.
+    const provisioningKey = await createProvisioningKey(request, admin, fleetId);
+    const { config } = normalizeConfig({ apiEndpoint: E2E_API, applicationId: fleetId, deviceType: DEVICE_TYPE, apiKey: provisioningKey, appUpdatePollInterval: 1_000 });
+    agent = await startAgent({ config, engine: 'podman', engineEnv: { DOCKER_HOST: process.env.DOCKER_HOST }, log: () => {}, stopTimeoutS: 1 });
+    const uuid = agent.config().uuid;
+
+    await signIn(page, admin.email);
+    await page.goto(`/devices/${uuid}`);
+    const hello = logLines(page).filter({ hasText: 'hello from a real container' });
+    await expect(hello).toHaveCount(1, { timeout: 90_000 });
+    await expect(hello.getByTestId('device-log-source')).toHaveText('app');
+    const stderr = logLines(page).filter({ hasText: 'a real stderr line' });
+    await expect(stderr).toHaveAttribute('data-stderr', 'true');
+    // Live: the container's next tick arrives without a reload.
+    await expect(logLines(page).filter({ hasText: /tick 3$/ })).toHaveCount(1, { timeout: 30_000 });
+  } finally {
+    const uuid = agent?.config().uuid;
+    await agent?.stop();
+    if (uuid) {
+      const ids = (await podman(engine, ['ps', '-aq', '--filter', `label=${CONTAINER_LABELS.deviceUuid}=${uuid}`]).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+      if (ids.length) await podman(engine, ['rm', '-f', '-t', '0', ...ids]).catch(() => undefined);
+      const vols = (await podman(engine, ['volume', 'ls', '-q', '--filter', `label=${CONTAINER_LABELS.deviceUuid}=${uuid}`]).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+      if (vols.length) await podman(engine, ['volume', 'rm', '-f', ...vols]).catch(() => undefined);
+    }
+    await removeLabelled(engine, testId);
+    await rm(work, { recursive: true, force: true });
   }
 });
 
