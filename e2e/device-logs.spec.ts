@@ -36,12 +36,12 @@ interface StockDevice {
 }
 
 /** POST /device/register as balenaOS does with a provisioning key; the device key is `api_key`. */
-async function registerStockDevice(request: APIRequestContext, provisioningKey: string, fleetId: number): Promise<StockDevice> {
+async function registerStockDevice(request: APIRequestContext, provisioningKey: string, fleetId: number, osVariant: 'prod' | 'dev' = 'prod'): Promise<StockDevice> {
   const uuid = hex(32);
   const deviceKey = hex(32);
   const res = await request.post('/device/register', {
     headers: { Authorization: `Bearer ${provisioningKey}` },
-    data: { application: fleetId, uuid, device_type: DEVICE_TYPE, api_key: deviceKey, supervisor_version: '16.1.0', os_version: 'balenaOS 5.3.0', os_variant: 'prod' },
+    data: { application: fleetId, uuid, device_type: DEVICE_TYPE, api_key: deviceKey, supervisor_version: '16.1.0', os_version: 'balenaOS 5.3.0', os_variant: osVariant },
   });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = (await res.json()) as { id: number };
@@ -116,7 +116,7 @@ async function serviceIds(request: APIRequestContext, user: ApiUser, fleetId: nu
  * A fleet with services main and worker (its release running) and a registered device; with
  * `member`, the fleet's organization has that user as a member.
  */
-async function setUp(request: APIRequestContext, tag: string, member?: ApiUser) {
+async function setUp(request: APIRequestContext, tag: string, member?: ApiUser, osVariant: 'prod' | 'dev' = 'prod') {
   const stamp = `${Date.now().toString(36)}${hex(4)}`;
   const admin = await registerApiUser(request, newEmail(`${tag}admin`));
   const fleetId = member
@@ -130,7 +130,7 @@ async function setUp(request: APIRequestContext, tag: string, member?: ApiUser) 
   });
   await apiAs(request, admin, 'PATCH', `/v7/application(${fleetId})`, { should_track_latest_release: false, should_be_running__release: releaseId });
   const ids = await serviceIds(request, admin, fleetId);
-  const device = await registerStockDevice(request, await createProvisioningKey(request, admin, fleetId), fleetId);
+  const device = await registerStockDevice(request, await createProvisioningKey(request, admin, fleetId), fleetId, osVariant);
   return { stamp, admin, fleetId, ids, device };
 }
 
@@ -291,7 +291,8 @@ test('logs panel: clearing needs the right (an observer sees it disabled), a dev
 });
 
 test('logs panel: a device in local mode shows that logs are not available', async ({ page, request }) => {
-  const { admin, device } = await setUp(request, 'local');
+  // Local mode needs a development OS variant (spec 2 §9).
+  const { admin, device } = await setUp(request, 'local', undefined, 'dev');
   await apiAs(request, admin, 'POST', '/v7/device_config_variable', { device: device.id, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' });
   await signIn(page, admin.email);
   await page.goto(`/devices/${device.uuid}`);
