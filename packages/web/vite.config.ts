@@ -48,6 +48,8 @@ export default defineConfig({
       { find: /^handlebars(\/dist\/cjs\/handlebars(\.js)?)?$/, replacement: shim('handlebars.ts') },
       { find: /^side-channel$/, replacement: shim('side-channel.cjs') },
       { find: /^progress-stream$/, replacement: shim('progress-stream.cjs') },
+      // balena-request's stream transport: the package's default export does not survive a CommonJS require.
+      { find: /^fetch-readablestream$/, replacement: shim('fetch-readablestream.cjs') },
       // The small part of i18next / react-i18next the dashboard uses (types still come from
       // the real packages): ~14 kB gzip less on every first page.
       { find: /^(react-)?i18next$/, replacement: shim('i18next.ts') },
