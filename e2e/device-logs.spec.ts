@@ -366,7 +366,10 @@ test('logs panel: a real container writes lines, a real agent ships them, the pa
 
     // The real agent (as `flotilla-agent run --engine podman`), in this process.
     const provisioningKey = await createProvisioningKey(request, admin, fleetId);
-    const { config } = normalizeConfig({ apiEndpoint: E2E_API, applicationId: fleetId, deviceType: DEVICE_TYPE, apiKey: provisioningKey, appUpdatePollInterval: 1_000 });
+    // The registry host as the image location names it (the server's public host), as
+    // config.json's registryEndpoint tells a device.
+    const registryEndpoint = image.is_stored_at__image_location.split('/')[0]!;
+    const { config } = normalizeConfig({ apiEndpoint: E2E_API, applicationId: fleetId, deviceType: DEVICE_TYPE, apiKey: provisioningKey, appUpdatePollInterval: 1_000, registryEndpoint });
     agent = await startAgent({ config, engine: 'podman', engineEnv: { DOCKER_HOST: process.env.DOCKER_HOST }, log: () => {}, stopTimeoutS: 1 });
     const uuid = agent.config().uuid;
 
