@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LOG_LIMITS, type DeviceLogLine } from '@flotilla/model';
@@ -133,6 +133,29 @@ describe('a stock supervisor log stream', () => {
     } finally {
       await idleApp.close();
     }
+  });
+
+  it('ends open readers and log streams when the server closes', async () => {
+    const closing = await buildApp({ db, jwtSecret: TEST_JWT_SECRET });
+    const closingUrl = await closing.listen({ port: 0, host: '127.0.0.1' });
+    const device = await insertDevice(db, fleetId);
+    const stream = new SupervisorLogStream(closingUrl, device.uuid, device.key);
+    stream.write(logLine('last words'));
+    await eventually(() => storedRows(device), (n) => n === 1);
+    const reader = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(new URL(`/device/v2/${device.uuid}/logs?stream=1&count=all`, closingUrl), { headers: bearer(owner.token) }, resolve);
+      req.once('error', reject);
+      req.end();
+    });
+    const readerEnded = new Promise<string>((resolve) => {
+      let body = '';
+      reader.setEncoding('utf8');
+      reader.on('data', (c: string) => (body += c));
+      reader.once('end', () => resolve(body));
+    });
+    await closing.close();
+    expect(JSON.parse((await readerEnded).trim()).message).toBe('last words');
+    expect((await stream.response).status).toBe(503);
   });
 });
 

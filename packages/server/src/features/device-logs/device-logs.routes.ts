@@ -8,7 +8,7 @@ import { ingestLogStream, type IngestLimits } from './ingest-stream.js';
 import type { LogRateLimiter } from './log-rate-limit.js';
 import { normalizeLogLine, toReaderLine, type LogLineInput } from './log-lines.js';
 import type { LogStore } from './log-store.js';
-import { streamDeviceLogs } from './read-stream.js';
+import { OpenStreams, streamDeviceLogs } from './read-stream.js';
 
 export const NDJSON_TYPE = 'application/x-ndjson';
 
@@ -77,6 +77,10 @@ export async function deviceLogsRoutes(app: FastifyInstance, opts: DeviceLogsRou
   const { store, access, limiter, limits, retainLines, keepAliveMs } = opts;
   const { db, bus, clock } = app.context;
 
+  // Streams open on this process (readers and devices' log streams): ended before the server closes.
+  const open = new OpenStreams();
+  app.addHook('preClose', async () => open.endAll());
+
   // The stream's body is read by the route as it arrives (never buffered by a parser).
   app.addContentTypeParser(NDJSON_TYPE, (_request, payload, done) => done(null, payload));
 
@@ -127,7 +131,7 @@ export async function deviceLogsRoutes(app: FastifyInstance, opts: DeviceLogsRou
     async (request, reply) => {
       const deviceId = streamWriters.get(request);
       if (deviceId === undefined) throw new BadRequestError('Invalid log stream');
-      await ingestLogStream(request, reply, { deviceId, store, limiter, limits, log: request.log });
+      await ingestLogStream(request, reply, { deviceId, store, limiter, limits, log: request.log, open });
       return reply;
     },
   );
@@ -142,7 +146,7 @@ export async function deviceLogsRoutes(app: FastifyInstance, opts: DeviceLogsRou
       const start = parseStart(request.query.start);
       const deviceId = await access.reader(request.actor, request.params.uuid);
       if (streaming) {
-        await streamDeviceLogs(request, reply, { bus, store, deviceId, read: { count, start }, keepAliveMs, clock });
+        await streamDeviceLogs(request, reply, { bus, store, deviceId, read: { count, start }, keepAliveMs, clock, open });
         return reply;
       }
       const lines = await store.read(deviceId, { count, start });

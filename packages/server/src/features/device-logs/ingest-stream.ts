@@ -5,6 +5,7 @@ import type { LogRateLimiter } from './log-rate-limit.js';
 import { normalizeLogLine, type LogLineInput } from './log-lines.js';
 import type { LogStore } from './log-store.js';
 import { NdjsonLines } from './ndjson-lines.js';
+import type { OpenStreams } from './read-stream.js';
 
 export interface IngestLimits {
   /** A raw line longer than this (before parsing) is dropped without being buffered. */
@@ -43,9 +44,9 @@ interface Ending {
 export function ingestLogStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: { deviceId: number; store: LogStore; limiter: LogRateLimiter; limits: IngestLimits; log: FastifyBaseLogger },
+  deps: { deviceId: number; store: LogStore; limiter: LogRateLimiter; limits: IngestLimits; log: FastifyBaseLogger; open: OpenStreams },
 ): Promise<IngestResult> {
-  const { deviceId, store, limiter, limits, log } = deps;
+  const { deviceId, store, limiter, limits, log, open } = deps;
   const body = request.body as Readable;
   const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const source: Readable = encoding === 'gzip' || encoding === 'x-gzip' ? body.pipe(createGunzip()) : body;
@@ -79,7 +80,9 @@ export function ingestLogStream(
       else reply.type('application/json').send(JSON.stringify(finished.message));
       resolve(result);
     };
+    const shutdown = () => finish({ status: 503, message: 'The server is shutting down' });
     const finish = (end: Ending) => {
+      open.delete(shutdown);
       if (ending) return;
       ending = end;
       source.pause();
@@ -158,6 +161,7 @@ export function ingestLogStream(
     request.raw.once('close', () => {
       if (!request.raw.complete) finish({ status: 499 });
     });
+    open.add(shutdown);
     armIdle();
   });
 }

@@ -10,8 +10,31 @@ export interface DeviceLogsMessage {
   lines: StoredLogLine[];
 }
 
+/** The streams open on this process, ended when it closes (one that opens while it closes ends at once). */
+export class OpenStreams {
+  private readonly ends = new Set<() => void>();
+  private closing = false;
+
+  add(end: () => void): void {
+    if (this.closing) end();
+    else this.ends.add(end);
+  }
+
+  delete(end: () => void): void {
+    this.ends.delete(end);
+  }
+
+  endAll(): void {
+    this.closing = true;
+    for (const end of [...this.ends]) end();
+    this.ends.clear();
+  }
+}
+
 /** Live lines kept while the history is read; past it the oldest are dropped (and counted). */
 const MAX_BUFFERED = 10_000;
+/** Bytes a reader may have waiting in its socket buffer before lines are dropped for it. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /**
  * `GET /device/v2/{uuid}/logs?stream=1` (dialect §4.5, balena-sdk `logs.subscribe`): NDJSON,
@@ -24,9 +47,9 @@ const MAX_BUFFERED = 10_000;
 export async function streamDeviceLogs(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: { bus: Bus; store: LogStore; deviceId: number; read: LogReadOptions; keepAliveMs: number; clock: () => number },
+  deps: { bus: Bus; store: LogStore; deviceId: number; read: LogReadOptions; keepAliveMs: number; clock: () => number; open: OpenStreams },
 ): Promise<void> {
-  const { bus, store, deviceId, read, keepAliveMs, clock } = deps;
+  const { bus, store, deviceId, read, keepAliveMs, clock, open } = deps;
   const res = reply.raw;
   let state: 'buffering' | 'live' | 'saturated' | 'closed' = 'buffering';
   const buffered: StoredLogLine[] = [];
@@ -41,7 +64,8 @@ export async function streamDeviceLogs(
       dropped += 1;
       return;
     }
-    if (!res.write(`${JSON.stringify(toReaderLine(line))}\n`)) state = 'saturated';
+    res.write(`${JSON.stringify(toReaderLine(line))}\n`);
+    if (res.writableLength > MAX_UNSENT_BYTES) state = 'saturated';
   };
   const onMessage = (message: unknown) => {
     const lines = (message as DeviceLogsMessage | null)?.lines;
@@ -55,7 +79,9 @@ export async function streamDeviceLogs(
   };
 
   const unsubscribe = await bus.subscribe(deviceLogsChannel(deviceId), onMessage);
+  const end = () => res.end();
   const close = () => {
+    open.delete(end);
     if (state === 'closed') return;
     state = 'closed';
     clearInterval(timer.keepAlive);
@@ -76,6 +102,8 @@ export async function streamDeviceLogs(
   res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   res.flushHeaders();
   res.once('close', close);
+  // The server shutting down ends the stream (the reader reconnects to another process).
+  open.add(end);
   const warnDropped = () => {
     if (dropped === 0) return;
     const now = clock();
