@@ -68,7 +68,7 @@ export async function pruneToNewest(db: Db, deviceIds: readonly number[], keep: 
 /** Deletes up to `limit` lines stored before `before` (ms). Returns how many went. */
 export async function deleteLinesBefore(db: Db, before: number, limit: number): Promise<number> {
   const { rowCount } = await db.query(
-    `DELETE FROM device_log WHERE id IN (SELECT id FROM device_log WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+    `DELETE FROM device_log WHERE ctid = ANY (ARRAY(SELECT ctid FROM device_log WHERE created_at < $1 LIMIT $2))`,
     [before, limit],
   );
   return rowCount;

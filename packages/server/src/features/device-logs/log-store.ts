@@ -50,7 +50,7 @@ const EXPIRE_CHUNK = 10_000;
  * The PostgreSQL store. Appends from every stream and batch of this process wait in one
  * write buffer, flushed every `flushIntervalMs` (or at `flushLines`) as ONE multi-row INSERT;
  * writes never overlap, so a device's lines are stored (and announced) in arrival order.
- * Pruning to the last N is amortised: a device is pruned once it has written a tenth of N
+ * Pruning to the last N is amortised: a device is pruned once it has written a quarter of N
  * (at least one line) since its last pruning, in the same flush, by one DELETE for all such
  * devices; readers never see the slack (they read at most N).
  */
@@ -71,9 +71,9 @@ export class PgLogStore implements LogStore {
     private readonly db: Db,
     private readonly opts: PgLogStoreOptions,
   ) {
-    this.pruneEvery = Math.max(1, Math.ceil(opts.retainLines / 10));
+    this.pruneEvery = Math.max(1, Math.ceil(opts.retainLines / 4));
     this.flushIntervalMs = opts.flushIntervalMs ?? 50;
-    this.flushLines = opts.flushLines ?? 2000;
+    this.flushLines = opts.flushLines ?? 10_000;
   }
 
   onStored(listener: (deviceId: number, lines: StoredLogLine[]) => void): void {
