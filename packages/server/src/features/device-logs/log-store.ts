@@ -73,7 +73,7 @@ export class PgLogStore implements LogStore {
   ) {
     this.pruneEvery = Math.max(1, Math.ceil(opts.retainLines / 4));
     this.flushIntervalMs = opts.flushIntervalMs ?? 50;
-    this.flushLines = opts.flushLines ?? 10_000;
+    this.flushLines = opts.flushLines ?? 2000;
   }
 
   onStored(listener: (deviceId: number, lines: StoredLogLine[]) => void): void {
