@@ -9,6 +9,7 @@ import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
 import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
 import { DEFAULT_SIM_LOG_RATE, SimulatedLogs } from './simulated-logs.js';
+import { simulatedDiagnostics } from './simulated-diagnostics.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 
 /**
@@ -144,6 +145,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     const { uuid, deviceApiKey } = simulatedIdentity(i, o.seed, random);
     const net = simulatedNetwork(i);
     let metrics = initialDrift(random);
+    const undervolted = random() < (o.undervoltedShare ?? 0.05);
     const device = new Device(env, {
       uuid,
       deviceApiKey,
@@ -161,7 +163,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       supervisorVersion: REPORTED_SUPERVISOR_VERSION,
       ipAddress: net.ipAddress,
       macAddress: net.macAddress,
-      isUndervolted: random() < (o.undervoltedShare ?? 0.05),
+      isUndervolted: undervolted,
       ...(o.locations ? simulatedLocation(random) : {}),
       sampleMetrics: () => {
         metrics = drift(metrics, random);
@@ -172,6 +174,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       rebootOfflineMs: () => between(o.rebootOfflineMs ?? [3_000, 8_000]),
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
       ...(o.link === false ? { link: false } : {}),
+      diagnostics: simulatedDiagnostics({ uuid, ipAddress: net.ipAddress, macAddress: net.macAddress, undervolted }, random),
     });
     devices.push(device);
     logs?.add(device);
