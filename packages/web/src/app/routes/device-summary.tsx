@@ -86,7 +86,8 @@ export function DeviceSummaryRoute() {
       <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
         {/* Keyed by device so a refetch after a rename does not reset the note being typed. */}
         {none ? <DeviceDetailsCard key={device.id} device={device} can={access.can} /> : null}
-        <Stack spacing={2} sx={{ flex: 1, minWidth: 0, width: '100%' }}>
+        {/* The panels' column as wide as the details card: log lines need the width. */}
+        <Stack spacing={2} sx={{ flex: 2, minWidth: 0, width: '100%' }}>
           {logs}
           {none ? <DeviceMetricsCard device={device} /> : null}
           {none ? (

@@ -104,7 +104,7 @@ export function LogLines({ lines, serviceNames, utc, hideTimestamps, height, lab
                   transform: `translateY(${item.start}px)`,
                   px: 1.5,
                   whiteSpace: 'pre-wrap',
-                  wordBreak: 'break-all',
+                  overflowWrap: 'anywhere',
                   ...(line.isSystem ? { color: 'info.light', fontStyle: 'italic' } : {}),
                   ...(line.isStdErr ? { color: 'error.light', borderLeft: '3px solid', borderColor: 'error.main', pl: 1.125 } : {}),
                 }}
