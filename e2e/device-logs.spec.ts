@@ -241,6 +241,46 @@ test('logs panel: a stock supervisor stream shows live and after reload; filters
   expect(problems.errors).toEqual([]);
 });
 
+test('logs panel: many lines render virtualised, follow the tail, and offer "Jump to latest" after scrolling up (keyboard)', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { admin, ids, device } = await setUp(request, 'many');
+  await signIn(page, admin.email);
+  await page.goto(`/devices/${device.uuid}`);
+  await expect(logPanel(page).getByTestId('device-logs-status')).toHaveAttribute('data-status', 'live');
+  const stream = new SupervisorLogStream(E2E_API, device);
+  try {
+    const t0 = Date.now();
+    await stream.send(Array.from({ length: 600 }, (_, i) => ({ message: `numbered line ${i + 1}`, timestamp: t0 + i, serviceId: ids.main })));
+    const log = logPanel(page).getByRole('log', { name: 'Device logs' });
+    // The page scrolled so the whole list shows (in view below means in the list's view).
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await log.scrollIntoViewIfNeeded();
+    // The newest line is in view; the oldest is not even in the DOM (only the lines in view are).
+    await expect(log.getByText('numbered line 600', { exact: true })).toBeInViewport();
+    await expect(log.getByText('numbered line 1', { exact: true })).toHaveCount(0);
+    expect(await logLines(page).count()).toBeLessThan(200);
+    await expect(logPanel(page).getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
+
+    // The keyboard scrolls the focused list to the top: the panel stops following.
+    await log.focus();
+    await page.keyboard.press('Home');
+    await expect(log.getByText('numbered line 1', { exact: true })).toBeInViewport();
+    const jump = logPanel(page).getByRole('button', { name: 'Jump to latest' });
+    await expect(jump).toBeVisible();
+    await stream.send([{ message: 'numbered line 601', timestamp: t0 + 600, serviceId: ids.main }]);
+    // Still reading the top: the new line does not pull the view down.
+    await expect(log.getByText('numbered line 1', { exact: true })).toBeInViewport();
+    await jump.click();
+    await expect(log.getByText('numbered line 601', { exact: true })).toBeInViewport();
+    await expect(jump).toHaveCount(0);
+    // Following again: the next line comes into view by itself.
+    await stream.send([{ message: 'numbered line 602', timestamp: t0 + 601, serviceId: ids.main }]);
+    await expect(log.getByText('numbered line 602', { exact: true })).toBeInViewport();
+  } finally {
+    await stream.close();
+  }
+});
+
 test('logs panel: clearing needs the right (an observer sees it disabled), a developer clears after confirming', async ({ page, request, browser }) => {
   test.setTimeout(90_000);
   const observer = await registerApiUser(request, newEmail('logsobserver'));
