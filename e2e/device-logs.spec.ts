@@ -340,10 +340,10 @@ test('logs panel: a device in local mode shows that logs are not available', asy
   await expect(logPanel(page).getByRole('log')).toHaveCount(0);
 });
 
-test('logs panel across two server processes: the browser on the second node sees lines the device streams to the first', async ({ browser, request }) => {
+test('logs panel across two server processes: the browser on the second node sees lines the device streams to the first, and reconnects when that node restarts', async ({ browser, request }) => {
   test.setTimeout(120_000);
   const { admin, ids, device } = await setUp(request, 'twonodes');
-  const second = await startSecondNode();
+  let second = await startSecondNode();
   const context = await browser.newContext({ baseURL: second.baseURL });
   // The device's stream goes to the first process (Playwright's server).
   const stream = new SupervisorLogStream(E2E_API, device);
@@ -367,6 +367,18 @@ test('logs panel across two server processes: the browser on the second node see
     await page.reload();
     await expect(logLines(page)).toHaveCount(3);
     expect(problems.errors).toEqual([]);
+
+    // The second node shuts down (it ends its log streams): the panel says it is reconnecting,
+    // keeps its lines, and once a node answers on that address again it streams anew (no history).
+    await second.stop();
+    await expect(logPanel(page).getByTestId('device-logs-status')).toHaveAttribute('data-status', 'reconnecting');
+    await expect(logPanel(page).getByTestId('device-logs-status')).toHaveText('Reconnecting…');
+    await expect(logLines(page)).toHaveCount(3);
+    second = await startSecondNode();
+    await expect(logPanel(page).getByTestId('device-logs-status')).toHaveAttribute('data-status', 'live', { timeout: 30_000 });
+    await stream.send([{ message: 'after the node came back', timestamp: Date.now(), serviceId: ids.main }]);
+    await expect(logLines(page)).toHaveCount(4);
+    await expect(logLines(page).nth(3)).toContainText('after the node came back');
   } finally {
     await stream.close();
     await context.close();

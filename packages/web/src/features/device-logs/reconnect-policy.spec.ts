@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { errorStatusOf, historyCount, reconnectDelayMs } from './reconnect-policy';
 
-const later = { first: false, receivedLines: true };
+const later = { first: false, opened: true };
 
 describe('log stream reconnect policy (spec 2 §4, §9)', () => {
   it('reconnects after 1 s on an ordinary error', () => {
     expect(reconnectDelayMs(new Error('network'), later)).toBe(1_000);
     expect(reconnectDelayMs({ statusCode: 500 }, later)).toBe(1_000);
-    // A first attempt that had already streamed lines is not an initial failure.
-    expect(reconnectDelayMs(new Error('network'), { first: true, receivedLines: true })).toBe(1_000);
+    // A first attempt whose stream had opened is not an initial failure.
+    expect(reconnectDelayMs(new Error('network'), { first: true, opened: true })).toBe(1_000);
   });
 
   it('waits 10 s after a rate limit or a 503', () => {
@@ -17,7 +17,7 @@ describe('log stream reconnect policy (spec 2 §4, §9)', () => {
   });
 
   it('waits 10 s after an initial failure', () => {
-    expect(reconnectDelayMs(new Error('refused'), { first: true, receivedLines: false })).toBe(10_000);
+    expect(reconnectDelayMs(new Error('refused'), { first: true, opened: false })).toBe(10_000);
   });
 
   it('asks for 100 lines of history first and none on reconnect', () => {

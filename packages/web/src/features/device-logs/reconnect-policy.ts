@@ -4,8 +4,8 @@ import { LOG_PANEL } from '@flotilla/model';
 export interface AttemptFacts {
   /** The attempt was the panel's first since it opened for this device. */
   first: boolean;
-  /** The attempt had received at least one line (history or live) before it failed. */
-  receivedLines: boolean;
+  /** The server had answered the attempt (the stream opened) before it failed or ended. */
+  opened: boolean;
 }
 
 /** The HTTP status an SDK error carries (BalenaRequestError's statusCode), if any. */
@@ -18,12 +18,12 @@ export function errorStatusOf(err: unknown): number | undefined {
 /**
  * Spec 2 §4 "Log stream": after an error the stream reconnects in 1 s, or in 10 s after a
  * rate limit (429) or a 503, and 10 s after an initial failure (the panel's first attempt
- * failing before it got any line).
+ * failing before the stream opened).
  */
 export function reconnectDelayMs(err: unknown, attempt: AttemptFacts): number {
   const status = errorStatusOf(err);
   if (status === 429 || status === 503) return LOG_PANEL.reconnectSlowMs;
-  if (attempt.first && !attempt.receivedLines) return LOG_PANEL.reconnectSlowMs;
+  if (attempt.first && !attempt.opened) return LOG_PANEL.reconnectSlowMs;
   return LOG_PANEL.reconnectMs;
 }
 

@@ -1,6 +1,6 @@
 import { LOG_PANEL, type DeviceLogLine } from '@flotilla/model';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { sdk } from '../../lib/sdk';
+import { openLogStream } from './api/device-logs';
 import { appendLogs, EMPTY_LOG_BUFFER, isLogLine, type LogBuffer } from './log-buffer';
 import { historyCount, reconnectDelayMs } from './reconnect-policy';
 
@@ -10,18 +10,11 @@ export type LogStreamStatus = 'connecting' | 'live' | 'reconnecting';
 /** How often received lines are handed to React: a burst of lines renders once. */
 const FLUSH_MS = 50;
 
-interface Subscription {
-  on(event: 'line', listener: (line: unknown) => void): unknown;
-  on(event: 'error', listener: (err: unknown) => void): unknown;
-  unsubscribe(): void;
-}
-
 /**
- * The device's live log lines (spec 2 §4 "Log stream", §7 logs): `sdk.logs.subscribe` with a
- * history of 100 lines, then after an error a new subscription with no history, 1 s later
- * (10 s after a 429/503 or an initial failure). balena-sdk says nothing when a stream opens,
- * so the stream counts as live once a line arrived, or once it ran `reconnectMs` without an
- * error. Lines go into the 5000-line buffer in batches of `FLUSH_MS`.
+ * The device's live log lines (spec 2 §4 "Log stream", §7 logs): the log stream with a
+ * history of 100 lines, then after an error or an end a new stream with no history, 1 s later
+ * (10 s after a 429/503 or an initial failure). Lines go into the 5000-line buffer in batches
+ * of `FLUSH_MS`.
  */
 export function useLogStream(uuid: string, enabled: boolean) {
   const [buffer, setBuffer] = useState<LogBuffer>(EMPTY_LOG_BUFFER);
@@ -31,9 +24,8 @@ export function useLogStream(uuid: string, enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     let stopped = false;
-    let subscription: Subscription | undefined;
+    let subscription: { unsubscribe(): void } | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let liveTimer: ReturnType<typeof setTimeout> | undefined;
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     let attempts = 0;
 
@@ -44,54 +36,37 @@ export function useLogStream(uuid: string, enabled: boolean) {
       if (lines.length > 0 && !stopped) setBuffer((b) => appendLogs(b, lines));
     };
 
-    const connect = async () => {
+    const connect = () => {
       const reconnecting = attempts > 0;
-      const attempt = { first: !reconnecting, receivedLines: false };
+      const attempt = { first: !reconnecting, opened: false };
       attempts += 1;
       setStatus(reconnecting ? 'reconnecting' : 'connecting');
-      let failed = false;
-      const fail = (err: unknown) => {
-        if (stopped || failed) return;
-        failed = true;
-        clearTimeout(liveTimer);
-        subscription?.unsubscribe();
-        subscription = undefined;
-        setStatus('reconnecting');
-        retry = setTimeout(() => void connect(), reconnectDelayMs(err, attempt));
-      };
-      try {
-        const sub = (await sdk.logs.subscribe(uuid, { count: historyCount(reconnecting) })) as unknown as Subscription;
-        if (stopped) {
-          sub.unsubscribe();
-          return;
-        }
-        subscription = sub;
-        sub.on('line', (line) => {
-          if (stopped || failed || !isLogLine(line)) return;
-          if (!attempt.receivedLines) {
-            attempt.receivedLines = true;
-            clearTimeout(liveTimer);
-            setStatus('live');
-          }
+      subscription = openLogStream(uuid, historyCount(reconnecting), {
+        onOpen: () => {
+          if (stopped) return;
+          attempt.opened = true;
+          setStatus('live');
+        },
+        onLine: (line) => {
+          if (stopped || !isLogLine(line)) return;
           pending.current.push(line);
           // A background tab may not flush for a while: keep no more than the buffer holds.
           if (pending.current.length > LOG_PANEL.bufferLines * 2) pending.current.splice(0, pending.current.length - LOG_PANEL.bufferLines);
           flushTimer ??= setTimeout(flush, FLUSH_MS);
-        });
-        sub.on('error', fail);
-        liveTimer = setTimeout(() => {
-          if (!stopped && !failed) setStatus('live');
-        }, LOG_PANEL.reconnectMs);
-      } catch (err) {
-        fail(err);
-      }
+        },
+        onEnd: (err) => {
+          if (stopped) return;
+          subscription = undefined;
+          setStatus('reconnecting');
+          retry = setTimeout(connect, reconnectDelayMs(err, attempt));
+        },
+      });
     };
 
-    void connect();
+    connect();
     return () => {
       stopped = true;
       clearTimeout(retry);
-      clearTimeout(liveTimer);
       clearTimeout(flushTimer);
       subscription?.unsubscribe();
       pending.current = [];
