@@ -243,6 +243,13 @@ describe('web terminal: browser on B, device linked to A', () => {
     expect(await sizeEventually(term, '/bin/busybox stty size')).toBe('30 100');
     expect(term.has('ssh disconnect')).toBe(false);
     await term.close();
+
+    // A resize sent while the device is still opening the TTY reaches it once ready.
+    const early = await connect(urlB);
+    early.send({ event: 'authentication', token: owner.token, uuid, target: 'service:main', cols: 80, rows: 24 });
+    early.send({ event: 'resize', cols: 100, rows: 30 });
+    await early.until((c) => c.has('ready'));
+    expect(await sizeEventually(early, '/bin/busybox stty size')).toBe('30 100');
   }, 60_000);
 
   it('answers malformed JSON, unknown events and data before ready with error; an oversized frame closes with 1009', async () => {
@@ -284,6 +291,13 @@ describe('web terminal: browser on B, device linked to A', () => {
     expect((await runningExecs(uuid)).length).toBeGreaterThan(0);
     await term.close();
     await eventually(async () => (await runningExecs(uuid)).length === 0, 'no exec running in the container', 20_000);
+    // A browser that leaves while the device is opening the TTY leaves no shell either.
+    const hasty = await connect(urlB);
+    hasty.send({ event: 'authentication', token: owner.token, uuid, target: 'service:main' });
+    await hasty.until((c) => c.has('ssh connecting'));
+    await hasty.close();
+    await eventually(async () => (await auditRows(uuid)).rows.every((r) => r.ended_at !== null), 'the hasty session audited as ended', 10_000);
+    await eventually(async () => (await runningExecs(uuid)).length === 0, 'no exec running after a hasty close', 20_000);
     const rows = await eventually(async () => {
       const r = (await auditRows(uuid)).rows;
       return r.length > 0 && r.every((x) => x.ended_at !== null) && r;
