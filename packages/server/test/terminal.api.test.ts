@@ -159,10 +159,11 @@ const connect = async (...args: Parameters<typeof TerminalClient.connect>) => {
   return c;
 };
 
-/** `stty size` as the TTY reports it, asked again (at most 20 times) until it reads 30 100. */
+/** `stty size` as the TTY reports it, asked again (for up to 5 s) until it reads 30 100. */
 async function sizeEventually(term: TerminalClient, command: string): Promise<string> {
   let size = '';
-  for (let i = 0; i < 20 && size !== '30 100'; i++) {
+  const end = Date.now() + 5_000;
+  while (size !== '30 100' && Date.now() < end) {
     const from = term.output.length;
     term.type(`${command}\r`);
     size = (await term.waitOutput(/[\r\n](\d+ \d+)\r\n/, from))[1]!;
