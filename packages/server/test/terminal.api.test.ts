@@ -389,6 +389,19 @@ describe('web terminal: browser on B, device linked to A', () => {
     await term.close();
   }, 60_000);
 
+  it('the container stopping ends the session with ssh disconnect "the container stopped"', async () => {
+    const term = await open(urlB, owner.token, uuid, 'service:main');
+    const container = (await mainContainer(uuid))!;
+    await docker.getContainer(container.Id).stop({ t: 1 });
+    await term.until((c) => c.has('ssh disconnect'));
+    expect(term.frame('ssh disconnect')?.reason).toBe('the container stopped');
+    expect(await term.closed()).toBe(1000);
+    await docker
+      .getContainer(container.Id)
+      .start()
+      .catch(() => undefined); // the agent may have started it again already
+  }, 60_000);
+
   it('the device going offline ends the session with ssh disconnect, and a new session says the device is offline', async () => {
     const term = await open(urlB, owner.token, uuid, 'service:main');
     const linkDown = agentEvents.next('link', (e) => !e.up);
