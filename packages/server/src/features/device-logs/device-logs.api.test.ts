@@ -345,8 +345,16 @@ describe('bad input', () => {
     notGzip.abort();
     expect(await storedRows(other)).toBe(0);
     expect(await storedRows(device)).toBe(0);
-    // The process keeps serving.
+    // A device that goes away mid-stream (gzip and identity) keeps what it sent; the process keeps serving.
+    for (const gzip of [true, false]) {
+      const gone = new SupervisorLogStream(url, device.uuid, device.key, { gzip });
+      gone.write(logLine(`gone ${gzip}`));
+      gone.raw('{"message": "half a li');
+      await eventually(() => storedRows(device), (n) => n === (gzip ? 1 : 2));
+      gone.abort();
+    }
     expect((await app.inject({ method: 'GET', url: '/ping' })).body).toBe('OK');
+    await app.inject({ method: 'DELETE', url: `/device/v2/${device.uuid}/logs`, headers: bearer(owner.token) });
     const fine = new SupervisorLogStream(url, device.uuid, device.key);
     fine.write(logLine('still fine'));
     expect((await fine.end()).status).toBe(201);
