@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
+import { watchPageProblems } from './support/csp';
+import { startEngineDevice, type EngineDevice } from './support/engine-device';
+import { newEmail, signIn } from './support/users';
+
+/*
+ * Issue 15 item 3: /devices/{uuid}/diagnostics against a real agent on the run's Podman
+ * engine. Health checks run on the device and come back as rows; diagnostics show the
+ * device's facts and download as {uuid}_diagnostics_{timestamp}.txt with STDOUT and STDERR
+ * sections; the supervisor state tab shows the device's current state (over its cloud link)
+ * and the server's target state. A fleet observer has no diagnostics tab and the URL says so.
+ */
+
+const devices: EngineDevice[] = [];
+test.afterAll(async () => {
+  for (const d of devices.splice(0)) await d.stop();
+});
+
+test('health checks, diagnostics with its download, and supervisor state of a real agent; an observer does not see the tab', async ({ page, request, browser }) => {
+  test.setTimeout(240_000);
+  const problems = await watchPageProblems(page);
+  const stamp = Date.now().toString(36);
+  const owner = await registerApiUser(request, newEmail('diagowner'));
+  const observer = await registerApiUser(request, newEmail('diagobserver'));
+  const orgId = await organizationWithMember(request, owner, observer, `Diagnostics E2E ${stamp}`);
+  const types = await apiAs<V7<'device_type', 'id'>>(request, owner, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent("slug eq 'raspberrypi3'")}`);
+  const fleet = await apiAs<{ id: number }>(request, owner, 'POST', '/v7/application', {
+    app_name: `diagnostics_${stamp}`,
+    organization: orgId,
+    is_for__device_type: types.d[0]!.id,
+    is_of__class: 'fleet',
+  });
+  const roles = await apiAs<V7<'application_membership_role', 'id'>>(request, owner, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
+  await apiAs(request, owner, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleet.id, application_membership_role: roles.d[0]!.id });
+  const device = await startEngineDevice(request, owner, fleet.id, {
+    deviceType: 'raspberrypi3',
+    services: { main: 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done' },
+  });
+  devices.push(device);
+
+  await signIn(page, owner.email);
+  await page.goto(`/devices/${device.uuid}`);
+  await page.getByRole('tablist', { name: 'Device sections' }).getByRole('tab', { name: 'Diagnostics' }).click();
+  await expect(page).toHaveURL(new RegExp(`/devices/${device.uuid}/diagnostics$`));
+  const sections = page.getByRole('tablist', { name: 'Diagnostics sections' });
+  await expect(sections.getByRole('tab')).toHaveText(['Health checks', 'Diagnostics', 'Supervisor state']);
+
+  // Health checks: never run, then Run checks → the device's real checks as rows.
+  const checks = page.getByRole('region', { name: 'Health checks' });
+  await expect(checks.getByLabel('State: Idle')).toBeVisible();
+  await expect(checks).toContainText('No health checks have run on this device yet.');
+  await checks.getByRole('button', { name: 'Run checks' }).click();
+  await expect(checks.getByLabel('State: Done')).toBeVisible({ timeout: 90_000 });
+  const table = checks.getByRole('table', { name: 'Health checks' });
+  const engineRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'check_container_engine' }) });
+  await expect(engineRow).toContainText('Passed');
+  await expect(table.getByRole('rowheader')).not.toHaveCount(0);
+  await expect(checks).toContainText('Last run');
+
+  // Diagnostics: Run diagnostics → in progress → the device's facts, then the download.
+  await sections.getByRole('tab', { name: 'Diagnostics' }).click();
+  await expect(page).toHaveURL(/\?tab=diagnostics$/);
+  const diagnose = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnose.getByRole('button', { name: 'Run diagnostics' }).click();
+  await expect(diagnose.getByLabel('State: In progress')).toBeVisible();
+  await expect(diagnose.getByLabel('State: Done')).toBeVisible({ timeout: 150_000 });
+  const stdout = diagnose.getByRole('region', { name: 'STDOUT' });
+  await expect(stdout).toContainText('=== container engine ===');
+  await expect(stdout).toContainText(device.uuid.slice(0, 7));
+  await expect(diagnose.getByRole('region', { name: 'STDERR' })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await diagnose.getByRole('button', { name: 'Download' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^${device.uuid}_diagnostics_\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z\\.txt$`));
+  const text = await readFile((await file.path())!, 'utf8');
+  expect(text).toMatch(/^STDOUT\n/);
+  expect(text).toContain('=== container engine ===');
+  expect(text.indexOf('\nSTDERR\n')).toBeGreaterThan(text.indexOf('=== container engine ==='));
+
+  // A reload keeps the tab and shows the same stored run.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByLabel('State: Done')).toBeVisible();
+
+  // Supervisor state: current (from the device) and target (v3 for the agent's supervisor 14).
+  await page.getByRole('tablist', { name: 'Diagnostics sections' }).getByRole('tab', { name: 'Supervisor state' }).click();
+  const current = page.getByRole('region', { name: 'Current state' });
+  await expect(current.locator('pre')).toContainText('"api_port"', { timeout: 30_000 });
+  const target = page.getByRole('region', { name: 'Target state' });
+  await expect(target).toContainText('Target state (v3)');
+  await expect(target.locator('pre')).toContainText(device.uuid);
+  expect(problems.errors).toEqual([]);
+
+  // An observer: no Diagnostics tab, and the URL says unauthorized.
+  const theirs = await browser.newContext();
+  try {
+    const observerPage = await theirs.newPage();
+    await signIn(observerPage, observer.email);
+    await observerPage.goto(`/devices/${device.uuid}`);
+    const tabs = observerPage.getByRole('tablist', { name: 'Device sections' });
+    await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Actions', 'Settings', 'Location']);
+    await observerPage.goto(`/devices/${device.uuid}/diagnostics`);
+    await expect(observerPage.getByText('unauthorized to view or edit')).toBeVisible();
+    await expect(observerPage.getByRole('button', { name: 'Run checks' })).toHaveCount(0);
+  } finally {
+    await theirs.close();
+  }
+});
