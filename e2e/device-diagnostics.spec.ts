@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
+import { arrangeSql } from './support/db';
+import { organizationWithFleet } from './support/fleets';
+import { createProvisioningKey, simulateFleet } from './support/simulator';
 import { startEngineDevice, type EngineDevice } from './support/engine-device';
 import { newEmail, signIn } from './support/users';
 
@@ -106,4 +109,42 @@ test('health checks, diagnostics with its download, and supervisor state of a re
   } finally {
     await theirs.close();
   }
+});
+
+test('an offline device: runs are disabled with the reason, the OS warning below 2.11.0, the offline supervisor message and the v2 target state below supervisor 13', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const owner = await registerApiUser(request, newEmail('diagoffline'));
+  const { fleetId } = await organizationWithFleet(request, owner, `Diagnostics offline E2E ${stamp}`, `diagoff_${stamp}`, 'generic-amd64');
+  const provisioningKey = await createProvisioningKey(request, owner, fleetId);
+  const simulation = await simulateFleet({ provisioningKey, fleetId, deviceType: 'generic-amd64', count: 1 });
+  const uuid = simulation.devices[0]!.uuid;
+  const online = async () =>
+    (await apiAs<V7<'device', 'is_online'>>(request, owner, 'GET', `/v7/device?$select=is_online&$filter=${encodeURIComponent(`uuid eq '${uuid}'`)}`)).d[0]?.is_online;
+  await expect.poll(online, { timeout: 30_000 }).toBe(true);
+  await simulation.stop();
+  await expect.poll(online, { timeout: 30_000 }).toBe(false);
+  // History the device would report itself: an old OS and an old supervisor.
+  await arrangeSql("UPDATE device SET os_version = 'balenaOS 2.10.3', supervisor_version = '12.1.0' WHERE uuid = $1", [uuid]);
+
+  await signIn(page, owner.email);
+  await page.goto(`/devices/${uuid}/diagnostics`);
+  const checks = page.getByRole('region', { name: 'Health checks' });
+  await expect(checks.getByRole('alert')).toContainText('Health checks need a host OS of version 2.11.0 or newer');
+  await expect(checks.getByRole('button', { name: 'Run checks' })).toBeDisabled();
+  await expect(checks).toContainText('device must be online');
+
+  await page.getByRole('tablist', { name: 'Diagnostics sections' }).getByRole('tab', { name: 'Diagnostics' }).click();
+  const diagnose = page.getByRole('region', { name: 'Diagnostics' });
+  await expect(diagnose.getByRole('button', { name: 'Run diagnostics' })).toBeDisabled();
+  await expect(diagnose).toContainText('device must be online');
+
+  await page.getByRole('tablist', { name: 'Diagnostics sections' }).getByRole('tab', { name: 'Supervisor state' }).click();
+  await expect(page.getByRole('region', { name: 'Current state' })).toContainText('The device is offline: its cloud link to the server is down');
+  await expect(page.getByRole('region', { name: 'Current state' })).not.toContainText('Supervisor Current State error');
+  const target = page.getByRole('region', { name: 'Target state' });
+  await expect(target).toContainText('Target state (v2)');
+  // The v2 body ({local, dependent}) names the fleet's app under `local`.
+  await expect(target.locator('pre')).toContainText('"local"');
+  await expect(target.locator('pre')).toContainText(`diagoff_${stamp}`);
 });
