@@ -111,7 +111,7 @@ test('health checks, diagnostics with its download, and supervisor state of a re
   }
 });
 
-test('an offline device: runs are disabled with the reason, the OS warning below 2.11.0, the offline supervisor message and the v2 target state below supervisor 13', async ({ page, request }) => {
+test('an offline device: a refused run ends in error with a danger toast; runs are disabled with the reason, the OS warning below 2.11.0, the offline supervisor message and the v2 target state below supervisor 13', async ({ page, request }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   const owner = await registerApiUser(request, newEmail('diagoffline'));
@@ -122,12 +122,21 @@ test('an offline device: runs are disabled with the reason, the OS warning below
   const online = async () =>
     (await apiAs<V7<'device', 'is_online'>>(request, owner, 'GET', `/v7/device?$select=is_online&$filter=${encodeURIComponent(`uuid eq '${uuid}'`)}`)).d[0]?.is_online;
   await expect.poll(online, { timeout: 30_000 }).toBe(true);
+  await signIn(page, owner.email);
+  await page.goto(`/devices/${uuid}/diagnostics?tab=diagnostics`);
+  const run = page.getByRole('region', { name: 'Diagnostics' }).getByRole('button', { name: 'Run diagnostics' });
+  await expect(run).toBeEnabled();
+
+  // The device drops off while the page still shows it online: the server refuses the run,
+  // the tab moves to error and a danger toast says why (spec 2 §4 diagnostics run).
   await simulation.stop();
   await expect.poll(online, { timeout: 30_000 }).toBe(false);
+  await run.click();
+  await expect(page.getByText('Diagnostics failed: device must be online')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByLabel('State: Error')).toBeVisible();
+
   // History the device would report itself: an old OS and an old supervisor.
   await arrangeSql("UPDATE device SET os_version = 'balenaOS 2.10.3', supervisor_version = '12.1.0' WHERE uuid = $1", [uuid]);
-
-  await signIn(page, owner.email);
   await page.goto(`/devices/${uuid}/diagnostics`);
   const checks = page.getByRole('region', { name: 'Health checks' });
   await expect(checks.getByRole('alert')).toContainText('Health checks need a host OS of version 2.11.0 or newer');
