@@ -7,9 +7,6 @@ import { DEVICE_MENU_ACTIONS } from '@flotilla/model';
 import type { DeviceAction } from './device-action-rules';
 import { sdk } from './sdk';
 
-/** Mutation key of any action sent to a device: while one is in flight its controls wait (spec 2 §5). */
-export const deviceActionKey = (uuid: string) => ['device', uuid, 'action'] as const;
-
 export interface ActionTarget {
   id: number;
   uuid: string;

@@ -46,3 +46,6 @@ export function contractSupportsBlink(contract: unknown): boolean {
 export function isUpdateLocked(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { statusCode?: unknown }).statusCode === 423;
 }
+
+/** Mutation key of any action sent to a device: while one is in flight its controls wait (spec 2 §5). */
+export const deviceActionKey = (uuid: string) => ['device', uuid, 'action'] as const;

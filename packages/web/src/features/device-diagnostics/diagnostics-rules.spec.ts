@@ -10,6 +10,7 @@ import {
   parseActionRun,
   pollInterval,
   supervisorStateProblem,
+  tabOf,
   versionParts,
 } from './diagnostics-rules';
 
@@ -116,5 +117,14 @@ describe('supervisorStateProblem (spec 2 §8)', () => {
     expect(supervisorStateProblem({ statusCode: 502, body: 'Device unreachable' }, true)).toEqual({ kind: 'error', body: 'Device unreachable' });
     expect(supervisorStateProblem({ statusCode: 500, body: { error: 'x' } }, true)).toEqual({ kind: 'error', body: '{"error":"x"}' });
     expect(errorBody(new Error('network down'))).toBe('network down');
+  });
+});
+
+describe('tabOf', () => {
+  it('reads the tab from ?tab=, defaulting to health checks', () => {
+    expect(tabOf('diagnostics')).toBe('diagnostics');
+    expect(tabOf('supervisor-state')).toBe('supervisor-state');
+    expect(tabOf(null)).toBe('health-checks');
+    expect(tabOf('nonsense')).toBe('health-checks');
   });
 });

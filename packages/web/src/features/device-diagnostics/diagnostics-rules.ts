@@ -121,3 +121,11 @@ export function errorBody(err: unknown): string {
   if (typeof body === 'object' && body !== null) return JSON.stringify(body);
   return typeof message === 'string' ? message : '';
 }
+
+export const DIAGNOSTICS_TABS = ['health-checks', 'diagnostics', 'supervisor-state'] as const;
+export type DiagnosticsTab = (typeof DIAGNOSTICS_TABS)[number];
+
+/** `?tab=` names the tab so a link or a reload keeps it; anything else is the first. */
+export function tabOf(value: string | null): DiagnosticsTab {
+  return (DIAGNOSTICS_TABS as readonly string[]).includes(value ?? '') ? (value as DiagnosticsTab) : 'health-checks';
+}

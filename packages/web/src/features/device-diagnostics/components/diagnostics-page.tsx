@@ -4,6 +4,7 @@ import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import '../i18n';
+import { tabOf, type DiagnosticsTab } from '../diagnostics-rules';
 import { DiagnoseTab } from './diagnose-tab';
 import { HealthChecksTab } from './health-checks-tab';
 import { SupervisorStateTab } from './supervisor-state-tab';
@@ -14,14 +15,6 @@ export interface DiagnosticsDevice {
   is_online: boolean;
   os_version: string | null;
   supervisor_version: string | null;
-}
-
-export const DIAGNOSTICS_TABS = ['health-checks', 'diagnostics', 'supervisor-state'] as const;
-export type DiagnosticsTab = (typeof DIAGNOSTICS_TABS)[number];
-
-/** `?tab=` names the tab so a link or a reload keeps it; anything else is the first. */
-export function tabOf(value: string | null): DiagnosticsTab {
-  return (DIAGNOSTICS_TABS as readonly string[]).includes(value ?? '') ? (value as DiagnosticsTab) : 'health-checks';
 }
 
 /**

@@ -15,7 +15,7 @@ export function RunState({ run }: { run: ActionRun }) {
       <Typography variant="body2" component="span">
         {t('diagnostics.state')}
       </Typography>
-      <Chip size="small" color={COLOUR[run.status]} label={t(`diagnostics.state_${run.status}`)} data-state={run.status} aria-label={t('diagnostics.state_label', { state: t(`diagnostics.state_${run.status}`) })} />
+      <Chip size="small" color={COLOUR[run.status]} label={t(`diagnostics.status_${run.status}`)} data-state={run.status} aria-label={t('diagnostics.state_label', { state: t(`diagnostics.status_${run.status}`) })} />
       {run.lastRun ? (
         <Typography variant="body2" color="text.secondary" component="span">
           {t('diagnostics.last_run')} <DateText value={run.lastRun} />

@@ -14,4 +14,4 @@ export const DEVICE_REFETCH_MS = 60_000;
 export const DEVICE_PAGE_SIZE = 50;
 export const DEVICE_PAGE_SIZES = [50, 100, 250, 500] as const;
 
-export { deviceActionKey } from '../../../lib/device-action-api';
+export { deviceActionKey } from '../../../lib/device-action-rules';
