@@ -6,22 +6,27 @@ import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
 import { createProvisioningKey, simulateFleet } from './support/simulator';
 import { startEngineDevice, type EngineDevice } from './support/engine-device';
-import { newEmail, signIn } from './support/users';
+import { startSecondNode, type SecondNode } from './support/second-node';
+import { newEmail, signIn, submitLogin } from './support/users';
 
 /*
  * Issue 15 item 3: /devices/{uuid}/diagnostics against a real agent on the run's Podman
  * engine. Health checks run on the device and come back as rows; diagnostics show the
  * device's facts and download as {uuid}_diagnostics_{timestamp}.txt with STDOUT and STDERR
  * sections; the supervisor state tab shows the device's current state (over its cloud link)
- * and the server's target state. A fleet observer has no diagnostics tab and the URL says so.
+ * and the server's target state. The browser is on a second server process while the
+ * device's cloud link is held by the first (runs and reads cross the Redis bus). A fleet
+ * observer has no diagnostics tab and the URL says so.
  */
 
 const devices: EngineDevice[] = [];
+let node: SecondNode | undefined;
 test.afterAll(async () => {
   for (const d of devices.splice(0)) await d.stop();
+  await node?.stop();
 });
 
-test('health checks, diagnostics with its download, and supervisor state of a real agent; an observer does not see the tab', async ({ page, request, browser }) => {
+test('health checks, diagnostics with its download, and supervisor state of a real agent linked to another server process; an observer does not see the tab', async ({ page, request, browser }) => {
   test.setTimeout(240_000);
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
@@ -43,8 +48,12 @@ test('health checks, diagnostics with its download, and supervisor state of a re
   });
   devices.push(device);
 
-  await signIn(page, owner.email);
-  await page.goto(`/devices/${device.uuid}`);
+  // The agent's link is on the first process (E2E_API); the browser goes to the second.
+  node = await startSecondNode();
+  await page.goto(`${node.baseURL}/login`);
+  await submitLogin(page, owner.email);
+  await expect(page).toHaveURL(new RegExp(`^${node.baseURL}/fleets$`));
+  await page.goto(`${node.baseURL}/devices/${device.uuid}`);
   await page.getByRole('tablist', { name: 'Device sections' }).getByRole('tab', { name: 'Diagnostics' }).click();
   await expect(page).toHaveURL(new RegExp(`/devices/${device.uuid}/diagnostics$`));
   const sections = page.getByRole('tablist', { name: 'Diagnostics sections' });
