@@ -4,18 +4,22 @@ import { watchPageProblems } from './support/csp';
 import { startEngineDevice, type EngineDevice } from './support/engine-device';
 import { organizationWithFleet } from './support/fleets';
 import { createProvisioningKey, simulateFleet } from './support/simulator';
-import { newEmail, signIn } from './support/users';
+import { startSecondNode, type SecondNode } from './support/second-node';
+import { newEmail, signIn, submitLogin } from './support/users';
 
 /*
  * Issue 15 item 4: /devices/{uuid}/actions. A real agent on the run's Podman engine restarts
- * its service when asked from the page (the container's start time changes, the services
+ * its service when asked from the page (served by a second server process: the action
+ * crosses the bus to the process holding the device's link) (the container's start time changes, the services
  * card shows it Running again); reboot asks first; an offline simulated device shows each
  * action's disabled reason.
  */
 
 const devices: EngineDevice[] = [];
+let node: SecondNode | undefined;
 test.afterAll(async () => {
   for (const d of devices.splice(0)) await d.stop();
+  await node?.stop();
 });
 
 test('restart services of a real container from the actions page: the service comes back; reboot asks for confirmation', async ({ page, request }) => {
@@ -33,8 +37,12 @@ test('restart services of a real container from the actions page: the service co
   const before = await device.startedAt('main');
   expect(before, device.output()).toBeTruthy();
 
-  await signIn(page, owner.email);
-  await page.goto(`/devices/${device.uuid}`);
+  // The browser on a second server process; the agent's cloud link is on the first.
+  node = await startSecondNode();
+  await page.goto(`${node.baseURL}/login`);
+  await submitLogin(page, owner.email);
+  await expect(page).toHaveURL(new RegExp(`^${node.baseURL}/fleets$`));
+  await page.goto(`${node.baseURL}/devices/${device.uuid}`);
   // The tabs in spec 2 §2's order; the owner (administrator) sees diagnostics.
   const tabs = page.getByRole('tablist', { name: 'Device sections' });
   await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Actions', 'Settings', 'Location', 'Diagnostics']);
