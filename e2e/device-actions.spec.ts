@@ -1,3 +1,4 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { apiAs, registerApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
@@ -22,7 +23,7 @@ test.afterAll(async () => {
   await node?.stop();
 });
 
-test('restart services of a real container from the actions page: the service comes back; reboot asks for confirmation', async ({ page, request }) => {
+test('restart services of a real container from the actions page: the service comes back; the update lock asks to force; reboot asks for confirmation', async ({ page, request }) => {
   test.setTimeout(180_000);
   const problems = await watchPageProblems(page);
   const stamp = Date.now().toString(36);
@@ -70,10 +71,27 @@ test('restart services of a real container from the actions page: the service co
     return now !== undefined && now !== before;
   }, { timeout: 60_000, message: 'the container was not restarted' }).toBe(true);
 
+  // With the device's update lock set, the restart is refused (423): the page says so and
+  // offers to force it; forced, the container restarts again.
+  const restarted = await device.startedAt('main');
+  await writeFile(device.lockPath, '');
+  await actions.getByRole('button', { name: 'Restart services' }).click();
+  const lockDialog = page.getByRole('dialog', { name: 'action blocked by update lock' });
+  await expect(lockDialog).toContainText("The device's update lock is set, so Restart services did not run");
+  expect(await device.startedAt('main')).toBe(restarted);
+  await lockDialog.getByRole('button', { name: 'Force Restart services' }).click();
+  await expect(lockDialog).toBeHidden();
+  await expect.poll(async () => {
+    const now = await device.startedAt('main');
+    return now !== undefined && now !== restarted;
+  }, { timeout: 60_000, message: 'the forced restart did not restart the container' }).toBe(true);
+  await rm(device.lockPath, { force: true });
+
   // The services card shows the service Running again.
   await page.getByRole('tablist', { name: 'Device sections' }).getByRole('tab', { name: 'Summary' }).click();
   await expect(page.getByRole('region', { name: 'Services' }).getByRole('listitem', { name: 'main' })).toContainText('Running', { timeout: 60_000 });
-  expect(problems.errors).toEqual([]);
+  // The refused (423) request is the one expected console line.
+  expect(problems.errors.filter((e) => !e.includes('status of 423 (Locked)'))).toEqual([]);
 });
 
 test('an offline simulated device: each action says why it is disabled; delete stays available', async ({ page, request }) => {

@@ -23,6 +23,8 @@ const engine = { env: Object.fromEntries(Object.entries(process.env).filter(([k]
 export interface EngineDevice {
   uuid: string;
   agent: RunningAgent;
+  /** The device's update lock: while this file exists, actions that stop services answer 423 unless forced. */
+  lockPath: string;
   /** The agent's log lines so far (attach on failure). */
   output(): string;
   /** Started-at time of the device's container of `service` (the engine's view). */
@@ -74,6 +76,7 @@ export async function startEngineDevice(
   const { config } = normalizeConfig({ apiEndpoint: E2E_API, applicationId: fleetId, deviceType: options.deviceType, apiKey: provisioningKey, appUpdatePollInterval: 2_000,
     // The registry host the server names in image locations (its credentials go only there).
     registryEndpoint: registryHost,
+    updateLockPath: join(dir, 'update.lock'),
   });
   let output = '';
   const agent = await startAgent({
@@ -89,6 +92,7 @@ export async function startEngineDevice(
   const device: EngineDevice = {
     uuid,
     agent,
+    lockPath: join(dir, 'update.lock'),
     output: () => output,
     async startedAt(service) {
       for (const id of await ids(['ps', '-q', '--filter', label, '--filter', `label=${CONTAINER_LABELS.serviceName}=${service}`])) {
