@@ -86,7 +86,8 @@ export function outcomeOf(action: LongAction, answer: { status: number; body: un
   const error = (message: string) => ({ status: 'error' as const, stdout: null, error: cutText(message, L.maxErrorChars) });
   const body = answer.body as { Data?: unknown; Error?: unknown } | string | null;
   if (answer.status === 504) return error(`The device did not answer within ${Math.round(timeoutMs / 1000)} s. Check that it is online and its agent is running, then run it again`);
-  if (answer.status === 502) return error('The device disconnected during the run. Run it again once it is back online');
+  if (answer.status === 502 && answer.body === 'The device disconnected') return error('The device disconnected during the run. Run it again once it is back online');
+  if (answer.status === 502 && typeof answer.body === 'string') return error(`The run could not reach the device (${answer.body}). Run it again`);
   if (answer.status === 501) return error(`This device's agent cannot run ${action === 'checks' ? 'health checks' : 'diagnostics'}. Update the agent`);
   if (answer.status !== 200 || typeof body !== 'object' || body === null) {
     const said = typeof body === 'string' ? body : typeof body?.Error === 'string' ? body.Error : JSON.stringify(body);
