@@ -65,6 +65,7 @@ test('restart services of a real container from the actions page: the service co
 
   // Restart services: the agent restarts the real container.
   await actions.getByRole('button', { name: 'Restart services' }).click();
+  await expect(page.getByText('Restart services: sending to the device…')).toBeVisible();
   await expect(page.getByText('Restart services: request sent to the device')).toBeVisible();
   await expect.poll(async () => {
     const now = await device.startedAt('main');

@@ -3,6 +3,7 @@ import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -44,6 +45,7 @@ export function DeviceActionsPage({ device, can }: { device: ActionsPageDevice; 
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const runMutation = useRunMutation();
+  const { enqueueSnackbar } = useSnackbar();
   const localMode = useLocalMode(device.uuid);
   const [confirming, setConfirming] = useState<PageAction | null>(null);
   const [locked, setLocked] = useState<DeviceAction | null>(null);
@@ -62,12 +64,19 @@ export function DeviceActionsPage({ device, can }: { device: ActionsPageDevice; 
   };
   const label = (action: PageAction) => t(`devices.action_${action}`);
 
+  // A progress toast when the action leaves, then the result's toast (spec 2 §2 actions page).
   const run = (action: DeviceAction, force = false) =>
-    runMutation(() => send.mutateAsync({ action, force }), {
-      success: t('devices.action_done', { action: label(action) }),
-      // Spec 2 §4: 'action blocked by update lock', then the offer to force it.
-      onError: (err) => !force && isUpdateLocked(err) && (setLocked(action), true),
-    });
+    runMutation(
+      () => {
+        enqueueSnackbar(t('deviceActions.in_progress', { action: label(action) }), { variant: 'info' });
+        return send.mutateAsync({ action, force });
+      },
+      {
+        success: t('devices.action_done', { action: label(action) }),
+        // Spec 2 §4: 'action blocked by update lock', then the offer to force it.
+        onError: (err) => !force && isUpdateLocked(err) && (setLocked(action), true),
+      },
+    );
   const start = (action: PageAction) => {
     if (confirmationOf(action)) setConfirming(action);
     else void run(action as DeviceAction);
