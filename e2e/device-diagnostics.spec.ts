@@ -166,3 +166,41 @@ test('an offline device: a refused run ends in error with a danger toast; runs a
   await expect(target.locator('pre')).toContainText('"local"');
   await expect(target.locator('pre')).toContainText(`diagoff_${stamp}`);
 });
+
+test("an operator demoted to observer while the page is open: the next poll is refused and the tab says 'Failed query check'", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const owner = await registerApiUser(request, newEmail('diagdemote'));
+  const operator = await registerApiUser(request, newEmail('diagdemoted'));
+  const orgId = await organizationWithMember(request, owner, operator, `Diagnostics demote E2E ${stamp}`);
+  const types = await apiAs<V7<'device_type', 'id'>>(request, owner, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent("slug eq 'generic-amd64'")}`);
+  const fleet = await apiAs<{ id: number }>(request, owner, 'POST', '/v7/application', {
+    app_name: `diagdemote_${stamp}`,
+    organization: orgId,
+    is_for__device_type: types.d[0]!.id,
+    is_of__class: 'fleet',
+  });
+  const roleId = async (name: string) =>
+    (await apiAs<V7<'application_membership_role', 'id'>>(request, owner, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent(`name eq '${name}'`)}`)).d[0]!.id;
+  const membership = await apiAs<{ id: number }>(request, owner, 'POST', '/v7/user_application_membership', {
+    user: operator.id,
+    is_member_of__application: fleet.id,
+    application_membership_role: await roleId('operator'),
+  });
+  const provisioningKey = await createProvisioningKey(request, owner, fleet.id);
+  const simulation = await simulateFleet({ provisioningKey, fleetId: fleet.id, deviceType: 'generic-amd64', count: 1 });
+  try {
+    const uuid = simulation.devices[0]!.uuid;
+    await signIn(page, operator.email);
+    await page.goto(`/devices/${uuid}/diagnostics`);
+    const checks = page.getByRole('region', { name: 'Health checks' });
+    await expect(checks.getByLabel('State: Idle')).toBeVisible();
+    await expect(checks).not.toContainText('Failed query check');
+
+    await apiAs(request, owner, 'PATCH', `/v7/user_application_membership(${membership.id})`, { application_membership_role: await roleId('observer') });
+    // Health checks poll every 15 s: the next read is refused (403).
+    await expect(checks.getByRole('alert')).toContainText('Failed query check', { timeout: 45_000 });
+  } finally {
+    await simulation.stop();
+  }
+});
