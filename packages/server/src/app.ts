@@ -40,6 +40,7 @@ import * as admin from './features/admin/index.js';
 import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
 import * as actions from './features/actions/index.js';
+import * as terminal from './features/terminal/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as docs from './features/docs/index.js';
@@ -75,6 +76,7 @@ const FEATURES: readonly Feature[] = [
   deploy,
   cloudLink,
   actions,
+  terminal,
   referenceData,
   provisioning,
 ];

@@ -11,6 +11,7 @@ import { HttpClient } from '../net/http-client.js';
 import { hostMetricsSampler, readUndervolted } from './metrics.js';
 import { localNetwork } from './network.js';
 import { EngineHost, connectEngine, type EngineKind } from './engine.js';
+import { hostTerminals } from './tty.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -49,6 +50,8 @@ export interface RunAgentOptions {
   engineEnv?: NodeJS.ProcessEnv;
   /** Let reboot / shutdown actions really reboot or power off this host (engine mode). */
   allowPower?: boolean;
+  /** `--allow-host-shell`: the web terminal may open a shell on this host (default off). */
+  allowHostShell?: boolean;
   /** Seconds a container gets to stop before it is killed. */
   stopTimeoutS?: number;
   lockRetryMs?: number;
@@ -124,6 +127,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         log(`registered as device ${deviceId} (${config.uuid}); provisioning key dropped`);
       },
       ...(containers ? { containers } : {}),
+      terminal: hostTerminals({ ...(containers ? { docker: containers.docker } : {}), uuid: config.uuid, allowHostShell: o.allowHostShell === true }),
       ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
       ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),
       ...(containers && !o.allowPower
