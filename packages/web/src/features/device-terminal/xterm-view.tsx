@@ -41,7 +41,16 @@ export function XtermView({ connection, active, label, height }: XtermViewProps)
     termRef.current = { term, fit };
     const detach = connection.attach((text) => term.write(text));
     const input = term.onData((data) => connection.send(data));
-    const resized = term.onResize(({ cols, rows }) => connection.resize(cols, rows));
+    // The size the TTY is asked for, on the box for tests and tools (no re-render).
+    const showSize = (cols: number, rows: number) => {
+      box.dataset.cols = String(cols);
+      box.dataset.rows = String(rows);
+    };
+    showSize(term.cols, term.rows);
+    const resized = term.onResize(({ cols, rows }) => {
+      showSize(cols, rows);
+      connection.resize(cols, rows);
+    });
     const refit = () => {
       // A hidden tab has no size: fitting it would shrink the TTY to nothing.
       if (box.offsetWidth > 0 && box.offsetHeight > 0) fit.fit();
