@@ -7,18 +7,18 @@
 -- stops moving and the sweep (every process, at start and each minute) closes it.
 CREATE TABLE "terminal_session" (
   "id" serial PRIMARY KEY,
-  "session" uuid NOT NULL UNIQUE,
+  "session" varchar(255) NOT NULL UNIQUE,
   "device" integer NOT NULL REFERENCES "device" ("id") ON DELETE CASCADE,
   "user" integer REFERENCES "user" ("id") ON DELETE SET NULL,
-  "username" text NOT NULL,
+  "username" varchar(255) NOT NULL,
   "api_key" integer REFERENCES "api_key" ("id") ON DELETE SET NULL,
-  "target" text NOT NULL,
+  "target" varchar(255) NOT NULL,
   "started_at" timestamp with time zone NOT NULL DEFAULT now(),
   "ended_at" timestamp with time zone,
   "end_reason" text,
-  "server_instance" text NOT NULL,
+  "server_instance" varchar(255) NOT NULL,
   "seen_at" timestamp with time zone NOT NULL DEFAULT now(),
   "created_at" timestamp with time zone NOT NULL DEFAULT now()
 );
-CREATE INDEX "terminal_session_device_idx" ON "terminal_session" ("device", "started_at" DESC);
+CREATE INDEX "terminal_session_device_idx" ON "terminal_session" ("device");
 CREATE INDEX "terminal_session_open_idx" ON "terminal_session" ("seen_at") WHERE "ended_at" IS NULL;

@@ -57,7 +57,7 @@ export async function openContainerTty(docker: Docker, uuid: string, service: st
     AttachStdout: true,
     AttachStderr: true,
     Tty: true,
-    Env: ['TERM=xterm-256color', `COLUMNS=${size.cols}`, `LINES=${size.rows}`],
+    Env: ['TERM=xterm-256color'],
   });
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   let ended = false;
@@ -78,8 +78,18 @@ export async function openContainerTty(docker: Docker, uuid: string, service: st
   stream.on('end', exited);
   stream.on('close', exited);
   stream.on('error', (err) => finish(`the terminal failed: ${err.message}`));
-  const resize = (s: TtySize) => void exec.resize({ h: s.rows, w: s.cols }).catch(() => undefined);
-  await exec.resize({ h: size.rows, w: size.cols }).catch(() => undefined);
+  // A resize is an HTTP call to the engine, input goes down the stream: input typed after a
+  // resize waits for it, so `stty size` typed after a resize reads the new size. (Podman
+  // answers a resize 201, which dockerode reports as an error: the outcome is not needed.)
+  let resizing: Promise<unknown> | null = null;
+  const resize = (s: TtySize) => {
+    const done = (resizing ?? Promise.resolve()).then(() => exec.resize({ h: s.rows, w: s.cols }).catch(() => undefined));
+    resizing = done;
+    void done.then(() => {
+      if (resizing === done) resizing = null;
+    });
+  };
+  resize(size);
 
   const kill = async () => {
     // The exec's process, if it outlived its stream: hang it up, then kill it.
@@ -105,7 +115,9 @@ export async function openContainerTty(docker: Docker, uuid: string, service: st
 
   return {
     write: (data) => {
-      if (!ended) stream.write(data);
+      if (ended) return;
+      if (resizing) void resizing.then(() => !ended && stream.write(data));
+      else stream.write(data);
     },
     resize,
     pause: () => stream.pause(),

@@ -3,12 +3,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { seededRandom, type Random } from '../core/backoff.js';
 import { Device, type DeviceEvent } from '../core/device.js';
 import { Scheduler } from '../core/scheduler.js';
-import type { TargetRelease } from '../core/target-state.js';
+import type { TargetRelease, TargetService } from '../core/target-state.js';
 import { DeviceApi, type StatePoll } from '../net/device-api.js';
 import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
 import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
+import { simulatedTerminals } from './simulated-shell.js';
 
 /**
  * `flotilla-agent simulate`: N virtual devices in one process. They share one keep-alive
@@ -133,7 +134,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     const { uuid, deviceApiKey } = simulatedIdentity(i, o.seed, random);
     const net = simulatedNetwork(i);
     let metrics = initialDrift(random);
-    const device = new Device(env, {
+    const device: Device = new Device(env, {
       uuid,
       deviceApiKey,
       provisioningKey: o.provisioningKey,
@@ -161,6 +162,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       rebootOfflineMs: () => between(o.rebootOfflineMs ?? [3_000, 8_000]),
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
       ...(o.link === false ? { link: false } : {}),
+      terminal: simulatedTerminals({ uuid, services: (): string[] => device.running?.services.map((sv: TargetService) => sv.name) ?? [] }),
     });
     devices.push(device);
     device.start(o.count === 1 ? 0 : Math.floor((ramp * i) / o.count));
