@@ -213,7 +213,8 @@ test('Terminal: a shell in the real container answers `echo $((6*7))` with 42, r
   // 3. A second session is a second tab; output on the inactive one flags unseen activity.
   await panel.getByRole('button', { name: 'Start terminal session' }).click();
   await expect(panel.getByRole('tab')).toHaveCount(2);
-  const second = panel.getByRole('group', { name: 'Terminal: shell' }).nth(1);
+  // Inactive views are hidden, so the view locator always finds the active tab's xterm.
+  const second = view;
   await expect(panel.getByRole('tab').nth(1)).toHaveAttribute('aria-selected', 'true');
   await expect(panel.getByRole('tab').nth(1)).toContainText('connected', { timeout: 30_000 });
   await typeLine(page, second, 'sleep 2; echo later-$((7*6))');
@@ -225,6 +226,19 @@ test('Terminal: a shell in the real container answers `echo $((6*7))` with 42, r
   await panel.getByRole('button', { name: 'Close session' }).click();
   await expect(panel.getByRole('tab')).toHaveCount(1);
   await expect(status).toHaveText('Connected');
+
+  // The audit trail: the owner (an administrator) reads this device's sessions.
+  await panel.getByRole('button', { name: 'Session history' }).click();
+  const history = page.getByRole('dialog', { name: 'Terminal session history' });
+  const rows = history.getByRole('table', { name: 'Terminal session history' }).locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  // Newest first: the closed second session has an end, the first is still open.
+  await expect(rows.nth(0)).toContainText(device.owner.username);
+  await expect(rows.nth(0)).toContainText('shell');
+  await expect(rows.nth(0).locator('td').nth(4).locator('time')).toHaveCount(1);
+  await expect(rows.nth(1).locator('td').nth(4)).toHaveText('Open');
+  await history.getByRole('button', { name: 'Close' }).click();
+  await expect(history).toBeHidden();
 
   // 4. The device goes offline (its agent stops): 'SSH session disconnected', then the
   //    reconnection attempts, then 'reconnect failed'.

@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -110,7 +109,7 @@ function SessionTabLabel({ session, unseen }: { session: Session; unseen: boolea
       <Typography component="span" variant="caption" color={state.status === 'failed' ? 'error' : 'text.secondary'}>
         {tt(`state.${state.status}`)}
       </Typography>
-      {unseen ? <Badge variant="dot" color="info" aria-label={tt('new_activity')} role="img" sx={{ ml: 0.5 }} /> : null}
+      {unseen ? <Box component="span" role="img" aria-label={tt('new_activity')} sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'info.main', display: 'inline-block' }} /> : null}
     </Stack>
   );
 }

@@ -49,7 +49,11 @@ describe('sessionReducer', () => {
     for (let i = 1; i <= 5; i += 1) {
       s = run([reconnect], s);
       expect(s.notice).toEqual({ kind: 'reconnecting', attempt: i, of: 5 });
+      // The server answers each attempt: the device is offline. The notice keeps the attempt.
+      s = run([frame({ type: 'frame', frame: { event: 'authenticated' } }), frame({ type: 'frame', frame: { event: 'ssh disconnect', reason: 'device is offline' } })], s);
+      expect(s.notice).toEqual({ kind: 'reconnecting', attempt: i, of: 5 });
       s = run([closed], s);
+      if (i < 5) expect(s.notice).toEqual({ kind: 'reconnecting', attempt: i, of: 5 });
     }
     expect(s).toMatchObject({ status: 'failed', notice: { kind: 'reconnect_failed' } });
     expect(run([reconnect, ready], s)).toBe(s);

@@ -69,7 +69,8 @@ export function sessionReducer(state: TerminalSessionState, event: TerminalSessi
     case 'socket closed': {
       if (state.status === 'failed') return state;
       // What ended it: the TTY ('SSH session disconnected'), or the socket itself ('disconnected').
-      const ended: TerminalNotice = state.sshDisconnected ? state.notice : { kind: 'disconnected' };
+      // A failed reconnection attempt keeps saying which attempt it was until the next one.
+      const ended: TerminalNotice = state.attempt > 0 || state.sshDisconnected ? state.notice : { kind: 'disconnected' };
       if (reconnectDelay(state.attempt, policy) === null) return { ...state, status: 'failed', notice: { kind: 'reconnect_failed' } };
       // Still connecting: the reconnect timer turns it into the next attempt.
       return { ...state, status: 'connecting', notice: ended };
@@ -91,6 +92,8 @@ function onFrame(state: TerminalSessionState, frame: TerminalServerFrame): Termi
       return { ...state, status: 'connected', attempt: 0, everReady: true, sshDisconnected: false, notice: reconnected ? { kind: 'reconnected' } : { kind: 'connected' } };
     }
     case 'ssh disconnect':
+      // During a reconnection attempt the notice stays 'reconnecting (attempt n of 5)'.
+      if (state.attempt > 0) return { ...state, status: 'connecting', sshDisconnected: true };
       return { ...state, status: 'connecting', sshDisconnected: true, notice: { kind: 'ssh_disconnected', reason: frame.reason || null } };
     default:
       return state;
