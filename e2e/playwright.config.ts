@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_JWT_SECRET } from './support/session';
 import { E2E_PORTS } from './support/ports';
+import { e2eServerEnv } from './support/server-env';
 
 /*
  * End-to-end tests: the built dashboard (packages/web/dist, `npm run build`) served by the
@@ -17,37 +17,13 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The config is evaluated in the runner and again in each worker; only the runner (which
 // starts the server) wipes the previous run's embedded database.
+const e2eDataDir = process.env.FLOTILLA_E2E_DATA_DIR ?? join(here, '.tmp', 'data');
 if (!process.env.FLOTILLA_E2E_DATA_DIR) {
-  const dataDir = join(here, '.tmp', 'data');
-  if (!process.env.DATABASE_URL) rmSync(dataDir, { recursive: true, force: true });
-  process.env.FLOTILLA_E2E_DATA_DIR = dataDir;
+  if (!process.env.DATABASE_URL) rmSync(e2eDataDir, { recursive: true, force: true });
+  process.env.FLOTILLA_E2E_DATA_DIR = e2eDataDir;
 }
 
-const serverEnv: Record<string, string> = {
-  PORT: String(PORT),
-  HOST: '127.0.0.1',
-  FLOTILLA_ADMIN_PASSWORD: 'e2e-admin-password-123',
-  // Test-only: e2e/reverify.spec.ts signs a session whose sign-in lies in the past.
-  FLOTILLA_JWT_SECRET: E2E_JWT_SECRET,
-  // Not the default port, so a developer's running `npm start` does not collide.
-  FLOTILLA_EMBEDDED_PG_PORT: String(E2E_PORTS.embeddedPg),
-  LOG_LEVEL: 'warn',
-  // /deploy reads balena.yml contracts from the code host; the e2e server has no internet, so
-  // the raw-file host is a closed local port (the discard port) and the fetch fails at once.
-  FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
-  // Every mail goes over SMTP to the sink e2e/support/smtp-sink.mjs (and is recorded in the outbox too).
-  SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
-  // Map tiles from a closed local port: the maps must work without tiles (offline), and the
-  // CSP must allow exactly this origin's images.
-  // (Not the discard port 9 here: Chromium refuses to fetch from it at all.)
-  FLOTILLA_MAP_TILE_URL: `http://127.0.0.1:${E2E_PORTS.mapTiles}/tiles/{z}/{x}/{y}.png`,
-  // SSH key import (preferences) reads <url>/<username>.keys: e2e/preferences.spec.ts serves
-  // keys on this port while it runs; otherwise the port is closed.
-  FLOTILLA_SSH_KEYS_URL: `http://127.0.0.1:${E2E_PORTS.sshKeys}`,
-  ...(process.env.DATABASE_URL
-    ? { DATABASE_URL: process.env.DATABASE_URL }
-    : { FLOTILLA_DATA_DIR: process.env.FLOTILLA_E2E_DATA_DIR }),
-};
+const serverEnv = e2eServerEnv(e2eDataDir);
 
 export default defineConfig({
   testDir: '.',
@@ -92,6 +68,13 @@ export default defineConfig({
     },
   ],
   webServer: [
+    {
+      // The servers' bus (REDIS_URL above): a throwaway redis-server without persistence.
+      command: `redis-server --port ${E2E_PORTS.redis} --bind 127.0.0.1 --save '' --appendonly no`,
+      port: E2E_PORTS.redis,
+      timeout: 30_000,
+      reuseExistingServer: false,
+    },
     {
       // The mail server the e2e Flotilla sends to over SMTP; tests read it over HTTP.
       command: 'node e2e/support/smtp-sink.mjs',

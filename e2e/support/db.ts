@@ -8,7 +8,7 @@ import { E2E_PORTS } from './ports';
  * to create today (e.g. a fleet made before its device type was discontinued). Never used to
  * check results: assertions go through the dashboard or the API.
  */
-function databaseUrl(): string {
+export function databaseUrl(): string {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
   const dataDir = process.env.FLOTILLA_E2E_DATA_DIR;
   if (!dataDir) throw new Error('FLOTILLA_E2E_DATA_DIR is not set (playwright.config.ts sets it)');

@@ -7,6 +7,10 @@ if (!Number.isInteger(offset) || offset < 0 || offset > 1000) throw new Error(`E
 
 export const E2E_PORTS = {
   server: 18080 + offset,
+  /** A second server process on the same database and Redis (support/second-node.ts). */
+  server2: 18085 + offset,
+  /** The run's redis-server: the servers' bus (REDIS_URL), so two processes share it. */
+  redis: 16390 + offset,
   smtp: 18025 + offset * 2,
   smtpHttp: 18026 + offset * 2,
   mapTiles: 18089 + offset,

@@ -41,6 +41,7 @@ import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
 import * as actions from './features/actions/index.js';
 import * as terminal from './features/terminal/index.js';
+import * as deviceDiagnostics from './features/device-diagnostics/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as docs from './features/docs/index.js';
@@ -77,6 +78,7 @@ const FEATURES: readonly Feature[] = [
   cloudLink,
   actions,
   terminal,
+  deviceDiagnostics,
   referenceData,
   provisioning,
 ];

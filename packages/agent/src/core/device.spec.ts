@@ -2,6 +2,7 @@ import { HEARTBEAT_GRACE } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
 import type { ApplyHooks, ApplyTarget, ContainerHost, ServiceCommand } from './containers.js';
 import { Device, type DeviceEvent, type DeviceOptions } from './device.js';
+import type { DeviceDiagnostics, DeviceRuntimeFacts } from './health-checks.js';
 import type { ServiceStatus } from './report.js';
 import { Scheduler } from './scheduler.js';
 import type { DeviceApi, RegisterInput, StatePoll } from '../net/device-api.js';
@@ -192,6 +193,29 @@ describe('the device protocol loop', () => {
     const state = await device.handleAction({ type: 'action', id: '2', action: 'device', params: {} });
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ status: 'Idle', update_pending: false, update_failed: false });
+    device.stop();
+  });
+
+  it("runs health checks and diagnose on its provider (even under the lock), with the last poll's time and the server's Date", async () => {
+    const seen: DeviceRuntimeFacts[] = [];
+    const diagnostics: DeviceDiagnostics = {
+      checks: async (facts) => {
+        seen.push(facts);
+        return { checks: [{ name: 'c', success: true, status: 'fine' }], diagnose_version: '1.0.0' };
+      },
+      diagnose: async () => ({ stdout: 'facts', stderr: '' }),
+    };
+    const { device, polls, advance } = setup(true, () => 0, { diagnostics });
+    polls.push({ status: 200, etag: '"e1"', body: target(null), date: 'Tue, 01 Jan 2030 00:00:00 GMT' });
+    device.start();
+    await advance(0);
+    const checks = await device.handleAction({ type: 'action', id: '1', action: 'health-checks', params: {} });
+    expect(checks).toEqual({ status: 200, body: { Data: { checks: [{ name: 'c', success: true, status: 'fine' }], diagnose_version: '1.0.0' }, Error: null } });
+    expect(seen[0]).toMatchObject({ lastPollServerDate: Date.parse('2030-01-01T00:00:00Z'), pollIntervalMs: 60_000, linkUp: false });
+    expect(seen[0]!.lastPollOkAt).toEqual(expect.any(Number));
+    expect(await device.handleAction({ type: 'action', id: '2', action: 'diagnose', params: {} })).toEqual({ status: 200, body: { Data: { stdout: 'facts', stderr: '' }, Error: null } });
+    const { device: bare } = setup();
+    expect((await bare.handleAction({ type: 'action', id: '3', action: 'diagnose', params: {} })).status).toBe(501);
     device.stop();
   });
 

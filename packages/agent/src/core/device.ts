@@ -5,6 +5,8 @@ import type { Scheduler, Task } from './scheduler.js';
 import type { ContainerHost, ServiceCommand, ServiceProgress } from './containers.js';
 import { diffTarget, pollIntervalFrom, summarizeTarget, type TargetRelease, type TargetSummary } from './target-state.js';
 import { nextUpdateEventAt, planUpdate, updateAt, type UpdatePlan, type UpdateSnapshot } from './update-progress.js';
+import { diagnosticAction } from './diagnose.js';
+import type { DeviceDiagnostics, DeviceRuntimeFacts } from './health-checks.js';
 import { HttpError } from '../net/http-client.js';
 import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
@@ -95,6 +97,8 @@ export interface DeviceOptions {
   lockRetryMs?: number;
   /** Opens terminals (a container exec, the host's PTY, a simulated shell); without it sessions are refused. */
   terminal?: TerminalHost;
+  /** Health checks and diagnose (issue 15): the real host's or the simulator's; without it they answer 501. */
+  diagnostics?: DeviceDiagnostics;
 }
 
 /**
@@ -117,6 +121,8 @@ export class Device {
   serviceStatus: Record<string, ServiceStatus> = {};
   sent: ReportFields | null = null;
   linkUp = false;
+  /** The last successful poll: local time and the server's Date header (health checks). */
+  lastPoll: { at: number; serverDate: number | null } | null = null;
   private provisioningKey: string | undefined;
   private pollIntervalMs: number;
   private pollFailures = 0;
@@ -278,6 +284,8 @@ export class Device {
       const res = await this.env.api.pollState(this.uuid, this.opts.deviceApiKey, this.etag);
       if (this.phase !== 'online') return;
       this.pollFailures = 0;
+      const serverDate = res.date === undefined ? NaN : Date.parse(res.date);
+      this.lastPoll = { at: Date.now(), serverDate: Number.isFinite(serverDate) ? serverDate : null };
       this.emit({ type: 'poll', status: res.status });
       if (res.status === 200) {
         this.etag = res.etag;
@@ -579,6 +587,18 @@ export class Device {
     };
   }
 
+  /** What the health checks and diagnose read of this device's loop. */
+  runtimeFacts(): DeviceRuntimeFacts {
+    return {
+      now: Date.now(),
+      lastPollOkAt: this.lastPoll?.at ?? null,
+      lastPollServerDate: this.lastPoll?.serverDate ?? null,
+      pollIntervalMs: this.pollIntervalMs,
+      linkUp: this.linkUp,
+      serviceStatus: this.serviceStatus,
+    };
+  }
+
   private async report(): Promise<void> {
     this.reportTask = null;
     if (this.phase !== 'online') return;
@@ -726,6 +746,9 @@ export class Device {
         return { status: 200, body: 'OK' };
       case 'device':
         return { status: 200, body: supervisorDeviceState(this.facts(false)) };
+      case 'health-checks':
+      case 'diagnose':
+        return diagnosticAction(msg.action, this.opts.diagnostics, this.runtimeFacts());
       default:
         // Every action of the model is a case above: a new one fails to compile until handled.
         return fail(400, `unknown action ${String(msg.action satisfies never)}`);

@@ -49,6 +49,7 @@ describe('building the v3 state report', () => {
 describe("the supervisor's state (GET /v1/device, the `device` action)", () => {
   it('says Idle with the running commit when nothing is under way', () => {
     expect(supervisorDeviceState(facts())).toEqual({
+      api_port: null,
       status: 'Idle',
       commit: 'old',
       download_progress: null,

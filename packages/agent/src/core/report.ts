@@ -124,6 +124,8 @@ export function supervisorDeviceState(f: DeviceFacts): Record<string, unknown> {
   const update = f.update;
   const pending = update !== null && update.phase !== 'done';
   return {
+    // balena's field: where the supervisor's local API listens. The agent serves none (its API is the cloud link).
+    api_port: null,
     status: deviceStatusFor(update),
     commit: f.running?.commit ?? null,
     download_progress: update && update.phase === 'downloading' ? update.progress : null,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
+import { dirname } from 'node:path';
 import { type Random } from '../core/backoff.js';
 import { registeredConfig, saveConfig, type AgentConfig } from '../core/config.js';
 import { Device, type DeviceEvent } from '../core/device.js';
@@ -12,6 +13,8 @@ import { hostMetricsSampler, readUndervolted } from './metrics.js';
 import { localNetwork } from './network.js';
 import { EngineHost, connectEngine, type EngineKind } from './engine.js';
 import { hostTerminals } from './tty.js';
+import { RecentLog } from '../core/diagnose.js';
+import { HostDiagnostics } from '../core/diagnose-host.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -78,7 +81,9 @@ export interface RunningAgent {
 
 export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   let config = o.config;
-  const log = o.log ?? ((m: string) => console.log(`[flotilla-agent] ${m}`));
+  // diagnose shows the agent's recent log lines.
+  const recentLog = new RecentLog();
+  const log = recentLog.tee(o.log ?? ((m: string) => console.log(`[flotilla-agent] ${m}`)));
   // The engine first: a start that cannot reach it changes nothing.
   const engine = o.engine ?? 'none';
   let containers: EngineHost | undefined;
@@ -128,6 +133,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       },
       ...(containers ? { containers } : {}),
       terminal: hostTerminals({ ...(containers ? { docker: containers.docker } : {}), uuid: config.uuid, allowHostShell: o.allowHostShell === true }),
+      diagnostics: new HostDiagnostics({ uuid: config.uuid, docker: containers?.docker ?? null, dataDir: o.configPath ? dirname(o.configPath) : os.homedir(), recentLog }),
       ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
       ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),
       ...(containers && !o.allowPower

@@ -18,7 +18,8 @@ export interface RegisterInput {
   macAddress?: string;
 }
 
-export type StatePoll = { status: 200; etag: string | null; body: unknown } | { status: 304 };
+/** `date`: the server's `Date` header (the health checks compare the clock with it). */
+export type StatePoll = ({ status: 200; etag: string | null; body: unknown } | { status: 304 }) & { date?: string };
 
 export class DeviceApi {
   constructor(readonly http: HttpClient) {}
@@ -78,9 +79,10 @@ export class DeviceApi {
       { method: 'GET', path: `/device/v3/${uuid}/state`, token: deviceApiKey, headers: etag ? { 'if-none-match': etag } : {} },
       [200, 304],
     );
-    if (res.status === 304) return { status: 304 };
+    const date = typeof res.headers.date === 'string' ? { date: res.headers.date } : {};
+    if (res.status === 304) return { status: 304, ...date };
     const tag = res.headers.etag;
-    return { status: 200, etag: typeof tag === 'string' ? tag : null, body: parseJson(res.text) };
+    return { status: 200, etag: typeof tag === 'string' ? tag : null, body: parseJson(res.text), ...date };
   }
 
   async reportState(uuid: string, deviceApiKey: string, fields: Record<string, unknown>): Promise<void> {

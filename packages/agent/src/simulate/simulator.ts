@@ -8,6 +8,7 @@ import { DeviceApi, type StatePoll } from '../net/device-api.js';
 import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
 import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
+import { simulatedDiagnostics } from './simulated-diagnostics.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 import { simulatedTerminals } from './simulated-shell.js';
 
@@ -134,6 +135,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     const { uuid, deviceApiKey } = simulatedIdentity(i, o.seed, random);
     const net = simulatedNetwork(i);
     let metrics = initialDrift(random);
+    const undervolted = random() < (o.undervoltedShare ?? 0.05);
     const device: Device = new Device(env, {
       uuid,
       deviceApiKey,
@@ -151,7 +153,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       supervisorVersion: REPORTED_SUPERVISOR_VERSION,
       ipAddress: net.ipAddress,
       macAddress: net.macAddress,
-      isUndervolted: random() < (o.undervoltedShare ?? 0.05),
+      isUndervolted: undervolted,
       ...(o.locations ? simulatedLocation(random) : {}),
       sampleMetrics: () => {
         metrics = drift(metrics, random);
@@ -163,6 +165,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
       ...(o.link === false ? { link: false } : {}),
       terminal: simulatedTerminals({ uuid, services: (): string[] => device.running?.services.map((sv: TargetService) => sv.name) ?? [] }),
+      diagnostics: simulatedDiagnostics({ uuid, ipAddress: net.ipAddress, macAddress: net.macAddress, undervolted }, random),
     });
     devices.push(device);
     device.start(o.count === 1 ? 0 : Math.floor((ramp * i) / o.count));

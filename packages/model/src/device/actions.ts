@@ -6,7 +6,8 @@
 
 /**
  * What the supervisor API answers over the cloud link (dialect §4.6): the frame's `action`.
- * `ping` and `device` (the supervisor's `GET /v1/device` state) only read.
+ * `ping` and `device` (the supervisor's `GET /v1/device` state) only read; `health-checks`
+ * and `diagnose` only read too and are sent by the actions service, never by the proxy.
  */
 export const SUPERVISOR_ACTIONS = [
   'reboot',
@@ -20,6 +21,9 @@ export const SUPERVISOR_ACTIONS = [
   'stop-service',
   'ping',
   'device',
+  // Long-running actions of the actions service (issue 15, features/device-diagnostics); not in the /supervisor proxy.
+  'health-checks',
+  'diagnose',
 ] as const;
 export type SupervisorAction = (typeof SUPERVISOR_ACTIONS)[number];
 

@@ -183,6 +183,25 @@ export interface ActionRun<Out = unknown> {
   lastRun: string | null;
 }
 
+/**
+ * Bounds of a run (issue 15 diagnostics slice): the POST body's params, diagnose's stdout and
+ * stderr (cut with a note past them, by the agent before it sends and by the server before it
+ * stores), the checks a device may report, and how long the server waits for the device.
+ */
+export const ACTION_RUN_LIMITS = {
+  maxParamsBytes: 4096,
+  maxStdoutChars: 256_000,
+  maxErrorChars: 32_000,
+  maxChecks: 50,
+  maxCheckNameChars: 100,
+  maxCheckStatusChars: 1000,
+  /** The device answers within this (ms); past it the run ends in error. */
+  timeoutMs: { checks: 60_000, diagnose: 120_000 },
+} as const;
+
+/** The cloud-link action (model device/actions.ts) that runs each long action on the device. */
+export const LONG_ACTION_SUPERVISOR_ACTION = { checks: 'health-checks', diagnose: 'diagnose' } as const;
+
 /** Spec 2 §9 polling. */
 export const ACTION_POLL_MS = { checks: 15_000, diagnose: 5_000 } as const;
 

@@ -84,6 +84,8 @@ export interface AppConfig {
   staging?: boolean | undefined;
   /** Device actions: how long to wait for the device's answer (default 30 s). */
   actionTimeoutMs?: number | undefined;
+  /** Health checks and diagnose: how long the device has to answer (default ACTION_RUN_LIMITS.timeoutMs; tests shorten it). */
+  diagnosticsTimeoutMs?: number | undefined;
   /** Cloud link liveness ping interval (default 30 s). */
   cloudLinkPingIntervalMs?: number | undefined;
 }

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { databaseUrl } from './db';
+import { E2E_PORTS } from './ports';
+import { e2eServerEnv } from './server-env';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface SecondNode {
+  /** `http://127.0.0.1:<port>`: open the dashboard here to be served by the second process. */
+  baseURL: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second Flotilla server process beside the one Playwright starts, as behind a load
+ * balancer: the same built bundle and settings, the same PostgreSQL (the first process's
+ * embedded one, or DATABASE_URL) and the same Redis bus, its own port. A browser on this node
+ * reaches devices whose cloud link the first node holds only through the bus — what the
+ * multi-node tests of issue 15 prove. Stop it in afterAll.
+ */
+export async function startSecondNode(): Promise<SecondNode> {
+  const dataDir = process.env.FLOTILLA_E2E_DATA_DIR;
+  if (!dataDir) throw new Error('FLOTILLA_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const port = E2E_PORTS.server2;
+  const env = {
+    ...process.env,
+    ...e2eServerEnv(dataDir),
+    PORT: String(port),
+    // The first process's database; its data directory holds the shared keys (secrets box,
+    // registry signing key) and files, as a shared volume would.
+    DATABASE_URL: databaseUrl(),
+    FLOTILLA_DATA_DIR: dataDir,
+  };
+  const child = spawn(process.execPath, ['--enable-source-maps', 'packages/server/dist/main.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForPing(baseURL, child, () => output);
+  return {
+    baseURL,
+    stop: () => stopProcess(child),
+  };
+}
+
+async function waitForPing(baseURL: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the second server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${baseURL}/ping`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the second server did not answer /ping within 60 s:\n${output()}`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveStop();
+    });
+    child.kill('SIGTERM');
+  });
+}
