@@ -11,7 +11,8 @@ import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/s
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createProvisioningKey, E2E_API } from './support/simulator';
-import { newEmail, signIn } from './support/users';
+import { startSecondNode } from './support/second-node';
+import { newEmail, signIn, submitLogin } from './support/users';
 
 /*
  * Issue 15 item 2, the dashboard's web terminal against a real agent running a real container
@@ -146,8 +147,8 @@ async function deviceRunningShell(request: APIRequestContext, tag: string, extra
 }
 
 /** The terminal panel of the device summary, its shell service picked. */
-async function openShell(page: Page, uuid: string): Promise<{ panel: Locator; view: Locator; status: Locator }> {
-  await page.goto(`/devices/${uuid}`);
+async function openShell(page: Page, uuid: string, base = ''): Promise<{ panel: Locator; view: Locator; status: Locator }> {
+  await page.goto(`${base}/devices/${uuid}`);
   const panel = page.getByRole('region', { name: 'Terminal' });
   const start = panel.getByRole('button', { name: 'Start terminal session' });
   // The service is offered once its container reports Running.
@@ -299,4 +300,26 @@ test('Terminal: an observer sees the terminal disabled and the server refuses th
   await typeLine(owner, view, 'echo $((6*7))');
   await expect.poll(() => screenLines(view)).toContain('42');
   await owner.close();
+});
+
+test('Terminal across two server processes: the browser on the second node types into a container whose device links to the first', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const problems = await watchPageProblems(page);
+  const node = await startSecondNode();
+  try {
+    // The agent links to the first process (E2E_API); the browser only ever talks to the second.
+    const device = await deviceRunningShell(request, 'termnodes');
+    await page.goto(`${node.baseURL}/login`);
+    await submitLogin(page, device.owner.email);
+    await expect(page).toHaveURL(new RegExp(`^${node.baseURL}/fleets$`));
+    const terminalSockets: string[] = [];
+    page.on('websocket', (ws) => terminalSockets.push(ws.url()));
+    const { view } = await openShell(page, device.uuid, node.baseURL);
+    expect(terminalSockets).toContain(`${node.baseURL.replace(/^http/, 'ws')}${TERMINAL_PATH}`);
+    await typeLine(page, view, 'echo $((6*7))');
+    await expect.poll(() => screenLines(view), { message: 'xterm on the second node shows 42' }).toContain('42');
+    expect(problems.errors).toEqual([]);
+  } finally {
+    await node.stop();
+  }
 });
