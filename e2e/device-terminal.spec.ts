@@ -221,7 +221,11 @@ test('Terminal: a shell in the real container answers `echo $((6*7))` with 42, r
   await typeLine(page, second, 'sleep 2; echo later-$((7*6))');
   await panel.getByRole('tab').first().click();
   await expect(panel.getByRole('tab').nth(1).getByRole('img', { name: 'new activity' })).toBeVisible({ timeout: 20_000 });
-  await panel.getByRole('tab').nth(1).click();
+  // The tabs from the keyboard: arrow to the flagged tab and select it with Enter.
+  await panel.getByRole('tab').first().focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('tab').nth(1)).toHaveAttribute('aria-selected', 'true');
   await expect(panel.getByRole('tab').nth(1).getByRole('img', { name: 'new activity' })).toHaveCount(0);
   await expect.poll(() => screenLines(second)).toContain('later-42');
   await panel.getByRole('button', { name: 'Close session' }).click();
@@ -318,6 +322,20 @@ test('Terminal across two server processes: the browser on the second node types
     expect(terminalSockets).toContain(`${node.baseURL.replace(/^http/, 'ws')}${TERMINAL_PATH}`);
     await typeLine(page, view, 'echo $((6*7))');
     await expect.poll(() => screenLines(view), { message: 'xterm on the second node shows 42' }).toContain('42');
+
+    // Leaving the device's page closes its sessions: the audit trail records the end.
+    await page.goto(`${node.baseURL}/fleets`);
+    await expect
+      .poll(async () => {
+        const rows = await apiAs<{ d: { ended_at: string | null }[] }>(
+          request,
+          device.owner,
+          'GET',
+          `/v7/terminal_session?$select=ended_at&$filter=${encodeURIComponent(`device/any(d:d/uuid eq '${device.uuid}')`)}`,
+        );
+        return rows.d.map((r) => r.ended_at !== null);
+      })
+      .toEqual([true]);
     expect(problems.errors).toEqual([]);
   } finally {
     await node.stop();
