@@ -12,6 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { parseTerminalTarget } from '@flotilla/model';
+import { useTranslation } from 'react-i18next';
 import { DateText } from '../../components/date-text';
 import { useTerminalSessions } from './api/terminal-sessions';
 import { tt } from './i18n';
@@ -32,6 +33,7 @@ export function targetLabel(target: string): string {
 
 /** The terminal audit trail of one device (who, device, target, start, end), newest first. */
 export function SessionHistoryDialog({ uuid, deviceName, open, onClose }: SessionHistoryDialogProps) {
+  const { t } = useTranslation();
   const sessions = useTerminalSessions(uuid, open);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="terminal-history-title">
@@ -69,7 +71,7 @@ export function SessionHistoryDialog({ uuid, deviceName, open, onClose }: Sessio
         ) : null}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{tt('history.close')}</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </Dialog>
   );
