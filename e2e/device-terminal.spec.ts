@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -161,6 +162,21 @@ async function openShell(page: Page, uuid: string, base = ''): Promise<{ panel: 
   return { panel, view, status };
 }
 
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations on the page (as e2e/accessibility.spec.ts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
 /** What xterm shows, one string per row (its DOM renderer's rows). */
 async function screenLines(view: Locator): Promise<string[]> {
   return (await view.locator('.xterm-rows > div').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ').trimEnd());
@@ -297,12 +313,14 @@ test('Terminal: an observer sees the terminal disabled and the server refuses th
   const asStranger = (await refusal(stranger.token)).map((f) => JSON.parse(f) as { event: string; message?: string });
   expect(asStranger.map((f) => f.event)).toEqual(['unauthorized']);
 
-  // The owner (an administrator) is let in through the same page.
-  const owner = await page.context().browser()!.newPage();
+  // The owner (an administrator) is let in through the same page. (CSP bypassed in this
+  // context only, to inject axe: the panel with a live session has no serious violation.)
+  const owner = await page.context().browser()!.newPage({ bypassCSP: true });
   await signIn(owner, device.owner.email);
   const { view } = await openShell(owner, device.uuid);
   await typeLine(owner, view, 'echo $((6*7))');
   await expect.poll(() => screenLines(view)).toContain('42');
+  expect(await seriousViolations(owner)).toEqual([]);
   await owner.close();
 });
 
