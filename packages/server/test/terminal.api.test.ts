@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAINER_LABELS, normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent';
 import { TERMINAL_LIMITS } from '@flotilla/model';
 import { buildApp } from '../src/app.js';
@@ -146,6 +146,31 @@ async function runningExecs(deviceUuid: string): Promise<string[]> {
   return running;
 }
 
+/** Every client a test opened, closed after it (a failed test leaves no session behind). */
+const clients: TerminalClient[] = [];
+const open = async (...args: Parameters<typeof TerminalClient.open>) => {
+  const c = await TerminalClient.open(...args);
+  clients.push(c);
+  return c;
+};
+const connect = async (...args: Parameters<typeof TerminalClient.connect>) => {
+  const c = await TerminalClient.connect(...args);
+  clients.push(c);
+  return c;
+};
+
+/** `stty size` as the TTY reports it, asked again (for up to 5 s) until it reads 30 100. */
+async function sizeEventually(term: TerminalClient, command: string): Promise<string> {
+  let size = '';
+  const end = Date.now() + 5_000;
+  while (size !== '30 100' && Date.now() < end) {
+    const from = term.output.length;
+    term.type(`${command}\r`);
+    size = (await term.waitOutput(/[\r\n](\d+ \d+)\r\n/, from))[1]!;
+  }
+  return size;
+}
+
 const auditRows = (deviceUuid: string) =>
   db.query<{ username: string; target: string; started_at: Date; ended_at: Date | null; end_reason: string | null; user: number | null }>(
     'SELECT s.username, s.target, s.started_at, s.ended_at, s.end_reason, s."user" FROM terminal_session s JOIN device d ON d.id = s.device WHERE d.uuid = $1 ORDER BY s.id',
@@ -190,9 +215,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
 describe('web terminal: browser on B, device linked to A', () => {
   it("runs a real shell in the service's container: echo $((6*7)) answers 42, in order connecting → spawning → connect → ready", async () => {
-    const term = await TerminalClient.open(urlB, owner.token, uuid, 'service:main', { cols: 80, rows: 24 });
+    const term = await open(urlB, owner.token, uuid, 'service:main', { cols: 80, rows: 24 });
     expect(term.frames.map((f) => f.event).filter((e) => e !== 'data')).toEqual(['authenticated', 'ssh connecting', 'ssh spawning', 'ssh connect', 'ready']);
     const from = term.output.length;
     term.type('echo $((6*7))\r');
@@ -201,7 +230,7 @@ describe('web terminal: browser on B, device linked to A', () => {
   }, 60_000);
 
   it('resize reaches the TTY (stty size 30 100); 0×0 and 100000×100000 answer error and the session goes on', async () => {
-    const term = await TerminalClient.open(urlB, owner.token, uuid, 'service:main');
+    const term = await open(urlB, owner.token, uuid, 'service:main');
     term.send({ event: 'resize', cols: 0, rows: 0 });
     term.send({ event: 'resize', cols: 100_000, rows: 100_000 });
     await term.until((c) => c.frames.filter((f) => f.event === 'error').length === 2);
@@ -210,16 +239,22 @@ describe('web terminal: browser on B, device linked to A', () => {
       'A terminal is 1 to 1000 columns and 1 to 1000 rows',
     ]);
     term.send({ event: 'resize', cols: 100, rows: 30 });
-    // The resize travels B → bus → A → link → agent → exec; the next line goes the same way after it.
-    const from = term.output.length;
-    term.type('/bin/busybox stty size\r');
-    await term.waitOutput(/[\r\n]30 100\r\n/, from);
+    // The resize travels B → bus → A → link → agent → engine; Podman applies it to the TTY just
+    // after answering the resize call, so the size is read until it shows (a user types later).
+    expect(await sizeEventually(term, '/bin/busybox stty size')).toBe('30 100');
     expect(term.has('ssh disconnect')).toBe(false);
     await term.close();
+
+    // A resize sent while the device is still opening the TTY reaches it once ready.
+    const early = await connect(urlB);
+    early.send({ event: 'authentication', token: owner.token, uuid, target: 'service:main', cols: 80, rows: 24 });
+    early.send({ event: 'resize', cols: 100, rows: 30 });
+    await early.until((c) => c.has('ready'));
+    expect(await sizeEventually(early, '/bin/busybox stty size')).toBe('30 100');
   }, 60_000);
 
   it('answers malformed JSON, unknown events and data before ready with error; an oversized frame closes with 1009', async () => {
-    const term = await TerminalClient.connect(urlB);
+    const term = await connect(urlB);
     term.sendRaw('{not json');
     term.send({ event: 'data', data: 'too early' });
     term.send({ event: 'launch' });
@@ -234,7 +269,7 @@ describe('web terminal: browser on B, device linked to A', () => {
   }, 30_000);
 
   it('ignores frames after the session ended (the shell exited); the server goes on serving', async () => {
-    const term = await TerminalClient.open(urlB, owner.token, uuid, 'service:main');
+    const term = await open(urlB, owner.token, uuid, 'service:main');
     term.type('exit\r');
     await term.until((c) => c.has('ssh disconnect'));
     const seen = term.frames.length;
@@ -245,18 +280,25 @@ describe('web terminal: browser on B, device linked to A', () => {
     expect(await term.closed()).toBe(1000);
     expect(term.frames.slice(seen)).toEqual([]);
     expect(term.frame('ssh disconnect')?.reason).toBe('the shell exited');
-    const again = await TerminalClient.open(urlB, owner.token, uuid, 'service:main');
+    const again = await open(urlB, owner.token, uuid, 'service:main');
     await again.close();
   }, 60_000);
 
   it("closing the browser ends the container's exec (no shell left running) and the audit row records start, end and who", async () => {
-    const term = await TerminalClient.open(urlB, owner.token, uuid, 'service:main');
+    const term = await open(urlB, owner.token, uuid, 'service:main');
     const from = term.output.length;
     term.type('echo open\r');
     await term.waitOutput(/\r\nopen\r\n/, from);
     expect((await runningExecs(uuid)).length).toBeGreaterThan(0);
     await term.close();
     await eventually(async () => (await runningExecs(uuid)).length === 0, 'no exec running in the container', 20_000);
+    // A browser that leaves while the device is opening the TTY leaves no shell either.
+    const hasty = await connect(urlB);
+    hasty.send({ event: 'authentication', token: owner.token, uuid, target: 'service:main' });
+    await hasty.until((c) => c.has('ssh connecting'));
+    await hasty.close();
+    await eventually(async () => (await auditRows(uuid)).rows.every((r) => r.ended_at !== null), 'the hasty session audited as ended', 10_000);
+    await eventually(async () => (await runningExecs(uuid)).length === 0, 'no exec running after a hasty close', 20_000);
     const rows = await eventually(async () => {
       const r = (await auditRows(uuid)).rows;
       return r.length > 0 && r.every((x) => x.ended_at !== null) && r;
@@ -271,13 +313,13 @@ describe('web terminal: browser on B, device linked to A', () => {
     await expect(TerminalClient.connect(urlB, { origin: 'null' })).rejects.toEqual(new TerminalRefused(403));
     const same = await TerminalClient.connect(urlB, { origin: urlB });
     await same.close();
-    const none = await TerminalClient.connect(urlB);
+    const none = await connect(urlB);
     await none.close();
   });
 
   it('refuses a bad token, an observer (no resin.device.ssh), a user of another organization, and the host for a user without ssh-host', async () => {
     const refused = async (token: string, target: 'host' | 'service:main', device = uuid) => {
-      const term = await TerminalClient.connect(urlB);
+      const term = await connect(urlB);
       term.send({ event: 'authentication', token, uuid: device, target });
       await term.until((c) => c.closeCode !== null);
       expect(term.has('authenticated')).toBe(false);
@@ -294,7 +336,7 @@ describe('web terminal: browser on B, device linked to A', () => {
   }, 30_000);
 
   it('a service that does not exist ends in ssh disconnect with the reason', async () => {
-    const term = await TerminalClient.connect(urlB);
+    const term = await connect(urlB);
     term.send({ event: 'authentication', token: owner.token, uuid, target: 'service:nope' });
     await term.until((c) => c.has('ssh disconnect'));
     expect(term.frame('ssh disconnect')?.reason).toBe('this device runs no service named nope');
@@ -302,7 +344,7 @@ describe('web terminal: browser on B, device linked to A', () => {
   }, 30_000);
 
   it('the host shell is refused on an agent started without --allow-host-shell', async () => {
-    const term = await TerminalClient.connect(urlB);
+    const term = await connect(urlB);
     term.send({ event: 'authentication', token: owner.token, uuid, target: 'host' });
     await term.until((c) => c.has('ssh disconnect'));
     expect(term.frames.map((f) => f.event)).toEqual(['authenticated', 'ssh connecting', 'ssh spawning', 'ssh disconnect']);
@@ -310,7 +352,7 @@ describe('web terminal: browser on B, device linked to A', () => {
   }, 30_000);
 
   it('with --allow-host-shell the host shell is a real pseudo-terminal: 42, and stty size follows resize', async () => {
-    const term = await TerminalClient.open(urlB, owner.token, hostUuid, 'host', { cols: 80, rows: 24 });
+    const term = await open(urlB, owner.token, hostUuid, 'host', { cols: 80, rows: 24 });
     let from = term.output.length;
     term.type('echo $((6*7))\r');
     await term.waitOutput(/[\r\n]42\r\n/, from);
@@ -326,16 +368,42 @@ describe('web terminal: browser on B, device linked to A', () => {
     expect(rows[0]).toMatchObject({ target: 'host', username: owner.username });
   }, 60_000);
 
+  it('flow control: a flood of output (1 MB of yes, four times the unacknowledged window) all arrives and the session goes on', async () => {
+    const term = await open(urlB, owner.token, uuid, 'service:main');
+    const from = term.output.length;
+    term.type('/bin/busybox yes | /bin/busybox head -c 1000000; echo done-$((6*7))\r');
+    await term.waitOutput(/done-42\r\n/, from, 60_000);
+    // Every "y\n" of the flood, as the TTY writes it ("y\r\n").
+    expect((term.output.slice(from).match(/y\r\n/g) ?? []).length).toBe(500_000);
+    const next = term.output.length;
+    term.type('echo $((6*7))\r');
+    await term.waitOutput(/[\r\n]42\r\n/, next);
+    await term.close();
+  }, 90_000);
+
   it('a browser on A (same process as the link) works too', async () => {
-    const term = await TerminalClient.open(urlA, owner.token, uuid, 'service:main');
+    const term = await open(urlA, owner.token, uuid, 'service:main');
     const from = term.output.length;
     term.type('echo $((6*7))\r');
     await term.waitOutput(/[\r\n]42\r\n/, from);
     await term.close();
   }, 60_000);
 
+  it('the container stopping ends the session with ssh disconnect "the container stopped"', async () => {
+    const term = await open(urlB, owner.token, uuid, 'service:main');
+    const container = (await mainContainer(uuid))!;
+    await docker.getContainer(container.Id).stop({ t: 1 });
+    await term.until((c) => c.has('ssh disconnect'));
+    expect(term.frame('ssh disconnect')?.reason).toBe('the container stopped');
+    expect(await term.closed()).toBe(1000);
+    await docker
+      .getContainer(container.Id)
+      .start()
+      .catch(() => undefined); // the agent may have started it again already
+  }, 60_000);
+
   it('the device going offline ends the session with ssh disconnect, and a new session says the device is offline', async () => {
-    const term = await TerminalClient.open(urlB, owner.token, uuid, 'service:main');
+    const term = await open(urlB, owner.token, uuid, 'service:main');
     const linkDown = agentEvents.next('link', (e) => !e.up);
     await agent.stop();
     await linkDown;
@@ -343,7 +411,7 @@ describe('web terminal: browser on B, device linked to A', () => {
     expect(term.frame('ssh disconnect')?.reason).toBe('the device disconnected');
     expect(await term.closed()).toBe(1000);
     await eventually(async () => !(await row<{ o: boolean }>(db, 'SELECT is_online AS o FROM device WHERE uuid = $1', [uuid]))?.o, 'the device offline');
-    const later = await TerminalClient.connect(urlB);
+    const later = await connect(urlB);
     later.send({ event: 'authentication', token: owner.token, uuid, target: 'service:main' });
     await later.until((c) => c.has('ssh disconnect'));
     expect(later.frame('ssh disconnect')?.reason).toBe('device is offline');

@@ -81,13 +81,40 @@ export async function openContainerTty(docker: Docker, uuid: string, service: st
   // A resize is an HTTP call to the engine, input goes down the stream: input typed after a
   // resize waits for it, so `stty size` typed after a resize reads the new size. (Podman
   // answers a resize 201, which dockerode reports as an error: the outcome is not needed.)
-  let resizing: Promise<unknown> | null = null;
+  // An exec's TTY can be resized once its process runs: the first resize waits for that (and a
+  // resize the engine refuses is tried again, a few times).
+  const resizeOnce = async (s: TtySize) => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const ok = await exec.resize({ h: s.rows, w: s.cols }).then(
+        () => true,
+        (err: { statusCode?: number }) => err.statusCode === 200 || err.statusCode === 201,
+      );
+      if (ok || ended) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  // The TTY takes a size once the shell is up (Podman drops a resize sent before): the first
+  // resize waits for the shell's first output (its prompt), at most 2 s.
+  const running = new Promise<void>((resolve) => {
+    stream.once('data', () => resolve());
+    setTimeout(resolve, 2_000).unref();
+  });
+  let resizing: Promise<unknown> | null = running;
+  let latest = size;
   const resize = (s: TtySize) => {
-    const done = (resizing ?? Promise.resolve()).then(() => exec.resize({ h: s.rows, w: s.cols }).catch(() => undefined));
+    latest = s;
+    const done = (resizing ?? Promise.resolve()).then(() => resizeOnce(s));
     resizing = done;
     void done.then(() => {
       if (resizing === done) resizing = null;
     });
+    // Podman sometimes loses a resize around the start of an exec (its attach sets the
+    // default size afterwards): the latest size is applied again a little later.
+    for (const ms of [300, 1_500]) {
+      setTimeout(() => {
+        if (!ended && latest === s && resizing === null) void resizeOnce(s);
+      }, ms).unref();
+    }
   };
   resize(size);
 

@@ -11,11 +11,16 @@ let loaded: Promise<NodePty | string> | undefined;
  * runs, and a host terminal is refused with the reason.
  */
 export function loadNodePty(): Promise<NodePty | string> {
-  loaded ??= import('@lydell/node-pty').then(
-    (m) => ((m as { default?: NodePty }).default ?? m) as NodePty,
-    (err: unknown) => `the host shell is unavailable: node-pty could not be loaded (${(err as Error).message.split('\n')[0]})`,
-  );
+  loaded ??= nodePtyFrom(() => import('@lydell/node-pty'));
   return loaded;
+}
+
+/** The module, or why the host shell is unavailable. */
+export function nodePtyFrom(load: () => Promise<unknown>): Promise<NodePty | string> {
+  return load().then(
+    (m) => ((m as { default?: NodePty }).default ?? m) as NodePty,
+    (err: unknown) => `the host shell is unavailable: node-pty could not be loaded (${String((err as Error)?.message ?? err).split('\n')[0]})`,
+  );
 }
 
 /** The user's shell, else bash, else sh. */
@@ -25,8 +30,8 @@ export function hostShell(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** A shell on the host in a real pseudo-terminal (`--allow-host-shell`). */
-export async function openHostTty(size: TtySize, events: TtyEvents, env: NodeJS.ProcessEnv = process.env): Promise<Tty> {
-  const pty = await loadNodePty();
+export async function openHostTty(size: TtySize, events: TtyEvents, env: NodeJS.ProcessEnv = process.env, load = loadNodePty): Promise<Tty> {
+  const pty = await load();
   if (typeof pty === 'string') throw new TerminalRefused(pty);
   const proc = pty.spawn(hostShell(env), [], {
     name: 'xterm-256color',

@@ -80,8 +80,8 @@ describe('terminal_session (audit trail)', () => {
   });
 
   it('cannot be written through the data API, not even by the owner', async () => {
-    const before = (await t.db.query('SELECT * FROM terminal_session ORDER BY id')).rows;
-    const id = before[0]!.id as number;
+    const before = (await t.db.query<{ id: number }>('SELECT * FROM terminal_session ORDER BY id')).rows;
+    const id = before[0]!.id;
     const post = await t.app.inject({ method: 'POST', url: '/v7/terminal_session', headers: bearer(owner.token), payload: { device: deviceId, username: 'x', target: 'host', session: 'x' } });
     const patch = await t.app.inject({ method: 'PATCH', url: `/v7/terminal_session(${id})`, headers: bearer(owner.token), payload: { end_reason: 'forged' } });
     const del = await t.app.inject({ method: 'DELETE', url: `/v7/terminal_session(${id})`, headers: bearer(owner.token) });

@@ -46,6 +46,8 @@ export class TerminalConnection {
   private unsubscribe: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private size = DEFAULT_SIZE;
+  /** The size the device was last told (the open request, then resizes). */
+  private sentSize = DEFAULT_SIZE;
   /** Output characters sent to the browser's socket and not yet written out / acknowledged. */
   private inFlight = 0;
   private toAck = 0;
@@ -98,7 +100,7 @@ export class TerminalConnection {
           return this.send({ event: 'error', message: `A terminal is 1 to ${TERMINAL_LIMITS.maxCols} columns and 1 to ${TERMINAL_LIMITS.maxRows} rows` });
         }
         this.size = { cols: f.cols as number, rows: f.rows as number };
-        if (this.state === 'ready') this.toDevice({ kind: 'resize', ...this.size });
+        if (this.state === 'ready') this.resizeDevice();
         return;
       default:
         return this.send({ event: 'error', message: 'Unknown event' });
@@ -166,12 +168,24 @@ export class TerminalConnection {
       this.send({ event: 'ssh disconnect', reason: 'device is offline' });
       void this.end('device is offline', 1000);
     }, this.deps.openTimeoutMs);
+    this.sentSize = this.size;
     const open: TerminalOpenRequest = { type: 'terminal-open', session: this.session, service: target.service, ...this.size };
     await this.deps.bus.publish(actionChannel(device.id), open);
   }
 
+  private resizeDevice(): void {
+    this.sentSize = this.size;
+    this.toDevice({ kind: 'resize', ...this.size });
+  }
+
   private fromDevice(m: TerminalFromDevice): void {
-    if (this.state === 'closed' || typeof m !== 'object' || m === null) return;
+    if (typeof m !== 'object' || m === null) return;
+    if (this.state === 'closed') {
+      // The browser left while the device was opening: the link holder may have subscribed
+      // after our close went by, so the TTY that just opened is closed again.
+      if (m.kind === 'status' && m.state === 'connect') this.toDevice({ kind: 'close' });
+      return;
+    }
     switch (m.kind) {
       case 'status':
         this.clearTimer();
@@ -180,6 +194,8 @@ export class TerminalConnection {
           this.state = 'ready';
           this.send({ event: 'ssh connect' });
           this.send({ event: 'ready' });
+          // A resize that came while the device was opening.
+          if (this.size.cols !== this.sentSize.cols || this.size.rows !== this.sentSize.rows) this.resizeDevice();
         }
         return;
       case 'output':
@@ -243,12 +259,16 @@ export class TerminalConnection {
   async end(reason: string, code = 1000, closeReason?: string, closeDevice = true): Promise<void> {
     if (this.state === 'closed') return;
     const wasOpen = this.deviceId !== null;
+    const wasOpening = this.state === 'connecting';
     this.state = 'closed';
     this.clearTimer();
     if (wasOpen && closeDevice) this.toDevice({ kind: 'close' });
     if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) this.socket.close(code, closeReason);
     this.onEnd(this);
-    await this.release();
+    if (wasOpening && closeDevice) {
+      // Keep hearing the device until it could have answered the open (see fromDevice).
+      setTimeout(() => void this.release(), this.deps.openTimeoutMs).unref();
+    } else await this.release();
     if (this.audited) await endSession(this.deps.db, this.session, reason).catch((err: unknown) => this.deps.log.error({ err }, 'terminal: could not record the end'));
   }
 
