@@ -1,7 +1,7 @@
 // `npm run bench`: the Flotilla server against a bare node:http baseline measured in the
 // same run. BENCH_QUICK=1 shortens every phase (smoke test); BENCH_VERBOSE=1 echoes the
 // servers' output. BENCH_ONLY=<phase,…> runs only those phases (fleet = (a)–(e), device =
-// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o), rollout = (p), logs = (q); see bench/README.md). Prints a table and
+// (f)–(i), sim = (j), links = (k), table = (l), page = (m), registry = (n)–(o), rollout = (p), logs = (q), terminal = (t); see bench/README.md). Prints a table and
 // writes bench/results/latest.json (a partial run merges its rows into it). Targets only
 // label the figures: the exit code is non-zero only when a figure could not be measured.
 import { readFile } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { measureBaseline, measureFlotilla, prepareFlotilla, progress } from './l
 import { evaluateRegistry, loadRegistryConfig, measureRegistry } from './lib/registry.js';
 import { formatReport, writeJson } from './lib/report.js';
 import { evaluateRollout, loadRolloutConfig, measureRollout } from './lib/rollout.js';
+import { evaluateTerminal, loadTerminalConfig, measureTerminal } from './lib/terminal.js';
 import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
 import { startBaseline, startFlotilla } from './lib/servers.js';
 
@@ -51,7 +52,7 @@ interface Task {
   stop: () => Promise<string>;
 }
 
-const PHASES = ['fleet', 'page', 'device', 'registry', 'rollout', 'logs', 'sim', 'links', 'table'] as const;
+const PHASES = ['fleet', 'page', 'device', 'registry', 'rollout', 'logs', 'terminal', 'sim', 'links', 'table'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** BENCH_ONLY=sim,table → those phases; unset → all. */
@@ -117,6 +118,12 @@ async function main(): Promise<number> {
       : seeded.ok
         ? await attempt(() => measureLogs(flotilla.server.baseUrl, seeded.value, loadLogsConfig(config.quick)))
         : skipped<Awaited<ReturnType<typeof measureLogs>>>(`seeding failed: ${seeded.error}`);
+    // One real agent and container (issue 15): a keystroke's round trip through the web terminal.
+    const terminal = !only.has('terminal')
+      ? undefined
+      : seeded.ok
+        ? await attempt(() => measureTerminal(flotilla.server.baseUrl, seeded.value, loadTerminalConfig(config.quick)))
+        : skipped<Awaited<ReturnType<typeof measureTerminal>>>(`seeding failed: ${seeded.error}`);
     // Last: 100,000 table rows and thousands of simulated devices would weigh on everything else.
     const scale: ScaleFigures = await measureScale(flotilla, scaleConfig, prepared.seeded, {
       sim: only.has('sim'),
@@ -135,6 +142,7 @@ async function main(): Promise<number> {
       ...(registry ? evaluateRegistry(registry) : []),
       ...(rollout ? evaluateRollout(rollout) : []),
       ...(logs ? evaluateLogs(logs) : []),
+      ...(terminal ? evaluateTerminal(terminal) : []),
       ...evaluateScale(scale),
     ];
     const header =
@@ -157,6 +165,7 @@ async function main(): Promise<number> {
       firstLoad,
       registry,
       rollout,
+      terminal,
       scale,
     };
     // A partial run (BENCH_ONLY) updates its own rows and figures in the last full results.

@@ -79,6 +79,9 @@ describe('flotilla-agent run', () => {
     expect(parseCommand(['run', '--config', 'a.json', '--engine', 'podman', '--allow-power'])).toEqual({ kind: 'run', config: 'a.json', engine: 'podman', allowPower: true });
     expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'docker', allowPower: false });
     expect(parseCommand(['run', '--config', 'a.json', '--engine=none'], { FLOTILLA_AGENT_ENGINE: 'docker' })).toMatchObject({ engine: 'none' });
+    // The host shell is off unless asked for.
+    expect(parseCommand(['run', '--config', 'a.json'])).not.toHaveProperty('allowHostShell');
+    expect(parseCommand(['run', '--config', 'a.json', '--allow-host-shell'])).toMatchObject({ kind: 'run', allowHostShell: true });
     expect(parseCommand(['run', '--config', 'a.json', '--engine', 'lxc'])).toMatchObject({ kind: 'error', message: 'run: --engine must be docker, podman or none, got "lxc"' });
     expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'rkt' })).toMatchObject({ kind: 'error', message: 'run: FLOTILLA_AGENT_ENGINE must be docker, podman or none, got "rkt"' });
   });

@@ -18,7 +18,7 @@ export const USAGE = `Usage: flotilla-agent <command> [options]
 The Flotilla device agent.
 
 Commands:
-  run --config <file> [--engine docker|podman|none] [--allow-power]
+  run --config <file> [--engine docker|podman|none] [--allow-power] [--allow-host-shell]
       Run the agent on this Linux device: register with the provisioning key from
       <file>, poll the target state, report state and real host metrics, keep the
       cloud link open and answer device actions. With --engine docker or podman it
@@ -38,6 +38,7 @@ Run \`flotilla-agent <command> --help\` for one command's options.
 `;
 
 const RUN_USAGE = `Usage: flotilla-agent run --config <file> [--engine docker|podman|none] [--allow-power]
+                           [--allow-host-shell]
 
 Options:
   --config <file>   config.json as balenaOS writes it: apiEndpoint, applicationId,
@@ -50,6 +51,10 @@ Options:
                     $XDG_RUNTIME_DIR/podman/podman.sock
   --allow-power     with an engine: reboot and shutdown actions really run
                     \`systemctl reboot\` / \`systemctl poweroff\` (refused otherwise)
+  --allow-host-shell
+                    the web terminal may open a shell on this host (as the agent's
+                    user, in a pseudo-terminal); off by default: host terminals are
+                    refused and only service containers can be opened
   -h, --help        show this help
 
 What it does:
@@ -103,7 +108,7 @@ a percentage, applying changes, done).
 
 export type Command =
   | { kind: 'help'; text: string }
-  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean }
+  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean; allowHostShell?: boolean }
   | {
       kind: 'simulate';
       api: string;
@@ -142,7 +147,11 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
 const ENGINES = ['docker', 'podman', 'none'] as const;
 
 function parseRun(args: string[], env: Record<string, string | undefined>): Command {
-  const parsed = parseOptions(args, { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' } }, RUN_USAGE);
+  const parsed = parseOptions(
+    args,
+    { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' }, 'allow-host-shell': { type: 'boolean' } },
+    RUN_USAGE,
+  );
   if (!parsed.ok) return parsed.command;
   const config = text(parsed.values.config);
   if (config === undefined) return usageError('run: --config <file> is required', RUN_USAGE);
@@ -152,7 +161,13 @@ function parseRun(args: string[], env: Record<string, string | undefined>): Comm
     const source = fromFlag !== undefined ? '--engine' : 'FLOTILLA_AGENT_ENGINE';
     return usageError(`run: ${source} must be docker, podman or none, got "${engine}"`, RUN_USAGE);
   }
-  return { kind: 'run', config, engine: engine as (typeof ENGINES)[number], allowPower: parsed.values['allow-power'] === true };
+  return {
+    kind: 'run',
+    config,
+    engine: engine as (typeof ENGINES)[number],
+    allowPower: parsed.values['allow-power'] === true,
+    ...(parsed.values['allow-host-shell'] === true ? { allowHostShell: true } : {}),
+  };
 }
 
 function parseSimulate(args: string[]): Command {

@@ -36,6 +36,7 @@ export const runCommand: CommandRunner = async (command, out) => {
       agent = await startAgent({
         engine: command.engine,
         allowPower: command.allowPower,
+        allowHostShell: command.allowHostShell === true,
         config: loaded.config,
         configPath: command.config,
         log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),

@@ -20,6 +20,7 @@ import {
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './access/access.resource.js';
 import { social_service_account, user__has__public_key } from './ssh-keys/user-keys.resource.js';
 import { oauth_application, oauth_application_authorization } from './oauth/oauth.resource.js';
+import { terminal_session } from './terminal/terminal-session.resource.js';
 
 const all = [
   actor,
@@ -65,6 +66,7 @@ const all = [
   social_service_account,
   oauth_application,
   oauth_application_authorization,
+  terminal_session,
 ] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

@@ -41,6 +41,7 @@ import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
 import * as deviceLogs from './features/device-logs/index.js';
 import * as actions from './features/actions/index.js';
+import * as terminal from './features/terminal/index.js';
 import * as deviceDiagnostics from './features/device-diagnostics/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
@@ -78,6 +79,7 @@ const FEATURES: readonly Feature[] = [
   cloudLink,
   deviceLogs,
   actions,
+  terminal,
   deviceDiagnostics,
   referenceData,
   provisioning,

@@ -35,6 +35,8 @@ const ROUTES = {
   '/devices/:uuid': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-summary.tsx'],
   '/devices/:uuid/settings': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-settings.tsx'],
   '/devices/:uuid/location': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-location.tsx'],
+  '/devices/:uuid/actions': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-actions.tsx'],
+  '/devices/:uuid/diagnostics': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-diagnostics.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
   '/login/cli/*': 'src/app/routes/login-cli.tsx',
   '/login/oauth/:clientId': 'src/app/routes/login-oauth.tsx',

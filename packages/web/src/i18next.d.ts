@@ -3,6 +3,8 @@ import type en from './locales/en.json';
 // Feature bundles added at run time with their route chunks (see features/releases/i18n.ts).
 import type releasesEn from './features/releases/locales/en.json';
 import type devicesEn from './features/devices/locales/en.json';
+import type diagnosticsEn from './features/device-diagnostics/locales/en.json';
+import type deviceActionsEn from './features/device-actions/locales/en.json';
 import type devicesSummaryEn from './features/devices/locales/summary.en.json';
 import type devicesLocationEn from './features/devices/locales/location.en.json';
 import type preferencesEn from './features/preferences/locales/en.json';
@@ -19,6 +21,6 @@ import type deviceLogsEn from './features/device-logs/locales/en.json';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn } & { deviceLogs: typeof deviceLogsEn } };
+    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } };
   }
 }

@@ -11,6 +11,7 @@ import { HttpError } from '../net/http-client.js';
 import { changedConfig } from './log-system.js';
 import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
+import { TerminalSessions, type TerminalHost } from './terminal.js';
 
 /**
  * One device's protocol loop: register → poll target state → simulate the update → report
@@ -97,6 +98,8 @@ export interface DeviceOptions {
   statusIntervalMs?: number;
   /** How often a release deferred by the update lock is retried (ms, default 5 s). */
   lockRetryMs?: number;
+  /** Opens terminals (a container exec, the host's PTY, a simulated shell); without it sessions are refused. */
+  terminal?: TerminalHost;
   /** Health checks and diagnose (issue 15): the real host's or the simulator's; without it they answer 501. */
   diagnostics?: DeviceDiagnostics;
 }
@@ -138,6 +141,7 @@ export class Device {
   private updateTask: Task | null = null;
   private linkTask: Task | null = null;
   private link: WsConnection | null = null;
+  private terminals: TerminalSessions | null = null;
   private polling = false;
   private reporting = false;
   private reportAgain = false;
@@ -180,6 +184,7 @@ export class Device {
   stop(): void {
     this.phase = 'stopped';
     this.cancelLoops();
+    this.terminals?.closeAll();
     this.closeLink('agent stopping');
   }
 
@@ -645,6 +650,7 @@ export class Device {
       },
       onMessage: (text) => this.onLinkMessage(conn, text),
       onClose: () => {
+        this.terminals?.closeAll();
         if (this.link === conn) this.link = null;
         const wasUp = this.linkUp;
         this.linkUp = false;
@@ -673,6 +679,8 @@ export class Device {
   private onLinkMessage(conn: WsConnection, text: string): void {
     const notice = parseTargetChanged(text);
     if (notice) return this.targetChanged(notice.withinMs);
+    this.terminals ??= new TerminalSessions(this.opts.terminal, (frame) => this.link?.send(frame), (m) => this.env.log(this, m));
+    if (this.terminals.handle(text)) return;
     const msg = parseActionMessage(text);
     if (msg === null) return;
     void this.handleAction(msg).then((result) => {

@@ -13,6 +13,7 @@ import { hostMetricsSampler, readUndervolted } from './metrics.js';
 import { localNetwork } from './network.js';
 import { EngineHost, connectEngine, type EngineKind } from './engine.js';
 import { createAgentLogs, type AgentLogs } from './container-logs.js';
+import { hostTerminals } from './tty.js';
 import { RecentLog } from '../core/diagnose.js';
 import { HostDiagnostics } from '../core/diagnose-host.js';
 
@@ -53,6 +54,8 @@ export interface RunAgentOptions {
   engineEnv?: NodeJS.ProcessEnv;
   /** Let reboot / shutdown actions really reboot or power off this host (engine mode). */
   allowPower?: boolean;
+  /** `--allow-host-shell`: the web terminal may open a shell on this host (default off). */
+  allowHostShell?: boolean;
   /** Seconds a container gets to stop before it is killed. */
   stopTimeoutS?: number;
   lockRetryMs?: number;
@@ -155,6 +158,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         log(`registered as device ${deviceId} (${config.uuid}); provisioning key dropped`);
       },
       ...(containers ? { containers: logs?.containers ?? containers } : {}),
+      terminal: hostTerminals({ ...(containers ? { docker: containers.docker } : {}), uuid: config.uuid, allowHostShell: o.allowHostShell === true }),
       diagnostics: new HostDiagnostics({ uuid: config.uuid, docker: containers?.docker ?? null, dataDir: o.configPath ? dirname(o.configPath) : os.homedir(), recentLog }),
       ...(o.lockRetryMs !== undefined ? { lockRetryMs: o.lockRetryMs } : {}),
       ...(o.statusIntervalMs !== undefined ? { statusIntervalMs: o.statusIntervalMs } : {}),

@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { seededRandom, type Random } from '../core/backoff.js';
 import { Device, type DeviceEvent } from '../core/device.js';
 import { Scheduler } from '../core/scheduler.js';
-import type { TargetRelease } from '../core/target-state.js';
+import type { TargetRelease, TargetService } from '../core/target-state.js';
 import { DeviceApi, type StatePoll } from '../net/device-api.js';
 import { HttpClient, parseJson } from '../net/http-client.js';
 import { REPORTED_SUPERVISOR_VERSION } from '../host/run-agent.js';
@@ -11,6 +11,7 @@ import { LatencyHistogram, type LatencySnapshot } from './latency-stats.js';
 import { DEFAULT_SIM_LOG_RATE, SimulatedLogs } from './simulated-logs.js';
 import { simulatedDiagnostics } from './simulated-diagnostics.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
+import { simulatedTerminals } from './simulated-shell.js';
 
 /**
  * `flotilla-agent simulate`: N virtual devices in one process. They share one keep-alive
@@ -146,7 +147,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     const net = simulatedNetwork(i);
     let metrics = initialDrift(random);
     const undervolted = random() < (o.undervoltedShare ?? 0.05);
-    const device = new Device(env, {
+    const device: Device = new Device(env, {
       uuid,
       deviceApiKey,
       provisioningKey: o.provisioningKey,
@@ -174,6 +175,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       rebootOfflineMs: () => between(o.rebootOfflineMs ?? [3_000, 8_000]),
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
       ...(o.link === false ? { link: false } : {}),
+      terminal: simulatedTerminals({ uuid, services: (): string[] => device.running?.services.map((sv: TargetService) => sv.name) ?? [] }),
       diagnostics: simulatedDiagnostics({ uuid, ipAddress: net.ipAddress, macAddress: net.macAddress, undervolted }, random),
     });
     devices.push(device);

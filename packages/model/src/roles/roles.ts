@@ -194,6 +194,9 @@ export const ROLES = {
     ...(Object.keys(DEVICE_OPERATIONS) as DeviceOperation[]).map(
       (op) => `resin.device.${op}?${fleetRoleOf('belongs_to__application', deviceOperationRole(op))}`,
     ),
+    // The web terminal's audit trail (issue 15): read by the administrators of the device's
+    // fleet (and organization); nobody writes it through the data API (features/terminal does).
+    `resin.terminal_session.read?${through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast('administrator', a), dv))}`,
     // Device tags: "Operator adds: … device tags" (spec 2 §6).
     ...crud('device_tag', (level) => through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv)), { read: 'observer', write: 'operator' }),
     // What devices run (image_install, service_install): written by the device API from

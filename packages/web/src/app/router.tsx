@@ -103,8 +103,10 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/device-shell')).DeviceShellRoute }),
                 children: [
                   { index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) },
+                  { path: 'actions', lazy: async () => ({ Component: (await import('./routes/device-actions')).DeviceActionsRoute }) },
                   { path: 'settings', lazy: async () => ({ Component: (await import('./routes/device-settings')).DeviceSettingsRoute }) },
                   { path: 'location', lazy: async () => ({ Component: (await import('./routes/device-location')).DeviceLocationRoute }) },
+                  { path: 'diagnostics', lazy: async () => ({ Component: (await import('./routes/device-diagnostics')).DeviceDiagnosticsRoute }) },
                 ],
               },
               { path: 'orgs', lazy: async () => ({ Component: (await import('./routes/orgs')).OrganizationsRoute }) },

@@ -1,4 +1,3 @@
-import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
@@ -13,7 +12,7 @@ export interface CloudLinkOptions {
 }
 
 /** Largest frame a device may send (a result body); actions and results are small. */
-const MAX_FRAME_BYTES = 1024 * 1024;
+export const MAX_FRAME_BYTES = 1024 * 1024;
 
 /**
  * The device's only authentication is its device key; a browser (Origin header present)
@@ -33,8 +32,6 @@ function checkLinkCaller(request: FastifyRequest, publicOrigin: string): number 
 export const cloudLinkRoutes: FastifyPluginAsync<CloudLinkOptions> = async (app, opts) => {
   const links = new CloudLinks(opts.db, app.bus, app.log, opts.pingIntervalMs);
   const publicOrigin = new URL(opts.publicUrl).origin;
-  // No compression (per-link zlib contexts cost ~100 KB each); pings are one shared sweep (CloudLinks).
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false } });
   // Devices hear of a new target at once (not at their next poll); every process listens,
   // each notifies the links it holds.
   const stopWatching = await app.bus.subscribe(DEVICE_STATE_CHANGED, (m) => {

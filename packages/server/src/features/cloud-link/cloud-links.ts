@@ -11,12 +11,15 @@ import {
   isActionRequest,
   isLinkOpened,
   isResultFrame,
+  isTerminalDeviceFrame,
+  isTerminalOpenRequest,
   type ActionFrame,
   type ActionReply,
   type LinkOpened,
   type TargetChangedFrame,
   targetChangedSpreadMs,
 } from './link-protocol.js';
+import { LinkTerminals } from './link-terminals.js';
 
 /** Close code sent to a link that a newer link of the same device replaced. */
 export const LINK_REPLACED_CODE = 4001;
@@ -45,6 +48,7 @@ export class CloudLinks {
   private readonly links = new Map<number, Link>();
   private readonly settling = new Set<Promise<unknown>>();
   private readonly pinger: NodeJS.Timeout;
+  private readonly terminals: LinkTerminals;
 
   constructor(
     private readonly db: Db,
@@ -52,6 +56,7 @@ export class CloudLinks {
     private readonly log: FastifyBaseLogger,
     pingIntervalMs = 30_000,
   ) {
+    this.terminals = new LinkTerminals(bus, log);
     // Liveness (contract: WebSocket ping/pong): a link that did not answer the previous
     // ping is dead (half-open TCP); terminating it runs the normal close path.
     this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
@@ -84,6 +89,8 @@ export class CloudLinks {
       link.unsubscribe = await this.bus.subscribe(actionChannel(link.deviceId), (m) => {
         if (isLinkOpened(m)) {
           if (m.linkId !== link.id) this.replace(link);
+        } else if (isTerminalOpenRequest(m)) {
+          if (!link.replaced && link.socket.readyState === link.socket.OPEN) this.track(this.terminals.open(link.deviceId, link.socket, m));
         } else {
           this.onActionRequest(link, m);
         }
@@ -135,6 +142,7 @@ export class CloudLinks {
     if (this.links.get(link.deviceId) === link) this.links.delete(link.deviceId);
     await link.unsubscribe?.().catch(() => undefined);
     link.unsubscribe = null;
+    await this.terminals.linkClosed(link.socket);
     for (const [requestId, replyTo] of link.pending ?? []) {
       await this.reply(replyTo, { requestId, status: 502, body: 'The device disconnected' });
     }
@@ -165,6 +173,7 @@ export class CloudLinks {
     } catch {
       return; // not ours to answer: the protocol has no error frame
     }
+    if (isTerminalDeviceFrame(frame)) return this.terminals.fromDevice(link.deviceId, frame);
     if (!isResultFrame(frame)) return;
     const replyTo = link.pending?.get(frame.id);
     if (replyTo === undefined) return;

@@ -92,3 +92,78 @@ export function isActionRequest(v: unknown): v is ActionRequest {
     r.params !== null
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Terminal sessions over the link (issue 15 item 2; docs/terminal.md "Over the cloud link").
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Server → device, one session each: `terminal-open` (service null = the host), then
+ * `terminal-input` (keystrokes), `terminal-resize`, `terminal-ack` (output credit: the
+ * browser-side process took `chars` characters of output off the device's window) and
+ * `terminal-close`. Device → server: `terminal-status` (spawning, then connect),
+ * `terminal-output` and `terminal-exit` (the TTY ended or could not open; `reason` says why).
+ */
+export type TerminalLinkFrame =
+  | { type: 'terminal-open'; session: string; service: string | null; cols: number; rows: number }
+  | { type: 'terminal-input'; session: string; data: string }
+  | { type: 'terminal-resize'; session: string; cols: number; rows: number }
+  | { type: 'terminal-ack'; session: string; chars: number }
+  | { type: 'terminal-close'; session: string };
+
+export type TerminalDeviceFrame =
+  | { type: 'terminal-status'; session: string; state: 'spawning' | 'connect' }
+  | { type: 'terminal-output'; session: string; data: string }
+  | { type: 'terminal-exit'; session: string; reason: string };
+
+/** Output characters a device sends for a session before it waits for acknowledgements. */
+export const TERMINAL_WINDOW_CHARS = 256 * 1024;
+
+/** Bus, on the device's action channel: open a session on whichever process holds the link. */
+export type TerminalOpenRequest = Extract<TerminalLinkFrame, { type: 'terminal-open' }>;
+
+/** Bus: browser-side process → link holder (input, resize, ack, close) for one session. */
+export const terminalInChannel = (session: string) => `terminal:${session}:in`;
+/** Bus: link holder → browser-side process (status, output, exit) for one session. */
+export const terminalOutChannel = (session: string) => `terminal:${session}:out`;
+
+export type TerminalToDevice =
+  | { kind: 'input'; data: string }
+  | { kind: 'resize'; cols: number; rows: number }
+  | { kind: 'ack'; chars: number }
+  | { kind: 'close' };
+export type TerminalFromDevice =
+  | { kind: 'status'; state: 'spawning' | 'connect' }
+  | { kind: 'output'; data: string }
+  | { kind: 'exit'; reason: string };
+
+const SESSION_ID = /^[0-9a-f-]{36}$/;
+
+export function isTerminalOpenRequest(v: unknown): v is TerminalOpenRequest {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    r.type === 'terminal-open' &&
+    typeof r.session === 'string' &&
+    SESSION_ID.test(r.session) &&
+    (r.service === null || typeof r.service === 'string') &&
+    Number.isInteger(r.cols) &&
+    Number.isInteger(r.rows)
+  );
+}
+
+export function isTerminalDeviceFrame(v: unknown): v is TerminalDeviceFrame {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  if (typeof r.session !== 'string') return false;
+  switch (r.type) {
+    case 'terminal-status':
+      return r.state === 'spawning' || r.state === 'connect';
+    case 'terminal-output':
+      return typeof r.data === 'string';
+    case 'terminal-exit':
+      return typeof r.reason === 'string';
+    default:
+      return false;
+  }
+}

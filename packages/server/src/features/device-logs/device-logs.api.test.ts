@@ -120,6 +120,33 @@ describe('a stock supervisor log stream', () => {
     expect(got).toBe('\n');
   });
 
+  it('drops lines for a reader that does not keep up, and tells it how many', async () => {
+    const device = await insertDevice(db, fleetId);
+    const reader = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(new URL(`/device/v2/${device.uuid}/logs?stream=1`, url), { headers: bearer(owner.token) }, resolve);
+      req.once('error', reject);
+      req.end();
+    });
+    // The reader stops reading: its socket buffers fill, then the server's (1 MiB) does.
+    reader.pause();
+    const stream = new SupervisorLogStream(url, device.uuid, device.key);
+    const total = 1500;
+    for (let i = 0; i < total; i += 100) stream.write(...Array.from({ length: 100 }, (_, k) => logLine(`${i + k} ${'x'.repeat(9_900)}`)));
+    expect((await stream.end()).status).toBe(201);
+    let text = '';
+    reader.setEncoding('utf8');
+    reader.on('data', (c: string) => (text += c));
+    reader.resume();
+    const warning = await eventually(async () => /Suppressed (\d+) message\(s\) due to slow reading/.exec(text), (m) => m !== null, 15_000);
+    reader.destroy();
+    const received = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DeviceLogLine);
+    const delivered = received.filter((l) => !l.isSystem).map((l) => Number(l.message.split(' ')[0]));
+    expect(delivered.length).toBeGreaterThan(0);
+    expect(delivered.length + Number(warning![1])).toBe(total);
+    // What arrives stays in order.
+    expect([...delivered].sort((x, y) => x - y)).toEqual(delivered);
+  });
+
   it('ends a stream idle past its limit with 201 (the device reconnects)', async () => {
     const idleApp = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, logs: { streamIdleMs: 300 } });
     try {
@@ -345,8 +372,16 @@ describe('bad input', () => {
     notGzip.abort();
     expect(await storedRows(other)).toBe(0);
     expect(await storedRows(device)).toBe(0);
-    // The process keeps serving.
+    // A device that goes away mid-stream (gzip and identity) keeps what it sent; the process keeps serving.
+    for (const gzip of [true, false]) {
+      const gone = new SupervisorLogStream(url, device.uuid, device.key, { gzip });
+      gone.write(logLine(`gone ${gzip}`));
+      gone.raw('{"message": "half a li');
+      await eventually(() => storedRows(device), (n) => n === (gzip ? 1 : 2));
+      gone.abort();
+    }
     expect((await app.inject({ method: 'GET', url: '/ping' })).body).toBe('OK');
+    await app.inject({ method: 'DELETE', url: `/device/v2/${device.uuid}/logs`, headers: bearer(owner.token) });
     const fine = new SupervisorLogStream(url, device.uuid, device.key);
     fine.write(logLine('still fine'));
     expect((await fine.end()).status).toBe(201);

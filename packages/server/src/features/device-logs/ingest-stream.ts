@@ -49,7 +49,11 @@ export function ingestLogStream(
   const { deviceId, store, limiter, limits, log, open } = deps;
   const body = request.body as Readable;
   const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const source: Readable = encoding === 'gzip' || encoding === 'x-gzip' ? body.pipe(createGunzip()) : body;
+  const gzip = encoding === 'gzip' || encoding === 'x-gzip';
+  // A device that goes away mid-body errors the request; with gzip nothing else listens there
+  // (the 'close' handler below ends the stream).
+  if (gzip) body.on('error', (err) => log.debug({ err }, 'log stream request error'));
+  const source: Readable = gzip ? body.pipe(createGunzip()) : body;
   const lines = new NdjsonLines(limits.maxLineBytes);
   const result: IngestResult = { stored: 0, malformed: 0, oversized: 0 };
   let received = 0;

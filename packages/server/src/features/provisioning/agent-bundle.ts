@@ -42,6 +42,8 @@ const BANNER = [
  * esbuild. Native add-ons are optional in the agent's dependencies and left out: ws falls
  * back to JavaScript without bufferutil/utf-8-validate, ssh2 (docker-modem's ssh:// hosts)
  * without cpu-features and its compiled crypto binding; each is required inside a try.
+ * node-pty (the host shell) stays external too: the agent imports it when a host terminal
+ * opens, and refuses the host shell with the reason where it is not installed.
  */
 export async function bundleAgent(agentDir: string): Promise<AgentBundle> {
   const { build } = await import('esbuild');
@@ -57,7 +59,7 @@ export async function bundleAgent(agentDir: string): Promise<AgentBundle> {
     legalComments: 'eof',
     logLevel: 'silent',
     banner: { js: BANNER },
-    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
+    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '@lydell/node-pty', '*.node'],
   });
   const body = Buffer.from(result.outputFiles[0]!.contents);
   return { body, etag: `"${createHash('sha256').update(body).digest('hex')}"` };

@@ -38,6 +38,9 @@ function LoadedDevice({ uuid }: { uuid: string }) {
   return <DeviceShell device={device.data} />;
 }
 
+/** The shell's tabs; a page without one (the diagnostics URL of a caller without the right) selects none. */
+const DEVICE_TABS = new Set(['summary', 'actions', 'settings', 'location', 'diagnostics']);
+
 function DeviceShell({ device }: { device: DeviceDetails }) {
   const { t } = useTranslation();
   const { access, isError, refetch } = useFleetAccess(device.fleet.id);
@@ -48,6 +51,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
   // The sub-page after /devices/{uuid}/ names the tab; the index is the summary.
   const tab = pathname.slice(base.length + 1).split('/')[0] || 'summary';
   const context: DeviceRouteContext = { device, access };
+  const canDiagnose = access.can('resin.device.access_diagnostics');
   return (
     <>
       <PageHeader title={device.device_name} actions={<DeviceActionsMenu device={device} can={access.can} />} />
@@ -59,11 +63,16 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
-        {/* The other device pages of spec 2 §2 (actions, settings, location, …) join these tabs. */}
-        <Tabs value={tab} aria-label={t('devices.sections')}>
+        {/* Spec 2 §2's order: summary, actions, settings, location, config, envvars, diagnostics (config and envvars come later). */}
+        <Tabs value={DEVICE_TABS.has(tab) && (tab !== 'diagnostics' || canDiagnose) ? tab : false} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />
+          <Tab value="actions" label={t('devices.tab_actions')} component={RouterLink} to={`${base}/actions`} />
           <Tab value="settings" label={t('devices.tab_settings')} component={RouterLink} to={`${base}/settings`} />
           <Tab value="location" label={t('devices.tab_location')} component={RouterLink} to={`${base}/location`} />
+          {/* Spec 2 §6: only with resin.device.access_diagnostics. */}
+          {canDiagnose ? (
+            <Tab value="diagnostics" label={t('devices.tab_diagnostics')} component={RouterLink} to={`${base}/diagnostics`} />
+          ) : null}
         </Tabs>
         <Outlet context={context} />
       </Stack>

@@ -1,10 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TerminalService } from '../../features/device-terminal/terminal-panel';
-import { useDeviceServices } from '../../features/devices/api/device-services';
 import { useDeviceSummaryFacts } from '../../features/devices/api/device-summary-facts';
 import { DeviceDetailsCard } from '../../features/devices/components/device-details-card';
 import { DeviceMetricsCard } from '../../features/devices/components/device-metrics-card';
@@ -15,7 +13,7 @@ import { useDeviceRouteContext } from './device-context';
 // virtualiser) and the terminal panel (xterm).
 const DeviceServicesCard = lazy(async () => ({ default: (await import('../../features/devices/components/device-services-card')).DeviceServicesCard }));
 const DeviceLogsPanel = lazy(() => import('../../features/device-logs/components/device-logs-panel'));
-const TerminalPanel = lazy(() => import('../../features/device-terminal/terminal-panel'));
+const DeviceTerminalSlot = lazy(() => import('./device-terminal-slot'));
 
 /** Spec 2 §2: which summary panel is expanded; expanding one hides the others. */
 export type SummaryPanelState = 'none' | 'logs' | 'tty';
@@ -31,13 +29,6 @@ export function DeviceSummaryRoute() {
   const { device, access } = useDeviceRouteContext();
   const [panel, setPanel] = useState<SummaryPanelState>('none');
   const facts = useDeviceSummaryFacts(device.uuid);
-  const target = device.pinned ?? device.fleet.target;
-  const services = useDeviceServices(device.uuid, target?.id ?? null);
-  const terminalServices = useMemo<TerminalService[]>(
-    () => (services.data ?? []).map((s) => ({ name: s.name, status: s.installs[0]?.status ?? 'idle' })),
-    [services.data],
-  );
-  const isLocalMode = facts.data?.localMode ?? false;
   const expand = (which: Exclude<SummaryPanelState, 'none'>) => (on: boolean) => setPanel(on ? which : 'none');
 
   const logs = (
@@ -49,7 +40,7 @@ export function DeviceSummaryRoute() {
             key={device.uuid}
             uuid={device.uuid}
             fleetId={device.fleet.id}
-            isLocalMode={isLocalMode}
+            isLocalMode={facts.data?.localMode ?? false}
             canClear={access.can('resin.device_log.delete')}
             expanded={panel === 'logs'}
             onExpandedChange={expand('logs')}
@@ -61,17 +52,7 @@ export function DeviceSummaryRoute() {
   const terminal = (
     <Box sx={{ display: panel === 'logs' ? 'none' : 'block' }}>
       <Suspense fallback={null}>
-        <TerminalPanel
-          uuid={device.uuid}
-          isOnline={device.is_online}
-          isLocalMode={isLocalMode}
-          osVersion={device.os_version}
-          services={terminalServices}
-          canSsh={access.can('resin.device.ssh')}
-          canSshHost={access.can('resin.device.ssh-host')}
-          expanded={panel === 'tty'}
-          onExpandedChange={expand('tty')}
-        />
+        <DeviceTerminalSlot device={device} access={access} expanded={panel === 'tty'} onExpandedChange={expand('tty')} />
       </Suspense>
     </Box>
   );

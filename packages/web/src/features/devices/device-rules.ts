@@ -3,8 +3,6 @@
  * §9 metrics bar colours). No React, no I/O: unit-tested beside this file.
  */
 
-import { DEVICE_MENU_ACTION_NAMES, DEVICE_MENU_ACTIONS, supervisorActionProblem, type ActionProblem, type DeviceMenuAction } from '@flotilla/model';
-
 /** Spec 2 §9: up to 60 % success, up to 80 % warning, above that error. */
 export type MetricColour = 'success' | 'warning' | 'error';
 
@@ -39,40 +37,16 @@ export function lastSeen(device: SeenFacts): { now: true } | { now: false; at: s
   return { now: false, at: times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)) };
 }
 
-/** The actions menu of spec 2 §2 that call the device (delete is a data-API write): the model's list. */
-export const DEVICE_ACTIONS = DEVICE_MENU_ACTION_NAMES;
-export type DeviceAction = DeviceMenuAction;
-
-/** What decides whether an action is available, read from the device and its type. */
-export interface ActionFacts {
-  is_online: boolean;
-  overall_status: string | null;
-  /** The device type's contract says it has an LED (packages/model device-types `led`). */
-  supportsBlink: boolean;
-  /** The caller holds the action's permission (DEVICE_MENU_ACTIONS[action].permission). */
-  allowed: boolean;
-}
-
-/** Message keys (devices.* bundle) of the spec's disabled reasons. */
-export type DisabledReason = 'permission_denied' | 'device_must_be_online' | ActionProblem;
-
-/**
- * Why `action` is disabled for a device, or undefined when it is available (spec 2 §4, §6):
- * permission first, then 'device must be online', then the action's own needs (the model's
- * `supervisorActionProblem`, which the server enforces too).
- */
-export function actionDisabledReason(action: DeviceAction, facts: ActionFacts): DisabledReason | undefined {
-  if (!facts.allowed) return 'permission_denied';
-  if (!facts.is_online) return 'device_must_be_online';
-  return supervisorActionProblem(DEVICE_MENU_ACTIONS[action].supervisor, { overall_status: facts.overall_status, led: facts.supportsBlink });
-}
-
-/** Whether a device type's contract (`{data: {led}}`, as the seed stores it) has an LED. */
-export function contractSupportsBlink(contract: unknown): boolean {
-  if (typeof contract !== 'object' || contract === null) return false;
-  const data = (contract as { data?: unknown }).data;
-  return typeof data === 'object' && data !== null && (data as { led?: unknown }).led === true;
-}
+// The action reasons, the update-lock test and the action call live in lib (the actions page uses them too).
+export {
+  actionDisabledReason,
+  contractSupportsBlink,
+  DEVICE_ACTIONS,
+  isUpdateLocked,
+  type ActionFacts,
+  type DeviceAction,
+  type DisabledReason,
+} from '../../lib/device-action-rules';
 
 /**
  * Spec 2 §4 batch actions: all failing → fail with the first error; some failing → a warning
@@ -92,9 +66,4 @@ export const CONFIRM_LIST_MAX = 10;
 
 export function confirmList<T>(items: readonly T[]): { shown: T[]; more: number } {
   return { shown: items.slice(0, CONFIRM_LIST_MAX), more: Math.max(0, items.length - CONFIRM_LIST_MAX) };
-}
-
-/** A 423 from an action: the device refused because of its update lock (dialect §2). */
-export function isUpdateLocked(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { statusCode?: unknown }).statusCode === 423;
 }

@@ -1,31 +1,10 @@
-import { DEVICE_MENU_ACTIONS } from '@flotilla/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
-import type { DeviceAction } from '../device-rules';
+import { runDeviceAction, type ActionTarget } from '../../../lib/device-action-api';
+import type { DeviceAction } from '../../../lib/device-action-rules';
 import { deviceKey, fleetDevicesKey } from './keys';
 
-export interface ActionTarget {
-  id: number;
-  uuid: string;
-  /** The device's fleet: `restart` and `purge` name the application (dialect §2). */
-  appId: number;
-}
-
-/**
- * `POST /supervisor/v1/{action}` with `{deviceId, appId, data}` (dialect §2). The server
- * answers balena's 404 'No online device(s) found' without a cloud link and 423 when the
- * device's update lock refused; `force` overrides the lock.
- */
-export async function runDeviceAction(target: ActionTarget, action: DeviceAction, force = false): Promise<void> {
-  const data: Record<string, unknown> = { appId: target.appId };
-  if (force) data.force = true;
-  await sdk.request.send({
-    method: 'POST',
-    baseUrl: window.location.origin,
-    url: `/supervisor/v1/${DEVICE_MENU_ACTIONS[action].supervisor}`,
-    body: { deviceId: target.id, appId: target.appId, data },
-  });
-}
+export { runDeviceAction, type ActionTarget } from '../../../lib/device-action-api';
 
 export function useDeviceAction() {
   return useMutation({

@@ -14,5 +14,4 @@ export const DEVICE_REFETCH_MS = 60_000;
 export const DEVICE_PAGE_SIZE = 50;
 export const DEVICE_PAGE_SIZES = [50, 100, 250, 500] as const;
 
-/** Mutation key of any action sent to a device: while one is in flight its controls wait (spec 2 §5). */
-export const deviceActionKey = (uuid: string) => ['device', uuid, 'action'] as const;
+export { deviceActionKey } from '../../../lib/device-action-rules';
