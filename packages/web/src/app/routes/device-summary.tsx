@@ -20,9 +20,10 @@ export type SummaryPanelState = 'none' | 'logs' | 'tty';
 
 /**
  * /devices/{uuid} summary (spec 2 §2 "Device pages"): the undervolted danger warning, the
- * device info card, the logs panel, the metrics card, the services card and the terminal
- * panel. Expanding the logs or the terminal panel (panel state logs/tty) shows that panel
- * alone; the state is the page's own (a reload shows every panel again).
+ * device info card beside the logs panel, the metrics card and the services card, and the
+ * terminal panel below them. Expanding the logs or the terminal panel (panel state
+ * logs/tty) shows that panel alone; the state is the page's own (a reload shows every panel
+ * again).
  */
 export function DeviceSummaryRoute() {
   const { t } = useTranslation();
@@ -76,9 +77,10 @@ export function DeviceSummaryRoute() {
               <DeviceServicesCard device={device} can={access.can} />
             </Suspense>
           ) : null}
-          {terminal}
         </Stack>
       </Stack>
+      {/* The terminal spans the page's width below (its columns follow the panel's width). */}
+      {terminal}
     </Stack>
   );
 }
