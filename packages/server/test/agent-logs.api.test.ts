@@ -172,8 +172,8 @@ describe('flotilla-agent run ships its containers’ logs', () => {
     const old = agents.pop()!;
     await old.stop();
     const stoppedAt = Date.now();
-    const again = normalizeConfig({ ...config }).config;
-    await runAgent(again);
+    // The same device (registered config: uuid, key, device id) and the same cursor file.
+    await runAgent(old.config());
     // The new agent ships ticks written after its start; nothing from before comes back.
     const h = await eventually(async () => {
       const lines = await history(config.uuid);

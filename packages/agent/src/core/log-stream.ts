@@ -172,27 +172,21 @@ export class LogStream {
     req.on('drain', () => this.onDrain(conn));
     req.on('error', (err) => this.fail(conn, err.message));
     req.on('response', (res) => {
+      // Decided on the status line: the server may close the connection right after it.
       const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < 2_000) chunks.push(c);
-        size += c.length;
-      });
       res.on('error', () => undefined);
-      res.on('end', () => {
-        if (status === 429) {
-          this.stats.rateLimited++;
-          const retryAfter = Number(res.headers['retry-after']);
-          this.fail(conn, 'rate limited (429)', Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
-        } else if (status >= 200 && status < 300) {
-          // The server ended the stream (its idle limit, or ours): a later line reopens it.
-          this.drop(conn);
-          if (this.queue.size > 0) this.connectSoon();
-        } else {
-          this.fail(conn, `the server answered ${status}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
-        }
-      });
+      res.resume();
+      if (status === 429) {
+        this.stats.rateLimited++;
+        const retryAfter = Number(res.headers['retry-after']);
+        this.fail(conn, 'rate limited (429)', Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined, true);
+      } else if (status >= 200 && status < 300) {
+        // The server ended the stream (its idle limit, or ours): a later line reopens it.
+        this.drop(conn);
+        if (this.queue.size > 0) this.connectSoon();
+      } else {
+        this.fail(conn, `the server answered ${status}`);
+      }
     });
     req.on('close', () => {
       if (this.conn === conn && !conn.ended) this.fail(conn, 'the connection closed');
@@ -288,7 +282,7 @@ export class LogStream {
     this.graceTask = this.idleTask = this.flushTask = null;
   }
 
-  private fail(conn: Conn, why: string, retryAfterMs?: number): void {
+  private fail(conn: Conn, why: string, retryAfterMs?: number, rateLimited = false): void {
     if (conn.ended || this.conn !== conn) return;
     this.drop(conn);
     conn.gzip.unpipe(conn.req);
@@ -298,7 +292,7 @@ export class LogStream {
     this.failures++;
     this.stats.failures++;
     const backoff = Math.min(this.o.maxBackoffMs, this.o.reconnectMs * 2 ** Math.min(this.failures - 1, 20));
-    const delay = retryAfterMs !== undefined ? Math.min(this.o.maxBackoffMs, Math.max(retryAfterMs, this.o.reconnectMs)) : why.includes('429') ? backoff : this.o.reconnectMs;
+    const delay = retryAfterMs !== undefined ? Math.min(this.o.maxBackoffMs, Math.max(retryAfterMs, this.o.reconnectMs)) : rateLimited ? backoff : this.o.reconnectMs;
     this.retryAt = this.opts.scheduler.now() + delay;
     this.opts.log?.(`log stream: ${why}; reconnecting in ${Math.round(delay / 1000)} s`);
     if (this.queue.size > 0) this.connectSoon();
