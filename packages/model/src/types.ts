@@ -87,7 +87,14 @@ export interface ReverseNavigationDef {
  * `read-private`: reading the `private` fields of a readable row. `resin.x.all` implies it;
  * an unconditional `resin.x.read` does not.
  */
-export type Action = 'read' | 'read-private' | 'create' | 'update' | 'delete';
+export type Action = 'read' | 'read-private' | 'create' | 'update' | 'delete' | DeviceOperation;
+
+/**
+ * Live operations on a device that are rights of their own (spec 2 §6), checked on the device
+ * row like an update: `resin.device.<operation>` rules in roles.ts (see
+ * roles/fleet-permissions.ts `DEVICE_OPERATIONS` for the spec's permission names).
+ */
+export type DeviceOperation = 'ssh' | 'ssh-host' | 'access_diagnostics' | 'delete_logs';
 
 export interface ResourceDef {
   /** OData resource name, also the table name. */

@@ -1,4 +1,5 @@
 import { permissionImplies } from '../permissions.js';
+import type { DeviceOperation } from '../types.js';
 import { FLEET_ROLE_LEVELS, fleetRoleLevel, type FleetRole } from './fleet.js';
 
 /**
@@ -81,4 +82,25 @@ export function selectableFleetRoles(plan: string | undefined): { role: FleetRol
     role,
     selectable: !(role === 'operator' && plan === 'free'),
   }));
+}
+
+/**
+ * The device operations that are rights of their own (spec 2 §6), each with the spec's
+ * permission name: a web terminal in a container (`ssh`) or on the host OS (`ssh-host`), the
+ * diagnostics page (`access_diagnostics`), clearing the device's logs (`delete_logs`, spec
+ * name `resin.device_log.delete`). The data API holds them as `resin.device.<operation>`
+ * rules on the device row (roles.ts), at the lowest fleet role whose list names them here.
+ */
+export const DEVICE_OPERATIONS: Readonly<Record<DeviceOperation, string>> = {
+  ssh: 'resin.device.ssh',
+  'ssh-host': 'resin.device.ssh-host',
+  access_diagnostics: 'resin.device.access_diagnostics',
+  delete_logs: 'resin.device_log.delete',
+};
+
+/** The lowest fleet role that grants `operation`. */
+export function deviceOperationRole(operation: DeviceOperation): FleetRole {
+  const role = FLEET_ROLE_LEVELS.find((r) => fleetRoleCan(r, DEVICE_OPERATIONS[operation]));
+  if (!role) throw new Error(`No fleet role grants ${DEVICE_OPERATIONS[operation]}`);
+  return role;
 }

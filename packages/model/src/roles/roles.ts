@@ -1,7 +1,9 @@
 import { model } from '../model.js';
 import { isPublicOsFleet } from '../device-type/os-lines.js';
 import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sharesOrganizationWithMe, through, userIsMe } from './filters.js';
+import type { DeviceOperation } from '../types.js';
 import type { FleetRole } from './fleet.js';
+import { DEVICE_OPERATIONS, deviceOperationRole } from './fleet-permissions.js';
 
 export * from './fleet.js';
 export { fleetRoleAtLeast } from './filters.js';
@@ -187,6 +189,11 @@ export const ROLES = {
     ...crud('application_tag', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     // Devices: observers read; operators and up create, change and delete (spec 2 §6).
     ...crud('device', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'operator' }),
+    // Live operations that are rights of their own (spec 2 §6): terminal, host terminal,
+    // diagnostics, clearing logs — each at the fleet role fleet-permissions.ts names.
+    ...(Object.keys(DEVICE_OPERATIONS) as DeviceOperation[]).map(
+      (op) => `resin.device.${op}?${fleetRoleOf('belongs_to__application', deviceOperationRole(op))}`,
+    ),
     // Device tags: "Operator adds: … device tags" (spec 2 §6).
     ...crud('device_tag', (level) => through('', 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv)), { read: 'observer', write: 'operator' }),
     // What devices run (image_install, service_install): written by the device API from

@@ -8,6 +8,8 @@ import { registerDeviceRules } from './device.hooks.js';
  */
 export { checkDeviceArchitecture } from './device-architecture.js';
 export { prepareDevice } from './device-identity.js';
+/** Live-operation rights (terminal, host terminal, diagnostics, clearing logs) for issue 15's features. */
+export { deviceOperationAllowed } from './device-operations.js';
 
 /** Device core rules (identity, pins, moves, reported fields, deletion). */
 export function setup(_app: FastifyInstance, rules: Rules): void {

@@ -1,3 +1,4 @@
+import type { DeviceOperation } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 import { UnauthorizedError } from '../errors.js';
 import type { DataContext } from './permissions.js';
@@ -21,5 +22,22 @@ export async function odataActionableIds(db: Db, ctx: DataContext, url: string, 
     throw err;
   }
   const { rows } = await db.tx((tx) => runStatement<{ id: number }>(tx, stmt, paramsFor(stmt, ctx.actorId)));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The ids of the rows a data-API URL selects on which the caller holds `operation` (a device
+ * operation right, spec 2 §6), by the same compiled rules, without locking: a check, not a
+ * write. None when the caller has no such rule at all.
+ */
+export async function odataPermittedIds(db: Db, ctx: DataContext, url: string, operation: DeviceOperation): Promise<number[]> {
+  let stmt;
+  try {
+    stmt = compileAffectedIds(parseUrl(url), ctx.permissions, operation, false);
+  } catch (err) {
+    if (err instanceof UnauthorizedError) return [];
+    throw err;
+  }
+  const { rows } = await runStatement<{ id: number }>(db, stmt, paramsFor(stmt, ctx.actorId));
   return rows.map((r) => r.id);
 }

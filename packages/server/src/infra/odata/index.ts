@@ -1,7 +1,7 @@
 /** The data API engine (see README.md). */
 export { odataGet, odataRead, odataCount, clearStatementCache } from './read.js';
 export { odataPost, odataPatch, odataDelete, type PostResult } from './write.js';
-export { odataActionableIds } from './actionable-ids.js';
+export { odataActionableIds, odataPermittedIds } from './actionable-ids.js';
 export { RuleRegistry, type Hook, type HookArgs, type HookBody, type RuleHost, type WriteMethod } from './hooks.js';
 export { asRoot, ROOT_PERMISSIONS, type DataContext } from './permissions.js';
 export { dataApiRoutes } from './routes.js';

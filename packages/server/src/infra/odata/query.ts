@@ -1,4 +1,4 @@
-import type { Action, FieldDef } from '@flotilla/model';
+import type { Action, DeviceOperation, FieldDef } from '@flotilla/model';
 import type { ExpandPropertyPath, ODataOptions, SelectOption } from '@balena/odata-parser';
 import { BadRequestError } from '../errors.js';
 import { compileFilter, compileValuePath, fieldColumn, navigationFrom, navigationJoin, type PathNode } from './filter.js';
@@ -97,13 +97,13 @@ export function compileGet(url: ParsedUrl, access: Access): CompiledGet {
 }
 
 /** The ids a PATCH or DELETE touches: key path, $filter and the caller's `action` rule. */
-export function compileAffectedIds(url: ParsedUrl, access: Access, action: 'update' | 'delete'): Statement {
+export function compileAffectedIds(url: ParsedUrl, access: Access, action: 'update' | 'delete' | DeviceOperation, lock = true): Statement {
   const info = resourceInfo(url.tree.resource as string);
   const env = environment(url, access);
   const t = env.aliases.next();
   // Navigations named in the $filter are checked against *read*; the row itself against `action`.
   const where = rootConditions(url, info, t, access, action, env);
-  const sql = `SELECT ${col(t, 'id')} AS id FROM ${ident(info.name)} AS ${t}${whereClause(where)} ORDER BY ${col(t, 'id')} FOR UPDATE OF ${t}`;
+  const sql = `SELECT ${col(t, 'id')} AS id FROM ${ident(info.name)} AS ${t}${whereClause(where)} ORDER BY ${col(t, 'id')}${lock ? ` FOR UPDATE OF ${t}` : ''}`;
   return finalize(sql, env.binder as ParamBinder);
 }
 
