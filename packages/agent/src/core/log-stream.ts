@@ -43,6 +43,8 @@ export interface LogStreamOptions {
   memLevel?: number;
   /** Diagnostics (the agent's console): connects, refusals, errors. */
   log?(message: string): void;
+  /** False until the device is registered (its key works): lines queue, no request is made. Default true. */
+  enabled?: boolean;
 }
 
 export interface LogStreamStats {
@@ -86,6 +88,7 @@ export class LogStream {
   private failures = 0;
   private lastWriteAt = 0;
   private closed = false;
+  private enabled: boolean;
   private readonly url: URL;
   private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
@@ -106,6 +109,14 @@ export class LogStream {
       graceMs: opts.graceMs ?? LOG_STREAM_DEFAULTS.graceMs,
     };
     this.queue = new LogQueue(opts.maxQueueLines ?? DEFAULT_QUEUE_LINES, () => opts.scheduler.now());
+    this.enabled = opts.enabled ?? true;
+  }
+
+  /** Lets the stream connect (the device registered); queued lines go now. */
+  enable(): void {
+    if (this.enabled) return;
+    this.enabled = true;
+    if (this.queue.size > 0) this.connectSoon();
   }
 
   get connected(): boolean {
@@ -140,7 +151,7 @@ export class LogStream {
   }
 
   private connectSoon(): void {
-    if (this.closed || this.conn !== null || this.retryTask !== null) return;
+    if (this.closed || !this.enabled || this.conn !== null || this.retryTask !== null) return;
     const wait = this.retryAt - this.opts.scheduler.now();
     if (wait > 0) {
       this.retryTask = this.opts.scheduler.after(wait, () => {

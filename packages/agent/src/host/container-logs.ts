@@ -307,6 +307,7 @@ export function createAgentLogs(o: AgentLogsOptions): AgentLogs {
     containers: logged,
     system,
     onEvent(event) {
+      if (event.type === 'registered') stream.enable();
       for (const l of systemLinesFor(event)) system(l.message, l.isStdErr);
     },
     async start() {

@@ -104,6 +104,8 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         uuid: config.uuid,
         deviceApiKey: config.deviceApiKey,
         scheduler,
+        // Until the device is registered its key is refused: lines wait in the queue.
+        enabled: config.deviceId !== undefined && config.apiKey === undefined,
         ...(containers ? { docker: containers.docker, containers } : {}),
         ...(cursorFile ? { cursorFile } : {}),
         ...(logOpts.graceMs !== undefined ? { graceMs: logOpts.graceMs } : {}),

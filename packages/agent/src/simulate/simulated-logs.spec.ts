@@ -14,7 +14,7 @@ const release = (commit: string, ids: number[]): TargetRelease => ({
 
 /** The parts of a Device the log generator reads. */
 const fakeDevice = (uuid: string, running: TargetRelease | null) =>
-  ({ uuid, opts: { deviceApiKey: `key-${uuid}` }, phase: 'online', running, installing: null }) as unknown as Device & { running: TargetRelease | null; installing: TargetRelease | null };
+  ({ uuid, deviceId: 1, opts: { deviceApiKey: `key-${uuid}` }, phase: 'online', running, installing: null }) as unknown as Device & { running: TargetRelease | null; installing: TargetRelease | null };
 
 describe('simulated device logs', () => {
   let server: LogTestServer;

@@ -75,6 +75,8 @@ export class SimulatedLogs {
       windowBits: 11,
       memLevel: 4,
       maxQueueLines: this.o.maxQueueLines ?? 500,
+      // A device with a provisioning key registers first: its key is refused until then.
+      enabled: device.deviceId !== undefined && device.opts.provisioningKey === undefined,
       ...(this.o.flushMs !== undefined ? { flushMs: this.o.flushMs } : {}),
       ...(this.o.graceMs !== undefined ? { graceMs: this.o.graceMs } : {}),
       ...(this.o.log ? { log: this.o.log } : {}),
@@ -88,6 +90,7 @@ export class SimulatedLogs {
   onEvent(device: Device, event: DeviceEvent): void {
     const state = this.devices.get(device);
     if (!state) return;
+    if (event.type === 'registered') state.stream.enable();
     const system = (message: string, isStdErr = false) => state.stream.push(systemLine(message, this.o.scheduler.now(), isStdErr));
     for (const l of systemLinesFor(event)) system(l.message, l.isStdErr);
     if (event.type === 'power' && event.kind === 'back') system(systemMessage.agentStarting());
