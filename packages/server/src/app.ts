@@ -39,6 +39,7 @@ import * as oauth from './features/oauth/index.js';
 import * as admin from './features/admin/index.js';
 import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
+import * as deviceLogs from './features/device-logs/index.js';
 import * as actions from './features/actions/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
@@ -74,6 +75,7 @@ const FEATURES: readonly Feature[] = [
   admin,
   deploy,
   cloudLink,
+  deviceLogs,
   actions,
   referenceData,
   provisioning,
@@ -182,7 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataApiRoutes, { db: opts.db, files });
   for (const feature of LAST_FEATURES) await feature.setup(app, context.rules);
 
-  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs, [app.registry.job]) : null);
+  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs, [app.registry.job, app.deviceLogs.job]) : null);
   return app;
 }
 

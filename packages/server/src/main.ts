@@ -117,6 +117,7 @@ async function main(): Promise<void> {
     },
     map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },
     docsUrl: config.FLOTILLA_DOCS_URL,
+    logs: { retainLines: config.FLOTILLA_LOG_RETAIN_LINES, retainDays: config.FLOTILLA_LOG_RETAIN_DAYS },
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
     accounts: {
       captcha: { secret: config.FLOTILLA_CAPTCHA_SECRET, siteKey: config.FLOTILLA_CAPTCHA_SITE_KEY, verifyUrl: config.FLOTILLA_CAPTCHA_VERIFY_URL },

@@ -86,6 +86,22 @@ export interface AppConfig {
   actionTimeoutMs?: number | undefined;
   /** Cloud link liveness ping interval (default 30 s). */
   cloudLinkPingIntervalMs?: number | undefined;
+  /** Device logs (features/device-logs; main.ts: FLOTILLA_LOG_RETAIN_*); every field has a default. */
+  logs?: DeviceLogsConfig | undefined;
+}
+
+/** Device logs' settings (issue 15; defaults in the model's LOG_LIMITS). */
+export interface DeviceLogsConfig {
+  /** FLOTILLA_LOG_RETAIN_LINES: the last N lines kept per device (default 1000). */
+  retainLines?: number | undefined;
+  /** FLOTILLA_LOG_RETAIN_DAYS: lines older than this are dropped (default 30). */
+  retainDays?: number | undefined;
+  /** `?stream=1` keep-alive interval (default 58 s; tests shorten it). */
+  keepAliveMs?: number | undefined;
+  /** A log stream idle this long is ended (default 60 s; tests shorten it). */
+  streamIdleMs?: number | undefined;
+  /** How long lines wait in the write buffer (default 50 ms). */
+  flushIntervalMs?: number | undefined;
 }
 
 /** The container registry's settings (issue 14); every field has a default. */

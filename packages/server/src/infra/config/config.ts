@@ -123,6 +123,9 @@ const schema = z
       }),
     // Largest file one release asset may hold, in bytes (default 1 GiB); files are kept in FLOTILLA_DATA_DIR/files.
     FLOTILLA_RELEASE_ASSET_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
+    // Device logs kept per device: the last N lines and D days (docs/logs.md).
+    FLOTILLA_LOG_RETAIN_LINES: z.coerce.number().int().min(1).max(100_000).default(1000),
+    FLOTILLA_LOG_RETAIN_DAYS: z.coerce.number().positive().max(3650).default(30),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
