@@ -83,7 +83,22 @@ class Reader {
     private readonly token: string,
   ) {}
 
-  subscribe(uuid: string): Promise<void> {
+  /** Subscribes; a 503 (the server's database pool busy) is retried after 1 s, up to 10 times. */
+  async subscribe(uuid: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.subscribeOnce(uuid);
+      } catch (err) {
+        if (attempt >= 10 || !String(err).includes('answered 503')) throw err;
+        this.retries++;
+        await sleep(1_000);
+      }
+    }
+  }
+
+  retries = 0;
+
+  private subscribeOnce(uuid: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const url = new URL(`/device/v2/${uuid}/logs?stream=1&count=all`, this.baseUrl);
       const req = http.get(url, { agent: this.agent, headers: { authorization: `Bearer ${this.token}` } }, (res) => {
@@ -148,20 +163,22 @@ export async function measureLogs(baseUrl: string, user: SeededUser, config: Log
     downloadMs: [300, 600],
     applyMs: [100, 200],
     link: false,
-    logRate: config.ratePerMin,
+    // Quiet until every device runs the release: registration and the update are not measured.
+    logRate: 0,
     logs: { flushMs: 100, graceMs: 200, maxQueueLines: 2_000 },
     log: () => {},
   });
   const reader = new Reader(baseUrl, user.token);
   try {
     // Every device registered and running its release before the window.
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 300_000;
     while (!sim.devices.every((d) => d.phase === 'online' && d.running !== null)) {
-      if (Date.now() > deadline) throw new Error(`devices not running after 120 s (${sim.devices.filter((d) => d.running !== null).length}/${config.devices})`);
+      if (Date.now() > deadline) throw new Error(`devices not running after 300 s (${sim.devices.filter((d) => d.running !== null).length}/${config.devices})`);
       await sleep(250);
     }
-    await runPool(sim.devices.length, 50, (i) => reader.subscribe(sim.devices[i]!.uuid));
-    await sleep(2_000);
+    await runPool(sim.devices.length, 10, (i) => reader.subscribe(sim.devices[i]!.uuid));
+    sim.logs!.setRate(config.ratePerMin);
+    await sleep(3_000);
     const before = reader.received;
     const started = performance.now();
     await sleep(config.windowSeconds * 1_000);

@@ -58,9 +58,12 @@ export class SimulatedLogs {
   /** Service lines generated (not counting system lines). */
   generated = 0;
 
-  constructor(private readonly o: SimulatedLogsOptions) {
+  private readonly o: SimulatedLogsOptions;
+
+  constructor(options: SimulatedLogsOptions) {
+    this.o = { ...options };
     // Log streams are long-lived: their own sockets, never the pollers' keep-alive pool.
-    this.agent = o.apiEndpoint.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
+    this.agent = options.apiEndpoint.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
   }
 
   /** Starts a device's log (its stream opens with its first line). */
@@ -84,6 +87,16 @@ export class SimulatedLogs {
     const state: DeviceLogs = { stream, task: null, phase: null };
     this.devices.set(device, state);
     if (this.o.ratePerMin > 0) this.schedule(device, state);
+  }
+
+  /** Changes every device's service-line rate (lines per minute; 0 stops them). */
+  setRate(ratePerMin: number): void {
+    this.o.ratePerMin = ratePerMin;
+    for (const [device, state] of this.devices) {
+      this.o.scheduler.cancel(state.task);
+      state.task = null;
+      if (ratePerMin > 0 && !this.stopped) this.schedule(device, state);
+    }
   }
 
   /** The system lines of a device's events (update progress, restarts, reboots). */
