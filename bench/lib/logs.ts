@@ -192,7 +192,8 @@ export async function measureLogs(baseUrl: string, user: SeededUser, config: Log
     let stored = 0;
     const api = new Api(baseUrl, user.token);
     await runPool(sim.devices.length, 20, async (i) => {
-      stored += (await api.json<unknown[]>('GET', `/device/v2/${sim.devices[i]!.uuid}/logs?count=all`)).length;
+      const lines = await api.json<unknown[]>('GET', `/device/v2/${sim.devices[i]!.uuid}/logs?count=all`);
+      stored += lines.length;
     });
     const busPerSecond = await busBaseline(config.devices, Math.max(100_000, reader.received));
     return {
