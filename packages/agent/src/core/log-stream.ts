@@ -269,13 +269,20 @@ export class LogStream {
     this.opts.scheduler.cancel(this.idleTask);
     this.idleTask = null;
     return new Promise<void>((resolve) => {
-      // A server that never answers does not hold the agent's stop.
-      const timer = setTimeout(() => conn.req.destroy(), 5_000);
-      timer.unref();
+      let settled = false;
       const done = () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve();
       };
+      // A server that never answers does not hold the agent's stop.
+      const timer = setTimeout(() => {
+        conn.req.destroy();
+        done();
+      }, 5_000);
+      timer.unref();
+      if (conn.req.destroyed) return done();
       conn.req.once('close', done);
       conn.req.once('error', done);
       conn.gzip.end();
