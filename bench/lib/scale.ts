@@ -106,6 +106,8 @@ class SimulatorProcess {
       ...['--fleet', String(o.fleetId), '--device-type', DEVICE_TYPE_SLUG, '--seed', String(o.seed)],
       ...['--ramp', String(o.rampSeconds), '--stats-file', join(dir, 'stats.json'), '--quiet'],
       ...(o.link ? [] : ['--no-link']),
+      // Polls and links only, as measured before device logs existed; (q) measures the logs.
+      '--no-logs',
     ];
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     return new SimulatorProcess(child, dir);

@@ -8,3 +8,4 @@ export { latencyBetween, latencyPercentile, type LatencySnapshot } from './simul
 export { startSimulation, type SimulateOptions, type Simulation, type SimulationStats } from './simulate/simulator.js';
 export { LABEL as CONTAINER_LABELS, type ContainerHost } from './core/containers.js';
 export { EngineError, type EngineKind } from './host/engine.js';
+export { LogStream, type LogStreamOptions, type LogStreamStats } from './core/log-stream.js';

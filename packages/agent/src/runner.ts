@@ -37,6 +37,8 @@ export const runCommand: CommandRunner = async (command, out) => {
         engine: command.engine,
         allowPower: command.allowPower,
         allowHostShell: command.allowHostShell === true,
+        // The real agent ships its device logs (the library form leaves them off unless asked).
+        logs: {},
         config: loaded.config,
         configPath: command.config,
         log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),

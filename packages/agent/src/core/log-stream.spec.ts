@@ -170,6 +170,19 @@ describe('LogStream against a gunzipping NDJSON server', () => {
     expect(stream.stats.dropped).toBe(7);
   });
 
+  it('a stream not enabled yet (device not registered) queues lines and makes no request until enable()', async () => {
+    const stream = await setup({ enabled: false });
+    stream.push({ message: 'early', timestamp: 1 });
+    advance(10_000);
+    await tick();
+    expect(server.streams).toHaveLength(0);
+    stream.enable();
+    await server.until(() => server.streams.length === 1, 'the request after enable');
+    advance(100);
+    await server.until(() => server.lines().length === 1);
+    expect(server.lines()[0]!.message).toBe('early');
+  });
+
   it('close() sends what is queued and ends the request', async () => {
     const stream = await setup();
     stream.push({ message: 'a', timestamp: 1 });

@@ -43,6 +43,8 @@ export interface LogStreamOptions {
   memLevel?: number;
   /** Diagnostics (the agent's console): connects, refusals, errors. */
   log?(message: string): void;
+  /** False until the device is registered (its key works): lines queue, no request is made. Default true. */
+  enabled?: boolean;
 }
 
 export interface LogStreamStats {
@@ -86,6 +88,7 @@ export class LogStream {
   private failures = 0;
   private lastWriteAt = 0;
   private closed = false;
+  private enabled: boolean;
   private readonly url: URL;
   private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
@@ -106,6 +109,14 @@ export class LogStream {
       graceMs: opts.graceMs ?? LOG_STREAM_DEFAULTS.graceMs,
     };
     this.queue = new LogQueue(opts.maxQueueLines ?? DEFAULT_QUEUE_LINES, () => opts.scheduler.now());
+    this.enabled = opts.enabled ?? true;
+  }
+
+  /** Lets the stream connect (the device registered); queued lines go now. */
+  enable(): void {
+    if (this.enabled) return;
+    this.enabled = true;
+    if (this.queue.size > 0) this.connectSoon();
   }
 
   get connected(): boolean {
@@ -140,7 +151,7 @@ export class LogStream {
   }
 
   private connectSoon(): void {
-    if (this.closed || this.conn !== null || this.retryTask !== null) return;
+    if (this.closed || !this.enabled || this.conn !== null || this.retryTask !== null) return;
     const wait = this.retryAt - this.opts.scheduler.now();
     if (wait > 0) {
       this.retryTask = this.opts.scheduler.after(wait, () => {
@@ -172,27 +183,21 @@ export class LogStream {
     req.on('drain', () => this.onDrain(conn));
     req.on('error', (err) => this.fail(conn, err.message));
     req.on('response', (res) => {
+      // Decided on the status line: the server may close the connection right after it.
       const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < 2_000) chunks.push(c);
-        size += c.length;
-      });
       res.on('error', () => undefined);
-      res.on('end', () => {
-        if (status === 429) {
-          this.stats.rateLimited++;
-          const retryAfter = Number(res.headers['retry-after']);
-          this.fail(conn, 'rate limited (429)', Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
-        } else if (status >= 200 && status < 300) {
-          // The server ended the stream (its idle limit, or ours): a later line reopens it.
-          this.drop(conn);
-          if (this.queue.size > 0) this.connectSoon();
-        } else {
-          this.fail(conn, `the server answered ${status}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
-        }
-      });
+      res.resume();
+      if (status === 429) {
+        this.stats.rateLimited++;
+        const retryAfter = Number(res.headers['retry-after']);
+        this.fail(conn, 'rate limited (429)', Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined, true);
+      } else if (status >= 200 && status < 300) {
+        // The server ended the stream (its idle limit, or ours): a later line reopens it.
+        this.drop(conn);
+        if (this.queue.size > 0) this.connectSoon();
+      } else {
+        this.fail(conn, `the server answered ${status}`);
+      }
     });
     req.on('close', () => {
       if (this.conn === conn && !conn.ended) this.fail(conn, 'the connection closed');
@@ -264,13 +269,20 @@ export class LogStream {
     this.opts.scheduler.cancel(this.idleTask);
     this.idleTask = null;
     return new Promise<void>((resolve) => {
-      // A server that never answers does not hold the agent's stop.
-      const timer = setTimeout(() => conn.req.destroy(), 5_000);
-      timer.unref();
+      let settled = false;
       const done = () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve();
       };
+      // A server that never answers does not hold the agent's stop.
+      const timer = setTimeout(() => {
+        conn.req.destroy();
+        done();
+      }, 5_000);
+      timer.unref();
+      if (conn.req.destroyed) return done();
       conn.req.once('close', done);
       conn.req.once('error', done);
       conn.gzip.end();
@@ -288,7 +300,7 @@ export class LogStream {
     this.graceTask = this.idleTask = this.flushTask = null;
   }
 
-  private fail(conn: Conn, why: string, retryAfterMs?: number): void {
+  private fail(conn: Conn, why: string, retryAfterMs?: number, rateLimited = false): void {
     if (conn.ended || this.conn !== conn) return;
     this.drop(conn);
     conn.gzip.unpipe(conn.req);
@@ -298,7 +310,7 @@ export class LogStream {
     this.failures++;
     this.stats.failures++;
     const backoff = Math.min(this.o.maxBackoffMs, this.o.reconnectMs * 2 ** Math.min(this.failures - 1, 20));
-    const delay = retryAfterMs !== undefined ? Math.min(this.o.maxBackoffMs, Math.max(retryAfterMs, this.o.reconnectMs)) : why.includes('429') ? backoff : this.o.reconnectMs;
+    const delay = retryAfterMs !== undefined ? Math.min(this.o.maxBackoffMs, Math.max(retryAfterMs, this.o.reconnectMs)) : rateLimited ? backoff : this.o.reconnectMs;
     this.retryAt = this.opts.scheduler.now() + delay;
     this.opts.log?.(`log stream: ${why}; reconnecting in ${Math.round(delay / 1000)} s`);
     if (this.queue.size > 0) this.connectSoon();

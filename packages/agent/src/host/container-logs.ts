@@ -57,6 +57,8 @@ export class ContainerLogs {
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Aborts follow requests still waiting for their answer when the agent stops. */
+  private readonly abort = new AbortController();
   private readonly now: () => number;
 
   constructor(private readonly o: ContainerLogsOptions) {
@@ -79,7 +81,9 @@ export class ContainerLogs {
       }
     }
     this.watchEvents();
-    await this.sync();
+    // Not awaited: Podman answers a follow request only once the container writes a line,
+    // so a silent container must not hold up the agent's start.
+    void this.sync();
     const every = this.o.syncMs ?? 10_000;
     const loop = () => {
       this.syncTimer = setTimeout(() => void this.sync().finally(() => !this.stopped && loop()), every);
@@ -92,6 +96,7 @@ export class ContainerLogs {
     this.stopped = true;
     for (const t of [this.syncTimer, this.eventsTimer, this.saveTimer]) if (t) clearTimeout(t);
     this.events?.destroy();
+    this.abort.abort();
     for (const a of this.attached.values()) a.stream.destroy();
     this.attached.clear();
     await this.save();
@@ -180,7 +185,7 @@ export class ContainerLogs {
       stream.on('close', finish);
       stream.on('error', finish);
     } catch (err) {
-      if ((err as { statusCode?: number }).statusCode !== 404) this.o.log(`container logs: attaching ${id.slice(0, 12)} failed (${err instanceof Error ? err.message : String(err)})`);
+      if (!this.stopped && (err as { statusCode?: number }).statusCode !== 404) this.o.log(`container logs: attaching ${id.slice(0, 12)} failed (${err instanceof Error ? err.message : String(err)})`);
     } finally {
       this.attaching.delete(id);
     }
@@ -199,7 +204,7 @@ export class ContainerLogs {
       this.eventsTimer.unref();
     };
     this.o.docker
-      .getEvents({ filters: { type: ['container'], label: [`${LABEL.deviceUuid}=${this.o.uuid}`] } })
+      .getEvents({ filters: { type: ['container'], label: [`${LABEL.deviceUuid}=${this.o.uuid}`] }, abortSignal: this.abort.signal } as Docker.GetEventsOptions)
       .then((raw) => {
         const stream = raw as unknown as Readable;
         if (this.stopped) {
@@ -307,6 +312,7 @@ export function createAgentLogs(o: AgentLogsOptions): AgentLogs {
     containers: logged,
     system,
     onEvent(event) {
+      if (event.type === 'registered') stream.enable();
       for (const l of systemLinesFor(event)) system(l.message, l.isStdErr);
     },
     async start() {

@@ -61,7 +61,7 @@ export interface RunAgentOptions {
   lockRetryMs?: number;
   statusIntervalMs?: number;
   /**
-   * Log shipping (`POST /device/v2/{uuid}/log-stream`): on by default; false turns it off.
+   * Log shipping (`POST /device/v2/{uuid}/log-stream`): off unless given (`flotilla-agent run` gives `{}`).
    * `cursorFile` keeps where each container's log was shipped up to (default: beside the
    * config file as `<config>.logs.json`; in memory without a config path).
    */
@@ -104,7 +104,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
   const scheduler = new Scheduler();
   const net = localNetwork();
-  const logOpts = o.logs === false ? null : (o.logs ?? {});
+  const logOpts = o.logs === false || o.logs === undefined ? null : o.logs;
   const cursorFile = logOpts?.cursorFile ?? (o.configPath ? `${o.configPath}.logs.json` : undefined);
   const logs: AgentLogs | null = logOpts
     ? createAgentLogs({
@@ -112,6 +112,8 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         uuid: config.uuid,
         deviceApiKey: config.deviceApiKey,
         scheduler,
+        // Until the device is registered its key is refused: lines wait in the queue.
+        enabled: config.deviceId !== undefined && config.apiKey === undefined,
         ...(containers ? { docker: containers.docker, containers } : {}),
         ...(cursorFile ? { cursorFile } : {}),
         ...(logOpts.graceMs !== undefined ? { graceMs: logOpts.graceMs } : {}),

@@ -14,7 +14,7 @@ const release = (commit: string, ids: number[]): TargetRelease => ({
 
 /** The parts of a Device the log generator reads. */
 const fakeDevice = (uuid: string, running: TargetRelease | null) =>
-  ({ uuid, opts: { deviceApiKey: `key-${uuid}` }, phase: 'online', running, installing: null }) as unknown as Device & { running: TargetRelease | null; installing: TargetRelease | null };
+  ({ uuid, deviceId: 1, opts: { deviceApiKey: `key-${uuid}` }, phase: 'online', running, installing: null }) as unknown as Device & { running: TargetRelease | null; installing: TargetRelease | null };
 
 describe('simulated device logs', () => {
   let server: LogTestServer;
@@ -46,6 +46,21 @@ describe('simulated device logs', () => {
     expect(lines.some((l) => l.isStdErr)).toBe(true);
     expect(lines.filter((l) => l.isStdErr).length).toBeLessThan(lines.length / 4);
     expect(logs.stats().generated).toBeGreaterThanOrEqual(200);
+  });
+
+  it('setRate starts a quiet fleet’s service lines (and 0 stops them)', async () => {
+    server = await startLogTestServer();
+    scheduler = new Scheduler();
+    logs = new SimulatedLogs({ apiEndpoint: server.url, scheduler, random: seededRandom(3), ratePerMin: 0, flushMs: 20, graceMs: 10 });
+    logs.add(fakeDevice('eeee', release('c1', [5])));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logs.stats().generated).toBe(0);
+    logs.setRate(6_000);
+    await server.until(() => server.lines().length >= 20, '20 lines after setRate');
+    logs.setRate(0);
+    const generated = logs.stats().generated;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logs.stats().generated).toBe(generated);
   });
 
   it('an update, a restart and a reboot show as system lines', async () => {

@@ -58,9 +58,12 @@ export class SimulatedLogs {
   /** Service lines generated (not counting system lines). */
   generated = 0;
 
-  constructor(private readonly o: SimulatedLogsOptions) {
+  private readonly o: SimulatedLogsOptions;
+
+  constructor(options: SimulatedLogsOptions) {
+    this.o = { ...options };
     // Log streams are long-lived: their own sockets, never the pollers' keep-alive pool.
-    this.agent = o.apiEndpoint.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
+    this.agent = options.apiEndpoint.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
   }
 
   /** Starts a device's log (its stream opens with its first line). */
@@ -75,6 +78,8 @@ export class SimulatedLogs {
       windowBits: 11,
       memLevel: 4,
       maxQueueLines: this.o.maxQueueLines ?? 500,
+      // A device with a provisioning key registers first: its key is refused until then.
+      enabled: device.deviceId !== undefined && device.opts.provisioningKey === undefined,
       ...(this.o.flushMs !== undefined ? { flushMs: this.o.flushMs } : {}),
       ...(this.o.graceMs !== undefined ? { graceMs: this.o.graceMs } : {}),
       ...(this.o.log ? { log: this.o.log } : {}),
@@ -84,10 +89,21 @@ export class SimulatedLogs {
     if (this.o.ratePerMin > 0) this.schedule(device, state);
   }
 
+  /** Changes every device's service-line rate (lines per minute; 0 stops them). */
+  setRate(ratePerMin: number): void {
+    this.o.ratePerMin = ratePerMin;
+    for (const [device, state] of this.devices) {
+      this.o.scheduler.cancel(state.task);
+      state.task = null;
+      if (ratePerMin > 0 && !this.stopped) this.schedule(device, state);
+    }
+  }
+
   /** The system lines of a device's events (update progress, restarts, reboots). */
   onEvent(device: Device, event: DeviceEvent): void {
     const state = this.devices.get(device);
     if (!state) return;
+    if (event.type === 'registered') state.stream.enable();
     const system = (message: string, isStdErr = false) => state.stream.push(systemLine(message, this.o.scheduler.now(), isStdErr));
     for (const l of systemLinesFor(event)) system(l.message, l.isStdErr);
     if (event.type === 'power' && event.kind === 'back') system(systemMessage.agentStarting());

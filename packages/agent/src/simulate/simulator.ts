@@ -55,6 +55,8 @@ export interface Simulation {
   fleetId: number;
   deviceType: string;
   stats(): SimulationStats;
+  /** The devices' logs (null with `logs: false`): `setRate` changes their line rate. */
+  logs: SimulatedLogs | null;
   stop(): Promise<void>;
 }
 
@@ -230,6 +232,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     fleetId,
     deviceType,
     stats,
+    logs,
     async stop() {
       clearInterval(statsTimer);
       loop?.disable();
