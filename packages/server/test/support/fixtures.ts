@@ -179,6 +179,17 @@ function variableFixture(table: string, parentField: string, parent: (w: World) 
 
 const SERVER_MAINTAINED = (what: string) => ({ status: 400, reason: `${what}: its required fields are writable 'never' (server-maintained reference data)` });
 
+async function insertTerminalSession(w: World): Promise<number> {
+  return insert(w.db, 'terminal_session', {
+    session: `s${uid()}`,
+    device: await insertDevice(w),
+    user: w.member.userId,
+    username: 'matrix',
+    target: 'service:main',
+    server_instance: 'matrix',
+  });
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   actor: {
     sample: async (w) => w.member.actorId,
@@ -429,6 +440,13 @@ export const FIXTURES: Record<string, Fixture> = {
     sample: async (w) => insertVariableServiceInstall(w),
     fresh: async (w) => insertVariableServiceInstall(w),
     body: async (w) => ({ device: await insertDevice(w), installs__service: await insertService(w) }),
+  },
+  // The web terminal's audit trail (issue 15): written by the server only, read by the
+  // administrators of the device's fleet and organization.
+  terminal_session: {
+    sample: async (w) => insertTerminalSession(w),
+    fresh: async (w) => insertTerminalSession(w),
+    body: async (w) => ({ session: `s${uid()}`, device: await insertDevice(w), username: 'matrix', target: 'service:main' }),
   },
   application_environment_variable: variableFixture('application_environment_variable', 'application', async (w) => w.fleetId, 'VAR_'),
   application_config_variable: variableFixture('application_config_variable', 'application', async (w) => w.fleetId, 'BALENA_'),
