@@ -19,6 +19,9 @@ import { CursorFilter, FrameDemuxer, LineSplitter, parseEngineLine, sinceOf, typ
  * log its "Service exited" lines.
  */
 
+/** How long a container must have been up before its log is followed (see attach). */
+const FOLLOW_SETTLE_MS = 2_000;
+
 export interface ContainerLogsOptions {
   docker: Docker;
   uuid: string;
@@ -144,6 +147,14 @@ export class ContainerLogs {
       const fresh = Number.isFinite(startedAt) && startedAt >= this.startedAt - 1_000;
       const cursor: LogCursor | null = known ?? (fresh ? null : { key: (BigInt(this.startedAt) * 1_000_000n).toString(), count: 0 });
       const since = cursor ? sinceOf(cursor) : 0;
+      // A container that has just started may exit at once (a one-shot task, a crash before a
+      // restart): Podman 4 deadlocks a start racing an exit while a log follow is attached,
+      // so a fresh container is followed once it has stayed up for a moment.
+      const age = this.now() - startedAt;
+      if (Number.isFinite(startedAt) && age < FOLLOW_SETTLE_MS) {
+        await new Promise((r) => setTimeout(r, FOLLOW_SETTLE_MS - age).unref());
+        if (this.stopped || !(await container.inspect()).State.Running) return;
+      }
       const stream = (await container.logs({ follow: true, stdout: true, stderr: true, timestamps: true, since })) as unknown as Readable;
       if (this.stopped) {
         stream.destroy();
