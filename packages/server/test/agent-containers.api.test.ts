@@ -11,6 +11,7 @@ import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
 import { AgentEvents } from './support/agent-events.js';
+import { apiWriter, waitFor as eventually } from './support/wait-for.js';
 
 // `flotilla-agent run --engine podman` (issue 14 item 3): two real agents of one fleet on
 // the run's one Podman engine pull the release's images from a registry, run one container
@@ -54,16 +55,6 @@ let b: Agent;
 const agents: RunningAgent[] = [];
 
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** A test image FROM the offline base, with a file that makes its content unique. */
 async function buildImage(name: string, content: string): Promise<string> {
   const ctx = join(dir, `ctx-${name}`);
@@ -100,11 +91,7 @@ const composition = {
   },
 };
 
-const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
-  const res = await req(owner.token, method, url, body);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
-  return (res.body ? res.json() : {}) as T;
-};
+const api = apiWriter(() => req, () => owner.token);
 
 /**
  * A release made as `balena deploy` makes it, through /v7: release, one image per service

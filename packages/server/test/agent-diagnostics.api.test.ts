@@ -11,6 +11,7 @@ import { createFleet, giveFleetRole, hex, requester, row } from './support/fleet
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
 import { AgentEvents } from './support/agent-events.js';
+import { apiWriter, waitFor as eventually } from './support/wait-for.js';
 
 // Issue 15 item 3 against a real agent (`flotilla-agent run --engine podman`) running a real
 // release on the run's Podman engine: health checks and diagnose through the actions
@@ -34,21 +35,7 @@ let commit: string;
 let simulation: Simulation | undefined;
 const events = new AgentEvents(120_000);
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
-  const res = await req(owner.token, method, url, body);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
-  return (res.body ? res.json() : {}) as T;
-};
+const api = apiWriter(() => req, () => owner.token);
 
 const composition = {
   version: '2.1',

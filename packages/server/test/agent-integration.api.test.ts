@@ -6,6 +6,7 @@ import { normalizeConfig, startAgent, startSimulation, type Device, type Running
 import { buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { AgentEvents } from './support/agent-events.js';
+import { waitFor as eventually } from './support/wait-for.js';
 
 // The device agent (packages/agent, issue 5 item 4) in-process against the real server on
 // a real port: registration with a provisioning key and the key exchange, the ETag poll
@@ -57,16 +58,6 @@ async function runAgent(extra: Record<string, unknown> = {}, configPath?: string
 }
 
 /** Waits until `probe` returns a truthy value (the server writes asynchronously). */
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** A successful release of the fleet with services (and one image each), as the builder leaves it. */
 async function insertRelease(names: string[]) {
   const commit = hex();

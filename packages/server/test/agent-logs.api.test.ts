@@ -9,6 +9,7 @@ import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/e
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
+import { apiWriter, waitFor as eventually } from './support/wait-for.js';
 
 // Log round trip (issue 15 item 1): a real `flotilla-agent run --engine podman` runs a release
 // whose container writes numbered lines to stdout and stderr; the agent ships them with its
@@ -37,16 +38,6 @@ const sdk = () => {
   return s.auth.loginWithToken(owner.token).then(() => s);
 };
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 // Five numbered lines on each stream, then a tick a second until stopped.
 const SCRIPT =
   'trap "exit 0" TERM; i=0; while [ $i -lt 5 ]; do i=$((i+1)); echo "out $i"; echo "err $i" >&2; done; n=0; while true; do n=$((n+1)); echo "tick $n"; /bin/busybox sleep 1; done';
@@ -60,11 +51,7 @@ async function buildImage(): Promise<string> {
   return tag;
 }
 
-const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
-  const res = await req(owner.token, method, url, body);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
-  return (res.body ? res.json() : {}) as T;
-};
+const api = apiWriter(() => req, () => owner.token);
 
 /** A one-service release made as `balena deploy` makes it: image pushed to the embedded registry, finalized with its digest. */
 async function insertRelease(tag: string) {

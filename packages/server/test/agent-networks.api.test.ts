@@ -9,6 +9,7 @@ import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/e
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
 import { testEngine } from './support/test-engine.js';
+import { apiWriter, waitFor as eventually } from './support/wait-for.js';
 
 // flotilla-agent on a real engine (issue 14 round 2): a fleet's services share one bridge
 // network per device, where each resolves the others by service name (balena's
@@ -30,21 +31,7 @@ let dir: string;
 let agent: RunningAgent;
 let uuid: string;
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
-  const res = await req(owner.token, method, url, body);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
-  return (res.body ? res.json() : {}) as T;
-};
+const api = apiWriter(() => req, () => owner.token);
 
 const composition = {
   version: '2.1',

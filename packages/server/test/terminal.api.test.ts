@@ -18,6 +18,7 @@ import { freePort } from './support/net.js';
 import { AgentEvents } from './support/agent-events.js';
 import { TerminalClient, TerminalRefused } from './support/terminal-client.js';
 import { testEngine } from './support/test-engine.js';
+import { apiWriter, waitFor as eventually } from './support/wait-for.js';
 
 // Issue 15 item 2: the web terminal end to end. Two server processes on one Redis (A holds
 // the device's cloud link, the browser talks to B), a real agent running the release's
@@ -50,16 +51,6 @@ let hostAgent: RunningAgent;
 let hostUuid: string;
 const agents: RunningAgent[] = [];
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function node(port: number): Promise<FastifyInstance> {
   const bus = new RedisBus(redis.url);
   await bus.ready();
@@ -73,12 +64,7 @@ async function node(port: number): Promise<FastifyInstance> {
 
 /** A release of one service `main` (a shell idling in busybox), pushed to A's embedded registry as `balena deploy` does. */
 async function deployRelease(): Promise<number> {
-  const req = requester(a);
-  const api = async <T = Record<string, unknown>>(method: 'POST' | 'PATCH', url: string, body: object): Promise<T> => {
-    const res = await req(owner.token, method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
-    return (res.body ? res.json() : {}) as T;
-  };
+  const api = apiWriter(() => requester(a), () => owner.token);
   const ctx = join(dir, 'ctx');
   mkdirSync(ctx, { recursive: true });
   writeFileSync(join(ctx, 'Dockerfile'), `FROM ${TEST_BASE_IMAGE}\nLABEL ${TEST_LABEL}=${testId}\n`);
@@ -97,8 +83,7 @@ async function deployRelease(): Promise<number> {
   await api('PATCH', `/v7/image(${image.id})`, { status: 'success', content_hash: readFileSync(digestFile, 'utf8').trim() });
   await api('PATCH', `/v7/release(${release})`, { status: 'success' });
   await podman(engine, ['rmi', tag]);
-  const pin = await req(owner.token, 'PATCH', `/v7/application(${fleet})`, { should_be_running__release: release, should_track_latest_release: false });
-  expect(pin.statusCode, pin.body).toBe(200);
+  await api('PATCH', `/v7/application(${fleet})`, { should_be_running__release: release, should_track_latest_release: false });
   return release;
 }
 
