@@ -17,7 +17,8 @@ function fakeDb(failures: { code: string }[] = []) {
       if (!sql.includes('INSERT INTO device_log')) return Promise.resolve({ rows: [], rowCount: 0 });
       const failure = failures.shift();
       if (failure) return Promise.reject(Object.assign(new Error(failure.code), failure));
-      const devices = params![0] as number[];
+      // The lines travel as one JSON parameter of column arrays (`d`: the devices).
+      const devices = (JSON.parse(params![0] as string) as { d: number[] }).d;
       inserts.push(devices.length);
       return Promise.resolve({ rows: devices.map((device) => ({ id: nextId++, device })), rowCount: devices.length });
     },
