@@ -265,6 +265,22 @@ describe('retention', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(await storedRows(device)).toBe(0);
   });
+
+  it('stores lines while a transaction holds the device rows FOR UPDATE (as a state report does): storing takes no lock on them', async () => {
+    // The foreign key's FOR KEY SHARE made log INSERTs wait behind state reports and deadlock with them.
+    const device = await insertDevice(db, fleetId);
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT id FROM device WHERE id = $1 FOR UPDATE', [device.id]);
+      await app.deviceLogs.store.append(device.id, [{ message: 'while locked', timestamp: Date.now(), isSystem: false, isStdErr: false, serviceId: null }]);
+      expect(await storedRows(device)).toBe(1);
+      await client.query('COMMIT');
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  });
 });
 
 describe('clearing and other organizations', () => {

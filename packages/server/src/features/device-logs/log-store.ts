@@ -34,6 +34,8 @@ export interface PgLogStoreOptions {
   flushIntervalMs?: number;
   /** A write starts at once when this many lines wait (default 2000). */
   flushLines?: number;
+  /** One INSERT statement holds at most this many lines; a larger write runs several, in order (default 5000). */
+  maxStatementLines?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -45,6 +47,8 @@ interface Waiter {
 const DAY_MS = 86_400_000;
 /** The day cap's sweep deletes in chunks of this many lines (short statements, no long lock). */
 const EXPIRE_CHUNK = 10_000;
+/** Tries of one INSERT rolled back by a deadlock or a serialization failure. */
+const INSERT_ATTEMPTS = 5;
 
 /**
  * The PostgreSQL store. Appends from every stream and batch of this process wait in one
@@ -66,6 +70,7 @@ export class PgLogStore implements LogStore {
   private readonly pruneEvery: number;
   private readonly flushIntervalMs: number;
   private readonly flushLines: number;
+  private readonly maxStatementLines: number;
 
   constructor(
     private readonly db: Db,
@@ -74,6 +79,7 @@ export class PgLogStore implements LogStore {
     this.pruneEvery = Math.max(1, Math.ceil(opts.retainLines / 4));
     this.flushIntervalMs = opts.flushIntervalMs ?? 50;
     this.flushLines = opts.flushLines ?? 2000;
+    this.maxStatementLines = Math.max(1, opts.maxStatementLines ?? 5000);
   }
 
   onStored(listener: (deviceId: number, lines: StoredLogLine[]) => void): void {
@@ -156,13 +162,37 @@ export class PgLogStore implements LogStore {
     await this.prune(byDevice);
   }
 
+  /**
+   * One INSERT per `maxStatementLines` lines, in order (a statement's row locks on the devices,
+   * taken by the foreign key's check, are held for less time and its parameters stay small).
+   * A statement that PostgreSQL rolled back as a deadlock victim (the foreign key's
+   * `FOR KEY SHARE` on device rows against a transaction locking those rows) or for a
+   * serialization failure wrote nothing: it is run again, so the lines are not lost.
+   */
   private async insert(lines: PendingLine[]): Promise<Map<number, number[]>> {
-    try {
-      return await insertLogLines(this.db, lines);
-    } catch (err) {
-      // A device deleted between the statement's check and its commit: once more without it.
-      if ((err as { code?: string }).code === '23503') return insertLogLines(this.db, lines);
-      throw err;
+    const ids = new Map<number, number[]>();
+    for (let from = 0; from < lines.length; from += this.maxStatementLines) {
+      const part = await this.insertOnce(lines.slice(from, from + this.maxStatementLines));
+      for (const [deviceId, list] of part) {
+        const all = ids.get(deviceId);
+        if (all) all.push(...list);
+        else ids.set(deviceId, list);
+      }
+    }
+    return ids;
+  }
+
+  private async insertOnce(lines: PendingLine[]): Promise<Map<number, number[]>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await insertLogLines(this.db, lines);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        // A device deleted between the statement's check and its commit: once more without it.
+        if (code === '23503' && attempt === 1) continue;
+        if ((code === '40P01' || code === '40001') && attempt < INSERT_ATTEMPTS) continue;
+        throw err;
+      }
     }
   }
 
