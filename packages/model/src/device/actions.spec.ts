@@ -30,6 +30,10 @@ describe('device actions', () => {
     expect(supervisorActionProblem('restart', { ...ready, overall_status: 'configuring' })).toBeUndefined();
     expect(supervisorActionProblem('blink', { ...ready, overall_status: 'configuring' })).toBeUndefined();
     expect(supervisorActionProblem('reboot', { ...ready, led: false })).toBeUndefined();
+    expect(supervisorActionProblem('restart', { ...ready, local_mode: true })).toBe('not_available_in_local_mode');
+    expect(supervisorActionProblem('purge', { ...ready, local_mode: true })).toBe('not_available_in_local_mode');
+    expect(supervisorActionProblem('reboot', { ...ready, local_mode: true })).toBeUndefined();
+    expect(supervisorActionProblem('restart', { ...ready, local_mode: false })).toBeUndefined();
     for (const key of ['no_blink_support', 'not_fully_provisioned'] as const) expect(DEVICE_RULE_MESSAGES[key]).toBeTruthy();
   });
 });

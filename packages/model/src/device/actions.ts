@@ -44,13 +44,20 @@ export interface SupervisorActionNeeds {
   led?: true;
   /** The device has left configuring and post-provisioning (spec 2 §4). */
   provisioned?: true;
+  /**
+   * Spec 2 §4 'Actions unavailable in local mode say "not available in local mode"': a device
+   * in local mode runs what a developer pushes to it, not its fleet's release, so restarting
+   * or purging the fleet's services does not apply (our reading, docs/decisions.md).
+   */
+  notInLocalMode?: true;
 }
 
 export const SUPERVISOR_ACTION_NEEDS: Readonly<Partial<Record<SupervisorAction, SupervisorActionNeeds>>> = {
   blink: { led: true },
   reboot: { provisioned: true },
   shutdown: { provisioned: true },
-  purge: { provisioned: true },
+  purge: { provisioned: true, notInLocalMode: true },
+  restart: { notInLocalMode: true },
 };
 
 /** One entry of the dashboard's device actions menu (spec 2 §2), and the supervisor action it sends. */
@@ -83,15 +90,18 @@ export interface ActionDeviceFacts {
   overall_status: string | null;
   /** The device type's contract has an LED. */
   led: boolean;
+  /** The device is in local mode (a local-mode config variable of '1'); unknown counts as not. */
+  local_mode?: boolean;
 }
 
 /** Keys (DEVICE_RULE_MESSAGES) of the reasons a device cannot take an action. */
-export type ActionProblem = 'no_blink_support' | 'not_fully_provisioned';
+export type ActionProblem = 'no_blink_support' | 'not_fully_provisioned' | 'not_available_in_local_mode';
 
 /** Why the device cannot take `action` (its needs unmet), or undefined; the server refuses with this, the dashboard disables with it. */
 export function supervisorActionProblem(action: SupervisorAction, device: ActionDeviceFacts): ActionProblem | undefined {
   const needs = SUPERVISOR_ACTION_NEEDS[action];
   if (needs?.led && !device.led) return 'no_blink_support';
   if (needs?.provisioned && !isFullyProvisioned(device.overall_status)) return 'not_fully_provisioned';
+  if (needs?.notInLocalMode && device.local_mode === true) return 'not_available_in_local_mode';
   return undefined;
 }

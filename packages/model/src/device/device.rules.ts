@@ -55,6 +55,7 @@ export const DEVICE_RULE_MESSAGES = {
   local_mode_unsupported: 'Local mode needs a development OS variant and supervisor 4 or newer',
   no_blink_support: 'Device does not support blinking',
   not_fully_provisioned: 'Action not supported until fully provisioned',
+  not_available_in_local_mode: 'not available in local mode',
 } as const;
 
 /**

@@ -103,6 +103,31 @@ describe('identify', () => {
   });
 });
 
+describe('local mode', () => {
+  it('refuses restart and purge with "not available in local mode" before anything is sent; reboot still goes', async () => {
+    const device = await insertDevice(db, fleetId);
+    const link = await TestLink.open(baseUrl, device.key);
+    try {
+      await eventually(() => isOnline(device.id), (online) => online);
+      await db.query(`INSERT INTO device_config_variable (device, name, value) VALUES ($1, 'RESIN_SUPERVISOR_LOCAL_MODE', '1')`, [device.id]);
+      const action = (path: string) => app.inject({ method: 'POST', url: `/supervisor/${path}`, headers: bearer(owner.token), payload: { uuid: device.uuid } });
+      for (const path of ['v1/restart', 'v1/purge', `v2/applications/${fleetId}/restart`, `v2/applications/${fleetId}/purge`]) {
+        const res = await action(path);
+        expect(res.statusCode, path).toBe(400);
+        expect(res.json()).toBe('not available in local mode');
+      }
+      expect(link.actions).toEqual([]);
+      expect((await action('v1/reboot')).statusCode).toBe(200);
+      // Local mode off ('0'): restart reaches the device again.
+      await db.query(`UPDATE device_config_variable SET value = '0' WHERE device = $1`, [device.id]);
+      expect((await action('v1/restart')).statusCode).toBe(200);
+      expect(link.actions.map((a) => a.action)).toEqual(['reboot', 'restart']);
+    } finally {
+      await link.close();
+    }
+  });
+});
+
 describe('purge, reboot and shutdown', () => {
   it('are refused until the device is fully provisioned, before anything is sent to it; identify and restart are not', async () => {
     const device = await insertDevice(db, fleetId);
