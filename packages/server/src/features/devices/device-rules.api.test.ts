@@ -116,6 +116,10 @@ describe('local mode', () => {
         expect(res.statusCode, path).toBe(400);
         expect(res.json()).toBe('not available in local mode');
       }
+      // The fleet-wide restart answers for it in its 207 list without asking it.
+      const fleetRestart = await app.inject({ method: 'POST', url: `/application/${fleetId}/restart`, headers: bearer(owner.token) });
+      expect(fleetRestart.statusCode).toBe(207);
+      expect(fleetRestart.json()).toContainEqual({ deviceId: device.id, status: 400, body: 'not available in local mode' });
       expect(link.actions).toEqual([]);
       expect((await action('v1/reboot')).statusCode).toBe(200);
       // Local mode off ('0'): restart reaches the device again.
