@@ -422,7 +422,8 @@ test('logs panel: a real container writes lines, a real agent ships them, the pa
     // config.json's registryEndpoint tells a device.
     const registryEndpoint = image.is_stored_at__image_location.split('/')[0]!;
     const { config } = normalizeConfig({ apiEndpoint: E2E_API, applicationId: fleetId, deviceType: DEVICE_TYPE, apiKey: provisioningKey, appUpdatePollInterval: 1_000, registryEndpoint });
-    agent = await startAgent({ config, engine: 'podman', engineEnv: { DOCKER_HOST: process.env.DOCKER_HOST }, log: () => {}, stopTimeoutS: 1 });
+    // `logs: {}`: ship the device's logs, as `flotilla-agent run` does (the library leaves them off).
+    agent = await startAgent({ config, engine: 'podman', engineEnv: { DOCKER_HOST: process.env.DOCKER_HOST }, log: () => {}, stopTimeoutS: 1, logs: {} });
     const uuid = agent.config().uuid;
 
     await signIn(page, admin.email);
