@@ -40,11 +40,11 @@ describe('the actions page (spec 2 §2, §4)', () => {
   });
 
   it('says permission first, each action by its own right', () => {
-    const only = (held: string) => ({ ...ready, can: (p: string) => p === held });
-    expect(pageActionReason('delete', only('resin.device.update'))).toBe('permission_denied');
-    expect(pageActionReason('delete', only('resin.device.delete'))).toBeUndefined();
-    expect(pageActionReason('restart', only('resin.device.update'))).toBe('permission_denied');
-    expect(pageActionReason('reboot', { ...only('resin.device_config_variable.all'), is_online: false })).toBe('permission_denied');
+    const holding = (held: string) => ({ ...ready, can: (p: string) => p === held });
+    expect(pageActionReason('delete', holding('resin.device.update'))).toBe('permission_denied');
+    expect(pageActionReason('delete', holding('resin.device.delete'))).toBeUndefined();
+    expect(pageActionReason('restart', holding('resin.device.update'))).toBe('permission_denied');
+    expect(pageActionReason('reboot', { ...holding('resin.device_config_variable.all'), is_online: false })).toBe('permission_denied');
     expect(permissionOf('restart')).toBe('resin.device_config_variable.all');
     expect(permissionOf('delete')).toBe('resin.device.delete');
   });
