@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser } from './support/api';
 import { organizationWithFleet } from './support/fleets';
+import { settleAfter } from './support/settle';
 import { newEmail, signIn } from './support/users';
 
 /*
@@ -60,9 +61,10 @@ test('the main pages have no serious or critical axe violations', async ({ page,
   ];
   const found: Record<string, string[]> = {};
   for (const [path, heading] of pages) {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 }).first()).toContainText(heading, { ignoreCase: true });
-    await page.waitForLoadState('networkidle');
+    await settleAfter(page, async () => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toContainText(heading, { ignoreCase: true });
+    });
     const violations = await seriousViolations(page);
     if (violations.length) found[path] = violations;
   }

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser, type V7 } from './support/api';
 import { organizationWithFleet } from './support/fleets';
 import { PLATFORM_ADMIN } from './support/outbox';
+import { settleAfter } from './support/settle';
 import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn, submitLogin } from './support/users';
@@ -17,10 +18,11 @@ const WIDTHS = [1280, 1440];
 
 /** Waits for the page's content to settle, then the document's width against the viewport. */
 async function expectNoHorizontalOverflow(page: Page, path: string, width: number, ready: () => Promise<void>): Promise<void> {
-  await page.goto(path);
-  await ready();
   // Lazy cards (services, tags) land after the first paint.
-  await page.waitForLoadState('networkidle');
+  await settleAfter(page, async () => {
+    await page.goto(path);
+    await ready();
+  });
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, `${path} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(width);
 }
@@ -85,6 +87,8 @@ test('every main page fits the viewport at 1280 and 1440 px', async ({ page, req
         },
       ],
       [`/devices/${uuid}/settings`, visible(deviceName)],
+      [`/devices/${uuid}/actions`, visible(deviceName)],
+      [`/devices/${uuid}/diagnostics`, visible(deviceName)],
       [`/devices/${uuid}/location`, visible(deviceName)],
       [`/fleets/${fleetId}/releases`, visible('1.0.0')],
       [`/fleets/${fleetId}/releases/${releaseId}/summary`, visible('1.0.0')],
