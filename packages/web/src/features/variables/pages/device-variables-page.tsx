@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DocsLink } from '../../../components/docs-link';
 import { FullPageError } from '../../../components/full-page-status';
@@ -8,12 +8,15 @@ import { AddIcon } from '../../../components/icons';
 import { useNotify } from '../../../lib/notify';
 import { useDeviceVariables, writeDeviceVariable, type DeviceRef } from '../api/device-variables';
 import { variablesRootKey } from '../api/keys';
-import { VariableDialog, type VariableDialogMode } from '../components/variable-dialog';
+import type { VariableDialogMode } from '../components/variable-dialog';
 import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
 import { ALL_SERVICES, byNameAndService, sameVariable, slotOf, variableKey, type VariableRow } from '../variable-row';
 import '../i18n';
+
+// The dialog loads when first opened: the page's first paint stays small.
+const VariableDialog = lazy(async () => ({ default: (await import('../components/variable-dialog')).VariableDialog }));
 
 interface DeviceVariablesPageProps {
   device: DeviceRef;
@@ -113,28 +116,30 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
         />
       ) : null}
       {dialog ? (
-        <VariableDialog
-          mode={dialog.mode}
-          services={services}
-          taken={taken}
-          onClose={() => setDialog(undefined)}
-          onSubmit={({ name, value, service }) => {
-            const { mode, key } = dialog;
-            if (mode.kind === 'edit') {
-              if (key !== undefined) staging.update(key, { ...mode.row, value });
-              return;
-            }
-            const installed = service && services.find((s) => s.id === service.id);
-            staging.add({
-              id: 0,
-              name,
-              value,
-              serviceId: service?.id ?? ALL_SERVICES,
-              serviceName: service?.name ?? '',
-              ...(installed?.serviceInstallId !== undefined ? { serviceInstallId: installed.serviceInstallId } : {}),
-            });
-          }}
-        />
+        <Suspense fallback={null}>
+          <VariableDialog
+            mode={dialog.mode}
+            services={services}
+            taken={taken}
+            onClose={() => setDialog(undefined)}
+            onSubmit={({ name, value, service }) => {
+              const { mode, key } = dialog;
+              if (mode.kind === 'edit') {
+                if (key !== undefined) staging.update(key, { ...mode.row, value });
+                return;
+              }
+              const installed = service && services.find((s) => s.id === service.id);
+              staging.add({
+                id: 0,
+                name,
+                value,
+                serviceId: service?.id ?? ALL_SERVICES,
+                serviceName: service?.name ?? '',
+                ...(installed?.serviceInstallId !== undefined ? { serviceInstallId: installed.serviceInstallId } : {}),
+              });
+            }}
+          />
+        </Suspense>
       ) : null}
     </Stack>
   );

@@ -8,14 +8,15 @@ import { AddIcon } from '../../../components/icons';
 import { useNotify } from '../../../lib/notify';
 import { useFleetVariables, writeFleetVariable } from '../api/fleet-variables';
 import { fleetVariablesKey } from '../api/keys';
-import { VariableDialog, type VariableDialogMode } from '../components/variable-dialog';
+import type { VariableDialogMode } from '../components/variable-dialog';
 import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
 import { ALL_SERVICES, sameVariable, slotOf, variableKey, type VariableRow } from '../variable-row';
 import '../i18n';
 
-// The overrides dialog and its queries load when first opened.
+// The dialogs (and the overrides dialog's queries) load when first opened: the page's first paint stays small.
+const VariableDialog = lazy(async () => ({ default: (await import('../components/variable-dialog')).VariableDialog }));
 const OverridesDialog = lazy(async () => ({ default: (await import('../components/overrides-dialog')).OverridesDialog }));
 
 interface FleetVariablesPageProps {
@@ -99,17 +100,19 @@ export function FleetVariablesPage({ fleetId, canEdit, canDeleteOverrides }: Fle
         />
       ) : null}
       {dialog ? (
-        <VariableDialog
-          mode={dialog.mode}
-          services={services}
-          taken={taken}
-          onClose={() => setDialog(undefined)}
-          onSubmit={({ name, value, service }) => {
-            const { mode, key } = dialog;
-            if (mode.kind === 'add') staging.add({ id: 0, name, value, serviceId: service?.id ?? ALL_SERVICES, serviceName: service?.name ?? '' });
-            else if (key !== undefined) staging.update(key, { ...mode.row, value });
-          }}
-        />
+        <Suspense fallback={null}>
+          <VariableDialog
+            mode={dialog.mode}
+            services={services}
+            taken={taken}
+            onClose={() => setDialog(undefined)}
+            onSubmit={({ name, value, service }) => {
+              const { mode, key } = dialog;
+              if (mode.kind === 'add') staging.add({ id: 0, name, value, serviceId: service?.id ?? ALL_SERVICES, serviceName: service?.name ?? '' });
+              else if (key !== undefined) staging.update(key, { ...mode.row, value });
+            }}
+          />
+        </Suspense>
       ) : null}
       {overridesOf ? (
         <Suspense fallback={null}>
