@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
@@ -184,6 +185,11 @@ test("a bad name shows the model's message in the dialog and nothing is staged o
   await dialog.getByLabel('Name').fill('RESIN_DEVICE_UUID');
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect(dialog.getByText('This environment variable is reserved and cannot be used.')).toBeVisible();
+  // A value over 1 MB: the model's limit, before anything is staged.
+  await dialog.getByLabel('Name').fill('BIG');
+  await dialog.getByLabel('Value').fill('x'.repeat(1024 * 1024 + 1));
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog.getByText('A variable value cannot be longer than 1 MB (1048576 characters).')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('region', { name: 'Pending changes' })).toBeHidden();
@@ -310,4 +316,50 @@ test('an observer sees the variables read-only: no add, edit, delete or apply', 
   await expect(page.getByRole('button', { name: 'Edit VISIBLE' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete VISIBLE' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Device overrides of VISIBLE' })).toBeVisible();
+});
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+test('the variables pages, with staged rows, the bar and the dialog, pass axe and work from the keyboard', async ({ page, request }) => {
+  const { owner, fleetId, deviceTypeId, stamp } = await newFleet(request, 'axe');
+  await setFleetVar(request, owner, fleetId, 'FIRST', 'one');
+  const device = await apiAs<{ id: number; uuid: string }>(request, owner, 'POST', '/v7/device', {
+    belongs_to__application: fleetId,
+    is_of__device_type: deviceTypeId,
+    device_name: `axe-${stamp}`,
+  });
+  await signIn(page, owner.email);
+  await page.goto(`/fleets/${fleetId}/envvars`);
+  await expect(row(page, 'FIRST')).toBeVisible();
+  // From the keyboard: the add button opens the dialog, the form submits with Enter.
+  await page.getByRole('button', { name: 'Add variable' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Add variable' });
+  await expect(dialog.getByLabel('Name')).toBeFocused();
+  await page.keyboard.type('FROM_KEYBOARD');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('typed');
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByLabel('Name').press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(row(page, 'FROM_KEYBOARD')).toContainText('Added');
+  await page.getByRole('button', { name: 'Delete FIRST', exact: true }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  page.once('dialog', (d) => void d.accept());
+  await page.goto(`/devices/${device.uuid}/envvars`);
+  await expect(row(page, 'FIRST')).toContainText('From the fleet');
+  expect(await seriousViolations(page)).toEqual([]);
 });
