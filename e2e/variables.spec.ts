@@ -11,6 +11,16 @@ import { newEmail, signIn } from './support/users';
  * read back through the data API.
  */
 
+// Each test signs up, builds a fleet and drives several page loads on a shared 2-core machine.
+test.describe.configure({ timeout: 150_000 });
+/** The first look at a freshly loaded page may wait for the route's chunks on a busy machine. */
+const LOADED = { timeout: 30_000 };
+/**
+ * Page problems (CSP, console errors) except Chromium's ERR_NETWORK_CHANGED: other jobs on the
+ * machine create container network interfaces, and Chromium then fails requests in flight.
+ */
+const realProblems = (errors: string[]) => errors.filter((e) => !e.includes('net::ERR_NETWORK_CHANGED'));
+
 type Vars = Record<string, string>;
 
 async function fleetEnv(request: APIRequestContext, user: ApiUser, fleetId: number): Promise<Vars> {
@@ -91,7 +101,7 @@ test('fleet variables: add, edit and delete are staged per row with undo; revert
   await page.goto(`/fleets/${fleetId}`);
   await page.getByRole('tablist', { name: 'Fleet sections' }).getByRole('tab', { name: 'Variables' }).click();
   await expect(page).toHaveURL(new RegExp(`/fleets/${fleetId}/envvars$`));
-  await expect(page.getByRole('heading', { name: 'Fleet variables' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Fleet variables' })).toBeVisible(LOADED);
   await expect(row(page, 'KEEP')).toContainText('1');
 
   const stage = async () => {
@@ -138,14 +148,14 @@ test('fleet variables: add, edit and delete are staged per row with undo; revert
   await expect(row(page, 'NEW_VAR')).not.toContainText('Added');
   expect(await fleetEnv(request, owner, fleetId)).toEqual({ KEEP: '1', EDIT_ME: 'new', NEW_VAR: 'hello' });
   expect(await serviceEnv(request, owner, service.id)).toEqual({ SVC_VAR: 'svc value' });
-  expect(problems.errors).toEqual([]);
+  expect(realProblems(problems.errors)).toEqual([]);
 });
 
 test('leaving with pending changes warns; dismissing stays on the page with the changes', async ({ page, request }) => {
   const { owner, fleetId } = await newFleet(request, 'leave');
   await signIn(page, owner.email);
   await page.goto(`/fleets/${fleetId}/envvars`);
-  await expect(page.getByText('No variables yet — add one')).toBeVisible();
+  await expect(page.getByText('No variables yet — add one')).toBeVisible(LOADED);
   await addVariable(page, 'PENDING', 'yes');
 
   const messages: string[] = [];
@@ -235,7 +245,7 @@ test('a device override set on the device page shows beside the fleet value and 
   await page.goto(`/devices/${device.uuid}`);
   await page.getByRole('tablist', { name: 'Device sections' }).getByRole('tab', { name: 'Variables' }).click();
   await expect(page).toHaveURL(new RegExp(`/devices/${device.uuid}/envvars$`));
-  await expect(row(page, 'GREETING')).toContainText('fleet hello');
+  await expect(row(page, 'GREETING')).toContainText('fleet hello', LOADED);
   await expect(row(page, 'GREETING')).toContainText('From the fleet');
 
   await page.getByRole('button', { name: 'Override GREETING on this device' }).click();
@@ -269,7 +279,7 @@ test('a device override set on the device page shows beside the fleet value and 
   await page.getByRole('button', { name: 'Device overrides of GREETING' }).click();
   const overrides = page.getByRole('dialog', { name: 'Devices overriding GREETING' });
   const table = overrides.getByRole('table', { name: 'Device overrides' });
-  await expect(table.getByRole('row')).toHaveCount(6); // the header and five devices
+  await expect(table.getByRole('row')).toHaveCount(6, LOADED); // the header and five devices
   await expect(table).toContainText(`override-${stamp}`);
   await expect(table).toContainText('device hello');
   await expect(overrides.getByText('1–5 of 6')).toBeVisible();
@@ -289,7 +299,7 @@ test('a device override set on the device page shows beside the fleet value and 
   await expect(overrides.getByText('1–5 of 5')).toHaveCount(0);
   expect(deletes).toHaveLength(1);
   expect(await deviceEnv(request, owner, device.id)).toEqual({});
-  expect(problems.errors).toEqual([]);
+  expect(realProblems(problems.errors)).toEqual([]);
 });
 
 test('an observer sees the variables read-only: no add, edit, delete or apply', async ({ page, request }) => {
@@ -310,7 +320,7 @@ test('an observer sees the variables read-only: no add, edit, delete or apply', 
 
   await signIn(page, observer.email);
   await page.goto(`/fleets/${fleet.id}/envvars`);
-  await expect(row(page, 'VISIBLE')).toContainText('to observers');
+  await expect(row(page, 'VISIBLE')).toContainText('to observers', LOADED);
   await expect(page.getByText('You can read these variables')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add variable' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Edit VISIBLE' })).toHaveCount(0);
@@ -332,34 +342,39 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
-test('the variables pages, with staged rows, the bar and the dialog, pass axe and work from the keyboard', async ({ page, request }) => {
-  const { owner, fleetId, deviceTypeId, stamp } = await newFleet(request, 'axe');
-  await setFleetVar(request, owner, fleetId, 'FIRST', 'one');
-  const device = await apiAs<{ id: number; uuid: string }>(request, owner, 'POST', '/v7/device', {
-    belongs_to__application: fleetId,
-    is_of__device_type: deviceTypeId,
-    device_name: `axe-${stamp}`,
-  });
-  await signIn(page, owner.email);
-  await page.goto(`/fleets/${fleetId}/envvars`);
-  await expect(row(page, 'FIRST')).toBeVisible();
-  // From the keyboard: the add button opens the dialog, the form submits with Enter.
-  await page.getByRole('button', { name: 'Add variable' }).focus();
-  await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: 'Add variable' });
-  await expect(dialog.getByLabel('Name')).toBeFocused();
-  await page.keyboard.type('FROM_KEYBOARD');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('typed');
-  expect(await seriousViolations(page)).toEqual([]);
-  await dialog.getByLabel('Name').press('Enter');
-  await expect(dialog).toBeHidden();
-  await expect(row(page, 'FROM_KEYBOARD')).toContainText('Added');
-  await page.getByRole('button', { name: 'Delete FIRST', exact: true }).click();
-  expect(await seriousViolations(page)).toEqual([]);
+test.describe('accessibility', () => {
+  // axe is injected as a script tag, which the server's CSP would block.
+  test.use({ bypassCSP: true });
 
-  page.once('dialog', (d) => void d.accept());
-  await page.goto(`/devices/${device.uuid}/envvars`);
-  await expect(row(page, 'FIRST')).toContainText('From the fleet');
-  expect(await seriousViolations(page)).toEqual([]);
+  test('the variables pages, with staged rows, the bar and the dialog, pass axe and work from the keyboard', async ({ page, request }) => {
+    const { owner, fleetId, deviceTypeId, stamp } = await newFleet(request, 'axe');
+    await setFleetVar(request, owner, fleetId, 'FIRST', 'one');
+    const device = await apiAs<{ id: number; uuid: string }>(request, owner, 'POST', '/v7/device', {
+      belongs_to__application: fleetId,
+      is_of__device_type: deviceTypeId,
+      device_name: `axe-${stamp}`,
+    });
+    await signIn(page, owner.email);
+    await page.goto(`/fleets/${fleetId}/envvars`);
+    await expect(row(page, 'FIRST')).toBeVisible(LOADED);
+    // From the keyboard: the add button opens the dialog, the form submits with Enter.
+    await page.getByRole('button', { name: 'Add variable' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add variable' });
+    await expect(dialog.getByLabel('Name')).toBeFocused();
+    await page.keyboard.type('FROM_KEYBOARD');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('typed');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Name').press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(row(page, 'FROM_KEYBOARD')).toContainText('Added');
+    await page.getByRole('button', { name: 'Delete FIRST', exact: true }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    page.once('dialog', (d) => void d.accept());
+    await page.goto(`/devices/${device.uuid}/envvars`);
+    await expect(row(page, 'FIRST')).toContainText('From the fleet', LOADED);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
