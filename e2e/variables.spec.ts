@@ -328,6 +328,36 @@ test('an observer sees the variables read-only: no add, edit, delete or apply', 
   await expect(page.getByRole('button', { name: 'Device overrides of VISIBLE' })).toBeVisible();
 });
 
+test("another organization's user can neither open the fleet's variables page nor read or write its variables", async ({ page, request }) => {
+  const { owner, fleetId, deviceTypeId, stamp } = await newFleet(request, 'owned');
+  await setFleetVar(request, owner, fleetId, 'SECRET', 'mine');
+  const device = await apiAs<{ id: number; uuid: string }>(request, owner, 'POST', '/v7/device', {
+    belongs_to__application: fleetId,
+    is_of__device_type: deviceTypeId,
+    device_name: `owned-${stamp}`,
+  });
+  const stranger = await registerApiUser(request, newEmail('stranger'));
+  await signIn(page, stranger.email);
+  // The fleet shell treats an unreadable fleet as missing: back to /fleets, nothing shown.
+  await page.goto(`/fleets/${fleetId}/envvars`);
+  await expect(page).toHaveURL(/\/fleets$/, LOADED);
+  await expect(page.getByText('SECRET')).toHaveCount(0);
+  await page.goto(`/devices/${device.uuid}/envvars`);
+  await expect(page).not.toHaveURL(/envvars/, LOADED);
+  await expect(page.getByText('SECRET')).toHaveCount(0);
+  // The data API the pages use shows the stranger nothing and refuses the writes the page would send.
+  expect(await fleetEnv(request, stranger, fleetId)).toEqual({});
+  const auth = { Authorization: `Bearer ${stranger.token}` };
+  const post = await request.post('/v7/application_environment_variable', { headers: auth, data: { application: fleetId, name: 'INJECTED', value: 'x' } });
+  expect(post.status()).toBeGreaterThanOrEqual(400);
+  expect(post.status()).toBeLessThan(500);
+  const postDevice = await request.post('/v7/device_environment_variable', { headers: auth, data: { device: device.id, name: 'INJECTED', value: 'x' } });
+  expect(postDevice.status()).toBeGreaterThanOrEqual(400);
+  expect(postDevice.status()).toBeLessThan(500);
+  expect(await fleetEnv(request, owner, fleetId)).toEqual({ SECRET: 'mine' });
+  expect(await deviceEnv(request, owner, device.id)).toEqual({});
+});
+
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 async function seriousViolations(page: Page): Promise<string[]> {

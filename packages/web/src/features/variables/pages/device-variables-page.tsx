@@ -91,7 +91,7 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
       </Typography>
       {!canEdit ? <Alert severity="info">{t('variables.read_only')}</Alert> : null}
       {query.isPending ? (
-        <VariablesTable rows={[]} canEdit={false} busy showFleetValue />
+        <VariablesTable rows={undefined} canEdit={false} busy showFleetValue />
       ) : rows.length === 0 ? (
         <Typography color="text.secondary">{t('variables.empty_device')}</Typography>
       ) : (

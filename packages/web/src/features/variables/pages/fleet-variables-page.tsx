@@ -75,7 +75,7 @@ export function FleetVariablesPage({ fleetId, canEdit, canDeleteOverrides }: Fle
       </Typography>
       {!canEdit ? <Alert severity="info">{t('variables.read_only')}</Alert> : null}
       {query.isPending ? (
-        <VariablesTable rows={[]} canEdit={false} busy showFleetValue={false} />
+        <VariablesTable rows={undefined} canEdit={false} busy showFleetValue={false} />
       ) : rows.length === 0 ? (
         <Typography color="text.secondary">{t('variables.empty_fleet')}</Typography>
       ) : (
