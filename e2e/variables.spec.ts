@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
+import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
 import { newEmail, signIn } from './support/users';
 
@@ -356,6 +357,51 @@ test("another organization's user can neither open the fleet's variables page no
   expect(postDevice.status()).toBeLessThan(500);
   expect(await fleetEnv(request, owner, fleetId)).toEqual({ SECRET: 'mine' });
   expect(await deviceEnv(request, owner, device.id)).toEqual({});
+});
+
+test('service variables on a device: a fleet service variable is overridden for the service installed on the device, and a device service variable added', async ({ page, request }) => {
+  const { owner, fleetId, deviceTypeId, stamp } = await newFleet(request, 'devsvc');
+  const web = await apiAs<{ id: number }>(request, owner, 'POST', '/v7/service', { application: fleetId, service_name: 'web' });
+  await apiAs(request, owner, 'POST', '/v7/service_environment_variable', { service: web.id, name: 'SVC_GREETING', value: 'fleet web' });
+  const device = await apiAs<{ id: number; uuid: string }>(request, owner, 'POST', '/v7/device', {
+    belongs_to__application: fleetId,
+    is_of__device_type: deviceTypeId,
+    device_name: `devsvc-${stamp}`,
+  });
+  // Service installs come from the device's state reports; arranged directly here.
+  await arrangeSql('INSERT INTO service_install (device, installs__service) VALUES ($1, $2)', [device.id, web.id]);
+
+  await signIn(page, owner.email);
+  await page.goto(`/devices/${device.uuid}/envvars`);
+  await expect(row(page, 'SVC_GREETING', 'web')).toContainText('From the fleet', LOADED);
+  await page.getByRole('button', { name: 'Override SVC_GREETING (web) on this device' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Override SVC_GREETING on this device' });
+  await expect(dialog.getByLabel('Value')).toHaveValue('fleet web');
+  await dialog.getByLabel('Value').fill('device web');
+  await dialog.getByRole('button', { name: 'Override' }).click();
+  await addVariable(page, 'ONLY_HERE', 'web only', 'web');
+  const bar = page.getByRole('region', { name: 'Pending changes' });
+  await expect(bar).toContainText('2 pending changes');
+  await bar.getByRole('button', { name: 'Apply all changes' }).click();
+  await expect(bar).toBeHidden();
+  await expect(row(page, 'SVC_GREETING', 'web')).toContainText('overrides fleet value fleet web');
+  await expect(row(page, 'ONLY_HERE', 'web')).toContainText('web only');
+  const rows = await apiAs<V7<'device_service_environment_variable', 'name' | 'value'>>(
+    request,
+    owner,
+    'GET',
+    `/v7/device_service_environment_variable?$select=name,value&$orderby=name asc&$filter=${encodeURIComponent(`service_install/any(si:si/device eq ${device.id})`)}`,
+  );
+  expect(rows.d.map((r) => [r.name, r.value])).toEqual([
+    ['ONLY_HERE', 'web only'],
+    ['SVC_GREETING', 'device web'],
+  ]);
+
+  await page.goto(`/fleets/${fleetId}/envvars`);
+  await page.getByRole('button', { name: 'Device overrides of SVC_GREETING (web)' }).click();
+  const overrides = page.getByRole('dialog', { name: 'Devices overriding SVC_GREETING (web)' });
+  await expect(overrides.getByRole('table', { name: 'Device overrides' })).toContainText('device web', LOADED);
+  await expect(overrides.getByRole('table', { name: 'Device overrides' })).toContainText(`devsvc-${stamp}`);
 });
 
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
