@@ -157,6 +157,12 @@ test('leaving with pending changes warns; dismissing stays on the page with the 
   await signIn(page, owner.email);
   await page.goto(`/fleets/${fleetId}/envvars`);
   await expect(page.getByText('No variables yet — add one')).toBeVisible(LOADED);
+  // The page's documentation link opens the Variables guide shipped with the server.
+  const docs = page.getByRole('link', { name: 'Read about variables' });
+  await expect(docs).toHaveAttribute('href', '/docs/variables');
+  const guide = await request.get('/docs/variables');
+  expect(guide.status()).toBe(200);
+  expect(await guide.text()).toContain('Apply all changes');
   await addVariable(page, 'PENDING', 'yes');
 
   const messages: string[] = [];
