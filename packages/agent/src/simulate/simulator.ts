@@ -134,10 +134,12 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       logs?.onEvent(d, e);
       o.onEvent?.(e, d);
     },
+    // One object per release and environment: devices without overrides of their own share it.
     internRelease: (r: TargetRelease) => {
-      const known = releases.get(r.commit);
-      if (known && known.services.length === r.services.length) return known;
-      releases.set(r.commit, r);
+      const key = `${r.commit} ${JSON.stringify(r.services.map((s) => [s.name, s.imageId, s.environment]))}`;
+      const known = releases.get(key);
+      if (known) return known;
+      releases.set(key, r);
       return r;
     },
   };
