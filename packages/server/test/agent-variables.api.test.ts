@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { effectiveValues, type EffectiveVariable } from '@flotilla/model';
 import { CONTAINER_LABELS, normalizeConfig, startAgent, type ConfigHookDocument, type RunningAgent } from '@flotilla/agent';
 import { sdkClient, signUp, type SignedUpUser } from './harness.js';
 import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
@@ -25,6 +26,7 @@ const engine = testEngine();
 const docker = new Docker({ socketPath: engine.socketPath });
 const testId = `agent-vars-${hex(4)}`;
 const labels = { [TEST_LABEL]: testId };
+const ENGINE_ENV = new Set(['PATH', 'HOSTNAME', 'TERM', 'container', 'HOME']);
 const SLEEP = 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done';
 
 const composition = {
@@ -181,6 +183,20 @@ describe('flotilla-agent run applies variables and configuration', () => {
     expect(after.worker!.env.GREETING).toBe('from-fleet');
     expect(after.main!.env).toMatchObject({ LEVEL: 'device', FROM_COMPOSE: 'yes' });
     expect(events.all).toContainEqual({ type: 'environment', changed: { main: ['GREETING'] } });
+
+    // What the containers run is what the device's effective-variables view says (one function for both).
+    const res = await fetch(`${t.url}/device/${uuid}/effective-variables`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(res.status).toBe(200);
+    const effective = (await res.json()) as { services: { service_name: string; environment: EffectiveVariable[] }[] };
+    for (const s of effective.services) {
+      // Less the balena defaults and what the engine adds on its own (the image's PATH, HOSTNAME, TERM, container).
+      const own = Object.fromEntries(Object.entries(after[s.service_name]!.env).filter(([k]) => !k.startsWith('BALENA') && !ENGINE_ENV.has(k)));
+      expect(own).toEqual(effectiveValues(s.environment, { sentOnly: true }));
+    }
+    expect(effective.services.find((s) => s.service_name === 'main')!.environment.find((v) => v.name === 'GREETING')).toMatchObject({
+      value: 'from-device-service',
+      level: 'device-service',
+    });
 
     // Removing the override brings the fleet value back, again in main only.
     await sdk.models.device.serviceVar.remove(uuid, 'main', 'GREETING');
