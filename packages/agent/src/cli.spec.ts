@@ -82,6 +82,10 @@ describe('flotilla-agent run', () => {
     // The host shell is off unless asked for.
     expect(parseCommand(['run', '--config', 'a.json'])).not.toHaveProperty('allowHostShell');
     expect(parseCommand(['run', '--config', 'a.json', '--allow-host-shell'])).toMatchObject({ kind: 'run', allowHostShell: true });
+    expect(parseCommand(['run', '--config', 'a.json', '--config-hook', '/usr/local/bin/hook'])).toMatchObject({ kind: 'run', configHook: '/usr/local/bin/hook' });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_CONFIG_HOOK: '/etc/hook' })).toMatchObject({ kind: 'run', configHook: '/etc/hook' });
+    expect(parseCommand(['run', '--config', 'a.json', '--config-hook=/a'], { FLOTILLA_CONFIG_HOOK: '/etc/hook' })).toMatchObject({ kind: 'run', configHook: '/a' });
+    expect(parseCommand(['run', '--config', 'a.json'])).not.toHaveProperty('configHook');
     expect(parseCommand(['run', '--config', 'a.json', '--engine', 'lxc'])).toMatchObject({ kind: 'error', message: 'run: --engine must be docker, podman or none, got "lxc"' });
     expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'rkt' })).toMatchObject({ kind: 'error', message: 'run: FLOTILLA_AGENT_ENGINE must be docker, podman or none, got "rkt"' });
   });

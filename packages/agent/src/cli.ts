@@ -19,6 +19,7 @@ The Flotilla device agent.
 
 Commands:
   run --config <file> [--engine docker|podman|none] [--allow-power] [--allow-host-shell]
+      [--config-hook <executable>]
       Run the agent on this Linux device: register with the provisioning key from
       <file>, poll the target state, report state and real host metrics, keep the
       cloud link open and answer device actions. With --engine docker or podman it
@@ -38,7 +39,7 @@ Run \`flotilla-agent <command> --help\` for one command's options.
 `;
 
 const RUN_USAGE = `Usage: flotilla-agent run --config <file> [--engine docker|podman|none] [--allow-power]
-                           [--allow-host-shell]
+                           [--allow-host-shell] [--config-hook <executable>]
 
 Options:
   --config <file>   config.json as balenaOS writes it: apiEndpoint, applicationId,
@@ -55,6 +56,13 @@ Options:
                     the web terminal may open a shell on this host (as the agent's
                     user, in a pseudo-terminal); off by default: host terminals are
                     refused and only service containers can be opened
+  --config-hook <executable>
+                    (default: $FLOTILLA_CONFIG_HOOK) run with the configuration
+                    variables the agent does not apply itself as JSON on stdin
+                    whenever they change, so the host can map them to its own
+                    settings (config.txt…); a failure is logged and retried on the
+                    next change; variables marked will_reboot then reboot the host
+                    (with --allow-power, once the update lock is free)
   -h, --help        show this help
 
 What it does:
@@ -71,7 +79,12 @@ What it does:
     link and restarts the agent in-process, shutdown stops the agent;
   - while the update lock file exists (default /tmp/flotilla/updates.lock),
     actions that stop services answer 423 unless forced, and a new release
-    waits before stopping any running service.
+    waits before stopping any running service;
+  - configuration variables: BALENA_SUPERVISOR_POLL_INTERVAL, local mode
+    (RESIN_SUPERVISOR_LOCAL_MODE=1: the cloud's release is no longer applied,
+    the device still reports) and RESIN_SUPERVISOR_OVERRIDE_LOCK=1 (the update
+    lock is ignored) are applied by the agent; every other one goes to the
+    config hook.
 `;
 
 const SIMULATE_USAGE = `Usage: flotilla-agent simulate --api <url> --provisioning-key <key> --count <n>
@@ -97,6 +110,9 @@ Options:
   --no-logs                 send no logs at all
   --stats-file <path>       rewrite <path> every 5 s with the simulation's counters
                             and its poll latency histogram (JSON)
+  --applied-file <path>     rewrite <path> every 5 s with what each device applied
+                            (JSON by uuid: configuration, host configuration,
+                            each service's environment, reboots for configuration)
   --quiet                   no per-device log lines, only the summary
   -h, --help                show this help
 
@@ -108,7 +124,7 @@ a percentage, applying changes, done).
 
 export type Command =
   | { kind: 'help'; text: string }
-  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean; allowHostShell?: boolean }
+  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean; allowHostShell?: boolean; configHook?: string }
   | {
       kind: 'simulate';
       api: string;
@@ -124,6 +140,7 @@ export type Command =
       logRate?: number;
       noLogs?: boolean;
       statsFile?: string;
+      appliedFile?: string;
       quiet?: boolean;
     }
   | { kind: 'error'; message: string; usage: string };
@@ -149,7 +166,7 @@ const ENGINES = ['docker', 'podman', 'none'] as const;
 function parseRun(args: string[], env: Record<string, string | undefined>): Command {
   const parsed = parseOptions(
     args,
-    { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' }, 'allow-host-shell': { type: 'boolean' } },
+    { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' }, 'allow-host-shell': { type: 'boolean' }, 'config-hook': { type: 'string' } },
     RUN_USAGE,
   );
   if (!parsed.ok) return parsed.command;
@@ -161,12 +178,14 @@ function parseRun(args: string[], env: Record<string, string | undefined>): Comm
     const source = fromFlag !== undefined ? '--engine' : 'FLOTILLA_AGENT_ENGINE';
     return usageError(`run: ${source} must be docker, podman or none, got "${engine}"`, RUN_USAGE);
   }
+  const configHook = text(parsed.values['config-hook']) ?? (env.FLOTILLA_CONFIG_HOOK || undefined);
   return {
     kind: 'run',
     config,
     engine: engine as (typeof ENGINES)[number],
     allowPower: parsed.values['allow-power'] === true,
     ...(parsed.values['allow-host-shell'] === true ? { allowHostShell: true } : {}),
+    ...(configHook !== undefined ? { configHook } : {}),
   };
 }
 
@@ -187,6 +206,7 @@ function parseSimulate(args: string[]): Command {
       'log-rate': { type: 'string' },
       'no-logs': { type: 'boolean' },
       'stats-file': { type: 'string' },
+      'applied-file': { type: 'string' },
       quiet: { type: 'boolean' },
     },
     SIMULATE_USAGE,
@@ -241,6 +261,8 @@ function parseSimulate(args: string[]): Command {
   if (parsed.values['no-logs'] === true) command.noLogs = true;
   const statsFile = text(parsed.values['stats-file']);
   if (statsFile !== undefined) command.statsFile = statsFile;
+  const appliedFile = text(parsed.values['applied-file']);
+  if (appliedFile !== undefined) command.appliedFile = appliedFile;
   return command;
 }
 

@@ -37,6 +37,7 @@ export const runCommand: CommandRunner = async (command, out) => {
         engine: command.engine,
         allowPower: command.allowPower,
         allowHostShell: command.allowHostShell === true,
+        ...(command.configHook !== undefined ? { configHook: command.configHook } : {}),
         // The real agent ships its device logs (the library form leaves them off unless asked).
         logs: {},
         config: loaded.config,
@@ -74,6 +75,7 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.logRate !== undefined ? { logRate: command.logRate } : {}),
       ...(command.noLogs ? { logs: false as const } : {}),
       ...(command.statsFile !== undefined ? { statsFile: command.statsFile } : {}),
+      ...(command.appliedFile !== undefined ? { appliedFile: command.appliedFile } : {}),
       locations: command.locations === true,
       log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),
     });

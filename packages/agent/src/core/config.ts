@@ -139,7 +139,12 @@ export async function loadConfig(path: string): Promise<{ config: AgentConfig; c
 
 /** Writes the file atomically (temp file + rename) so a crash never leaves half a config. */
 export async function saveConfig(path: string, config: AgentConfig): Promise<void> {
+  await saveJsonFile(path, config);
+}
+
+/** Writes a JSON file atomically (temp file + rename), readable by the owner only. */
+export async function saveJsonFile(path: string, value: unknown): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   await rename(tmp, path);
 }

@@ -171,6 +171,29 @@ describe('planApply', () => {
     expect(plan.disruptive).toBe(true);
   });
 
+  it("recreates only the service whose environment changed (a variable), keeping the other's container", () => {
+    const t1 = target([svc('main', { environment: { GREETING: 'a' } }), svc('worker', { environment: { GREETING: 'a' } })]);
+    const [m1, w1] = t1.release.services.map((s) => containerSpec(t1, s)) as [ContainerSpec, ContainerSpec];
+    // Same release: a device-service variable changes main's environment only.
+    const t2 = target([svc('main', { environment: { GREETING: 'b' } }), svc('worker', { environment: { GREETING: 'a' } })]);
+    const [m2, w2] = t2.release.services.map((s) => containerSpec(t2, s)) as [ContainerSpec, ContainerSpec];
+    expect(m2.env).toContain('GREETING=b');
+    expect(w2.configHash).toBe(w1.configHash);
+    expect(m2.configHash).not.toBe(m1.configHash);
+    const current = [running(m1, 'sha256:m'), running(w1, 'sha256:w')];
+    const ids: Record<string, string> = { [m2.image]: 'sha256:m', [w2.image]: 'sha256:w' };
+    const plan = planApply(current, [m2, w2], (i) => ids[i], []);
+    expect(plan.keep).toEqual(['worker']);
+    expect(plan.steps).toEqual([
+      { kind: 'kill', container: current[0] },
+      { kind: 'start', spec: m2 },
+    ]);
+    // The order of the variables does not matter (the server may list them in any order).
+    const t3 = target([svc('main', { environment: { B: '2', A: '1' } })]);
+    const t4 = target([svc('main', { environment: { A: '1', B: '2' } })]);
+    expect(containerSpec(t3, t3.release.services[0]!).configHash).toBe(containerSpec(t4, t4.release.services[0]!).configHash);
+  });
+
   it('kill-then-download: the old container goes before the new image is pulled', () => {
     const t2 = target([svc('main', { image: 'reg.test/v2/main-2', labels: { 'io.balena.update.strategy': 'kill-then-download' } })], 8, 'two');
     const main2 = containerSpec(t2, t2.release.services[0]!);

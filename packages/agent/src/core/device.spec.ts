@@ -306,7 +306,8 @@ describe('the device protocol loop with a container host (run --engine)', () => 
     expect(state.applied[0]).toMatchObject({ uuid, appId: 3, appUuid: 'app-uuid', appName: 'Fleet', deviceType: 'raspberrypi3' });
     const downloading = calls.reports.find((r) => r.update_status === 'downloading');
     expect(JSON.stringify(downloading?.apps)).toContain('"status":"Downloading","download_progress":40');
-    expect(calls.reports.at(-1)).toMatchObject({ update_status: 'done', apps: { 'app-uuid': { release_uuid: 'c1' } } });
+    expect(JSON.stringify(calls.reports)).toContain('"release_uuid":"c1"');
+    expect(JSON.stringify(calls.reports)).not.toContain('"release_uuid":"c2"');
     expect(device.running?.commit).toBe('c1');
     device.stop();
   });
@@ -416,5 +417,172 @@ describe('the device protocol loop with a container host (run --engine)', () => 
     });
     expect(refused.device.phase).toBe('online');
     refused.device.stop();
+  });
+});
+
+describe('configuration variables (issue 16)', () => {
+  const targetWith = (config: Record<string, string>, commit = 'c1', env: Record<string, Record<string, string>> = {}) => ({
+    [uuid]: {
+      name: 'dev',
+      config,
+      apps: {
+        'app-uuid': {
+          id: 3,
+          name: 'Fleet',
+          class: 'fleet',
+          releases: {
+            [commit]: {
+              id: 1,
+              services: {
+                main: { id: 1, image_id: 9, image: `img-${commit}`, environment: env.main ?? {} },
+                worker: { id: 2, image_id: 10, image: `img-w-${commit}`, environment: env.worker ?? {} },
+              },
+            },
+          },
+        },
+      },
+    },
+  });
+  const reboot = new Set(['BALENA_HOST_CONFIG_gpu_mem']);
+
+  it('local mode: the cloud release is no longer applied, polls and reports go on; switched off, the release is applied', async () => {
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, calls, polls, events, advance } = setup(false, () => 0, { containers: host });
+    polls.push({ status: 200, etag: '"e1"', body: targetWith({}, 'c1') });
+    device.start();
+    await advance(1_000);
+    expect(hostCalls).toEqual(['apply c1']);
+    polls.push({ status: 200, etag: '"e2"', body: targetWith({ RESIN_SUPERVISOR_LOCAL_MODE: '1' }, 'c2') });
+    device.pollNow();
+    await advance(1_000);
+    expect(events).toContainEqual({ type: 'local-mode', on: true });
+    expect(hostCalls).toEqual(['apply c1']);
+    expect(device.running?.commit).toBe('c1');
+    const pollsBefore = calls.polls.length;
+    await advance(61_000);
+    expect(calls.polls.length).toBeGreaterThan(pollsBefore);
+    // Still reporting what runs: the release it had when local mode went on.
+    expect(JSON.stringify(calls.reports)).toContain('"release_uuid":"c1"');
+    expect(JSON.stringify(calls.reports)).not.toContain('"release_uuid":"c2"');
+    polls.push({ status: 200, etag: '"e3"', body: targetWith({ RESIN_SUPERVISOR_LOCAL_MODE: '0' }, 'c2') });
+    device.pollNow();
+    await advance(1_000);
+    expect(events).toContainEqual({ type: 'local-mode', on: false });
+    expect(hostCalls).toEqual(['apply c1', 'apply c2']);
+    expect(device.running?.commit).toBe('c2');
+    device.stop();
+  });
+
+  it('records the applied environment and names the services whose environment changed', async () => {
+    const { host, calls: hostCalls } = fakeHost();
+    const { device, polls, events, advance } = setup(false, () => 0, { containers: host });
+    polls.push({ status: 200, etag: '"e1"', body: targetWith({}, 'c1', { main: { A: '1' }, worker: { A: '1' } }) });
+    device.start();
+    await advance(1_000);
+    expect(device.applied.environment).toEqual({ main: { A: '1' }, worker: { A: '1' } });
+    polls.push({ status: 200, etag: '"e2"', body: targetWith({}, 'c1', { main: { A: '2' }, worker: { A: '1' } }) });
+    device.pollNow();
+    await advance(1_000);
+    // The engine host is asked to apply the same release again; it replaces only what changed (planApply).
+    expect(hostCalls).toEqual(['apply c1', 'apply c1']);
+    expect(events).toContainEqual({ type: 'environment', changed: { main: ['A'] } });
+    expect(device.applied.environment.main).toEqual({ A: '2' });
+    device.stop();
+  });
+
+  it('gives the host config to the hook when it changes (not the agent own), reboots for a will_reboot one only once the update lock is gone', async () => {
+    let locked = true;
+    const docs: unknown[] = [];
+    const saved: Record<string, string>[] = [];
+    const { device, polls, events, advance } = setup(() => locked, () => 0, {
+      lockRetryMs: 1_000,
+      applyHostConfig: async (doc) => void docs.push(doc),
+      onHostConfigApplied: (c) => void saved.push(c),
+      rebootSchema: async () => reboot,
+    });
+    polls.push({ status: 200, etag: '"e1"', body: targetWith({ RESIN_SUPERVISOR_POLL_INTERVAL: '60000' }) });
+    device.start();
+    await advance(1_000);
+    // Nothing for the host on the first boot: no hook run.
+    expect(docs).toEqual([]);
+    polls.push({ status: 200, etag: '"e2"', body: targetWith({ RESIN_SUPERVISOR_POLL_INTERVAL: '60000', BALENA_SUPERVISOR_DELTA: 'true' }) });
+    device.pollNow();
+    await advance(1_000);
+    expect(docs).toEqual([{ version: 1, uuid, deviceType: 'raspberrypi3', config: { BALENA_SUPERVISOR_DELTA: 'true' }, changed: ['BALENA_SUPERVISOR_DELTA'], reboot: [] }]);
+    expect(saved).toEqual([{ BALENA_SUPERVISOR_DELTA: 'true' }]);
+    polls.push({ status: 200, etag: '"e3"', body: targetWith({ BALENA_SUPERVISOR_DELTA: 'true', BALENA_HOST_CONFIG_gpu_mem: '128' }) });
+    device.pollNow();
+    await advance(1_000);
+    expect(docs.at(-1)).toMatchObject({ changed: ['BALENA_HOST_CONFIG_gpu_mem'], reboot: ['BALENA_HOST_CONFIG_gpu_mem'] });
+    expect(events).toContainEqual({ type: 'config-reboot', names: ['BALENA_HOST_CONFIG_gpu_mem'], state: 'waiting' });
+    await advance(10_000);
+    expect(events.filter((e) => e.type === 'power')).toEqual([]);
+    expect(device.phase).toBe('online');
+    locked = false;
+    await advance(1_000);
+    expect(events).toContainEqual({ type: 'config-reboot', names: ['BALENA_HOST_CONFIG_gpu_mem'], state: 'rebooting' });
+    expect(events).toContainEqual({ type: 'power', kind: 'reboot' });
+    expect(device.applied.configReboots).toBe(1);
+    await advance(6_000);
+    expect(device.phase).toBe('online');
+    // Back from the reboot with the same configuration: no second hook run, no second reboot.
+    expect(docs).toHaveLength(2);
+    expect(device.applied.configReboots).toBe(1);
+    device.stop();
+  });
+
+  it('reboots under the lock when the lock is overridden; a refused reboot (no --allow-power) is only reported', async () => {
+    const { device, polls, events, advance } = setup(true, () => 0, {
+      applyHostConfig: async () => {},
+      appliedHostConfig: {},
+      rebootSchema: async () => reboot,
+    });
+    polls.push({ status: 200, etag: '"e1"', body: targetWith({ RESIN_SUPERVISOR_OVERRIDE_LOCK: '1', RESIN_HOST_CONFIG_gpu_mem: '64' }) });
+    device.start();
+    await advance(1_000);
+    expect(events).toContainEqual({ type: 'config-reboot', names: ['RESIN_HOST_CONFIG_gpu_mem'], state: 'rebooting' });
+    device.stop();
+
+    const refused = setup(false, () => 0, {
+      applyHostConfig: async () => {},
+      appliedHostConfig: {},
+      rebootSchema: async () => reboot,
+      powerRefusal: () => 'started without --allow-power',
+    });
+    refused.polls.push({ status: 200, etag: '"e1"', body: targetWith({ BALENA_HOST_CONFIG_gpu_mem: '64' }) });
+    refused.device.start();
+    await refused.advance(1_000);
+    expect(refused.events).toContainEqual({ type: 'config-reboot', names: ['BALENA_HOST_CONFIG_gpu_mem'], state: 'refused', reason: 'started without --allow-power' });
+    expect(refused.events.filter((e) => e.type === 'power')).toEqual([]);
+    refused.device.stop();
+  });
+
+  it('a failed hook is reported and retried on the next change only', async () => {
+    let fail = true;
+    let runs = 0;
+    const { device, polls, events, advance } = setup(false, () => 0, {
+      appliedHostConfig: {},
+      applyHostConfig: async () => {
+        runs++;
+        if (fail) throw new Error('exit 3');
+      },
+    });
+    polls.push({ status: 200, etag: '"e1"', body: targetWith({ BALENA_SUPERVISOR_DELTA: 'true' }) });
+    device.start();
+    await advance(1_000);
+    expect(runs).toBe(1);
+    expect(events).toContainEqual({ type: 'host-config-failed', error: 'exit 3' });
+    // The same configuration again (another poll): not retried.
+    polls.push({ status: 200, etag: '"e2"', body: targetWith({ BALENA_SUPERVISOR_DELTA: 'true', RESIN_SUPERVISOR_POLL_INTERVAL: '60000' }) });
+    device.pollNow();
+    await advance(1_000);
+    expect(runs).toBe(1);
+    fail = false;
+    polls.push({ status: 200, etag: '"e3"', body: targetWith({ BALENA_SUPERVISOR_DELTA: 'false' }) });
+    device.pollNow();
+    await advance(1_000);
+    expect(runs).toBe(2);
+    expect(events).toContainEqual({ type: 'host-config', changed: ['BALENA_SUPERVISOR_DELTA'], config: { BALENA_SUPERVISOR_DELTA: 'false' } });
+    device.stop();
   });
 });

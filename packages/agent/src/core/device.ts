@@ -12,6 +12,7 @@ import { changedConfig } from './log-system.js';
 import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
 import { TerminalSessions, type TerminalHost } from './terminal.js';
+import { changedEnvironments, hookDocument, hostConfig, isLocalMode, rebootAllowed, type ConfigHookDocument } from './device-config.js';
 
 /**
  * One device's protocol loop: register → poll target state → simulate the update → report
@@ -35,7 +36,17 @@ export type DeviceEvent =
   | { type: 'action'; action: string; status: number }
   | { type: 'power'; kind: 'reboot' | 'shutdown' | 'back' }
   /** The target's configuration changed after the first target (the new values of the changed keys). */
-  | { type: 'config'; changed: Record<string, string> };
+  | { type: 'config'; changed: Record<string, string> }
+  /** Local mode was switched on or off (the cloud's release is not applied while on). */
+  | { type: 'local-mode'; on: boolean }
+  /** The host accepted its configuration variables (config hook / simulator), `changed` the names applied. */
+  | { type: 'host-config'; changed: string[]; config: Record<string, string> }
+  /** The config hook failed: retried on the next change of the configuration. */
+  | { type: 'host-config-failed'; error: string }
+  /** Applied configuration needs a reboot: `waiting` while the update lock holds it back, `refused` when this host may not reboot. */
+  | { type: 'config-reboot'; names: string[]; state: 'waiting' | 'rebooting' | 'refused'; reason?: string }
+  /** Services recreated (engine) or restarted (simulation) because their environment changed: service → changed names. */
+  | { type: 'environment'; changed: Record<string, string[]> };
 
 export interface DeviceEnv {
   api: DeviceApi;
@@ -102,6 +113,18 @@ export interface DeviceOptions {
   terminal?: TerminalHost;
   /** Health checks and diagnose (issue 15): the real host's or the simulator's; without it they answer 501. */
   diagnostics?: DeviceDiagnostics;
+  /**
+   * Applies the configuration variables the agent does not apply itself (run: the
+   * `FLOTILLA_CONFIG_HOOK` executable; simulate: records them). Rejects when the host did
+   * not take them (retried on the next change). Without it they are only logged as not applied.
+   */
+  applyHostConfig?(doc: ConfigHookDocument): Promise<void>;
+  /** The host configuration last accepted (run: read back from disk), so a restart neither re-runs the hook nor reboots again. */
+  appliedHostConfig?: Record<string, string> | null;
+  /** Called once the host accepted a configuration (run: written to disk before any reboot). */
+  onHostConfigApplied?(config: Record<string, string>): Promise<void> | void;
+  /** The device type's configuration variables that need a reboot (`will_reboot` in its schema), BALENA_ spelling. */
+  rebootSchema?(): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -156,6 +179,22 @@ export class Device {
   private clearing = false;
   private engineUpdate: UpdateSnapshot | null = null;
   private installProgress: Record<string, ServiceProgress> | null = null;
+  // Configuration (issue 16): local mode, the host's variables, the reboot they may need.
+  private localMode = false;
+  private appliedHostConfig: Record<string, string> | null;
+  private failedHostConfig: string | null = null;
+  private unappliedLogged: string | null = null;
+  private hostConfigBusy = false;
+  private hostConfigAgain = false;
+  private pendingReboot: string[] | null = null;
+  private rebootTask: Task | null = null;
+  /** What this device applied (the simulator shows it): the target's configuration, each service's environment, config reboots. */
+  readonly applied: { config: Record<string, string>; hostConfig: Record<string, string> | null; environment: Record<string, Record<string, string>>; configReboots: number } = {
+    config: {},
+    hostConfig: null,
+    environment: {},
+    configReboots: 0,
+  };
 
   constructor(
     readonly env: DeviceEnv,
@@ -164,6 +203,8 @@ export class Device {
     this.deviceId = opts.deviceId;
     this.provisioningKey = opts.provisioningKey;
     this.pollIntervalMs = opts.pollIntervalMs;
+    this.appliedHostConfig = opts.appliedHostConfig ?? null;
+    this.applied.hostConfig = this.appliedHostConfig;
   }
 
   get uuid(): string {
@@ -292,7 +333,8 @@ export class Device {
       this.emit({ type: 'poll', status: res.status });
       if (res.status === 200) {
         this.etag = res.etag;
-        this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId, this.opts.containers !== undefined));
+        // With details (environment, labels, composition): the simulation records the environment too.
+        this.applyTarget(summarizeTarget(res.body, this.uuid, this.opts.applicationId, true));
       }
       this.schedulePoll(jittered(this.pollIntervalMs, this.env.random, POLL_JITTER));
     } catch (err) {
@@ -319,7 +361,24 @@ export class Device {
     if (!this.opts.pollIntervalFixed) this.pollIntervalMs = pollIntervalFrom(next.config, this.opts.pollIntervalMs);
     if (diff.releaseChanged || diff.servicesChanged) this.emit({ type: 'target', commit: next.release?.commit ?? null });
     if (!first && diff.configChanged) this.emit({ type: 'config', changed: changedConfig(previous, next.config) });
+    this.applied.config = next.config;
+    if (first || diff.configChanged) this.syncHostConfig();
+    const wasLocal = this.localMode;
+    this.localMode = isLocalMode(next.config);
+    if (this.localMode !== wasLocal) {
+      this.emit({ type: 'local-mode', on: this.localMode });
+      this.env.log(this, this.localMode ? "local mode on: the cloud's release is not applied until it is switched off" : "local mode off: applying the cloud's release");
+    }
+    // Local mode (balena's supervisor alike): the services stay as they are; polling and reports go on.
+    if (this.localMode) return;
     const want = next.release;
+    if (wasLocal && want !== null) {
+      // Back from local mode: whatever ran meanwhile is brought back to the cloud's release.
+      if (this.opts.containers) this.startApply(want);
+      else if (this.running?.commit === want.commit && this.plan === null) this.restartChanged(want);
+      else if (this.installing?.commit !== want.commit) this.startUpdate(want);
+      return;
+    }
     if (want === null) {
       // No release to run (deleted, or a fleet without one): the engine's services go, as on balena.
       if (this.opts.containers && (first || diff.releaseChanged)) this.startApply(null);
@@ -333,19 +392,139 @@ export class Device {
     }
     if (this.installing?.commit === want.commit) return;
     if (this.running?.commit === want.commit && this.plan === null) {
-      // Same release, different services (a service added or rebuilt): restart them as the release's.
-      this.running = want;
-      this.resetServiceStatus(want);
-      this.requestReport();
+      // Same release, different services (a service added or rebuilt, an environment changed): restart them as the release's.
+      this.restartChanged(want);
       return;
     }
     this.startUpdate(want);
+  }
+
+  /** Simulation: the same release with changed services runs as the new one (restarted, environment recorded). */
+  private restartChanged(want: TargetRelease): void {
+    this.running = want;
+    this.resetServiceStatus(want);
+    this.recordEnvironment(want);
+    this.requestReport();
+  }
+
+  /** Records each service's applied environment and tells which services' environment changed. */
+  private recordEnvironment(release: TargetRelease): void {
+    const env: Record<string, Record<string, string>> = {};
+    for (const s of release.services) if (s.environment) env[s.name] = s.environment;
+    const changed = changedEnvironments(this.applied.environment, env);
+    this.applied.environment = env;
+    if (Object.keys(changed).length === 0) return;
+    for (const [service, names] of Object.entries(changed)) this.env.log(this, `environment of ${service} changed (${names.join(', ')}): ${this.opts.containers ? 'recreated' : 'restarted'} with it`);
+    this.emit({ type: 'environment', changed });
+  }
+
+  // --- configuration (issue 16) -------------------------------------------------------
+
+  private syncHostConfig(): void {
+    if (this.hostConfigBusy) {
+      this.hostConfigAgain = true;
+      return;
+    }
+    this.hostConfigBusy = true;
+    void this.applyHostConfig().finally(() => {
+      this.hostConfigBusy = false;
+      if (this.hostConfigAgain && this.phase !== 'stopped') {
+        this.hostConfigAgain = false;
+        this.syncHostConfig();
+      }
+    });
+  }
+
+  /**
+   * Gives the host the configuration variables the agent does not apply itself when they
+   * differ from what it last accepted; a failure is retried on the next change only. Names
+   * whose schema says will_reboot schedule a reboot once the host accepted them.
+   */
+  private async applyHostConfig(): Promise<void> {
+    const target = this.target;
+    if (target === null || this.phase === 'stopped') return;
+    const next = hostConfig(target.config);
+    const key = JSON.stringify(next);
+    if (this.appliedHostConfig !== null && key === JSON.stringify(this.appliedHostConfig)) return;
+    if (key === this.failedHostConfig) return;
+    const apply = this.opts.applyHostConfig;
+    if (!apply) {
+      if (key !== this.unappliedLogged && Object.keys(next).length > 0) this.env.log(this, `configuration ${Object.keys(next).join(', ')} not applied on this host: no config hook (FLOTILLA_CONFIG_HOOK)`);
+      this.unappliedLogged = key;
+      return;
+    }
+    let reboot: ReadonlySet<string> = new Set();
+    try {
+      reboot = (await this.opts.rebootSchema?.()) ?? new Set();
+    } catch (err) {
+      this.env.log(this, `could not read which configuration needs a reboot (${errorText(err)})`);
+    }
+    const doc = hookDocument(this.uuid, this.opts.deviceType, this.appliedHostConfig, next, reboot);
+    if (doc.changed.length === 0 && this.appliedHostConfig === null) {
+      // Nothing for the host on a first boot: nothing to run.
+      this.appliedHostConfig = next;
+      this.applied.hostConfig = next;
+      return;
+    }
+    try {
+      await apply(doc);
+    } catch (err) {
+      if ((this.phase as Phase) === 'stopped') return;
+      this.failedHostConfig = key;
+      const error = errorText(err);
+      this.env.log(this, `the config hook failed (${error}); retried on the next configuration change`);
+      this.emit({ type: 'host-config-failed', error });
+      return;
+    }
+    this.failedHostConfig = null;
+    this.appliedHostConfig = next;
+    this.applied.hostConfig = next;
+    await this.opts.onHostConfigApplied?.(next);
+    this.env.log(this, `host configuration applied (${doc.changed.join(', ')})`);
+    this.emit({ type: 'host-config', changed: doc.changed, config: next });
+    if (doc.reboot.length > 0) this.scheduleConfigReboot(doc.reboot);
+  }
+
+  /** A reboot that applied configuration needs: at once, or once the update lock is released (or overridden). */
+  private scheduleConfigReboot(names: string[]): void {
+    this.pendingReboot = [...new Set([...(this.pendingReboot ?? []), ...names])].sort();
+    this.env.scheduler.cancel(this.rebootTask);
+    this.rebootTask = null;
+    this.tryConfigReboot(true);
+  }
+
+  private tryConfigReboot(announce: boolean): void {
+    this.rebootTask = null;
+    const names = this.pendingReboot;
+    if (names === null || this.phase !== 'online') return;
+    if (!rebootAllowed(this.opts.isLocked(), this.target?.config ?? {})) {
+      if (announce) {
+        this.env.log(this, `reboot to apply ${names.join(', ')} waits for the update lock`);
+        this.emit({ type: 'config-reboot', names, state: 'waiting' });
+      }
+      this.rebootTask = this.env.scheduler.after(this.opts.lockRetryMs ?? 5_000, () => this.tryConfigReboot(false));
+      return;
+    }
+    this.pendingReboot = null;
+    const refused = this.opts.powerRefusal?.('reboot') ?? null;
+    if (refused !== null) {
+      this.env.log(this, `reboot to apply ${names.join(', ')} not done: ${refused}`);
+      this.emit({ type: 'config-reboot', names, state: 'refused', reason: refused });
+      return;
+    }
+    this.applied.configReboots++;
+    this.env.log(this, `rebooting to apply ${names.join(', ')}`);
+    this.emit({ type: 'config-reboot', names, state: 'rebooting' });
+    if (this.opts.hostPower) this.opts.hostPower('reboot');
+    else this.power('reboot');
   }
 
   // --- engine mode --------------------------------------------------------------------
 
   /** Engine mode: apply `release`, or with null (a target without a release) remove the device's containers (volumes stay). */
   private startApply(release: TargetRelease | null): void {
+    // Local mode: nothing of the cloud's release is applied (retries and re-applies included).
+    if (this.localMode) return;
     this.installing = release;
     this.clearing = release === null;
     this.env.scheduler.cancel(this.updateTask);
@@ -384,8 +563,7 @@ export class Device {
   }
 
   private locked(): boolean {
-    const override = this.target?.config.BALENA_SUPERVISOR_OVERRIDE_LOCK ?? this.target?.config.RESIN_SUPERVISOR_OVERRIDE_LOCK;
-    return override !== '1' && override !== 'true' && this.opts.isLocked();
+    return !rebootAllowed(this.opts.isLocked(), this.target?.config ?? {});
   }
 
   private async runApply(): Promise<void> {
@@ -431,6 +609,7 @@ export class Device {
         this.installing = null;
         this.engineUpdate = null;
         this.installProgress = null;
+        this.recordEnvironment(release);
         this.serviceStatus = await host.status();
         this.env.log(this, `release ${release.commit.slice(0, 7)} is running`);
         this.emit({ type: 'update', phase: 'done', progress: 100, commit: release.commit });
@@ -522,6 +701,7 @@ export class Device {
       this.installing = null;
       this.plan = null;
       this.resetServiceStatus(release);
+      this.recordEnvironment(release);
       this.env.log(this, `release ${release.commit.slice(0, 7)} is running`);
       this.requestReport(0);
       return;
@@ -806,6 +986,8 @@ export class Device {
     if (this.phase !== 'online') return;
     this.emit({ type: 'power', kind });
     this.phase = kind === 'reboot' ? 'offline' : 'off';
+    // Any reboot applies the configuration a config reboot was waiting for.
+    this.pendingReboot = null;
     this.cancelLoops();
     this.closeLink(kind === 'reboot' ? 'rebooting' : 'shutting down');
     if (kind === 'shutdown') {
@@ -828,8 +1010,8 @@ export class Device {
 
   private cancelLoops(): void {
     const s = this.env.scheduler;
-    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask, this.statusTask]) s.cancel(t);
-    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = this.statusTask = null;
+    for (const t of [this.pollTask, this.reportTask, this.metricsTask, this.updateTask, this.linkTask, this.statusTask, this.rebootTask]) s.cancel(t);
+    this.pollTask = this.reportTask = this.metricsTask = this.updateTask = this.linkTask = this.statusTask = this.rebootTask = null;
   }
 }
 

@@ -34,6 +34,12 @@ export const systemMessage = {
   updateLocked: () => 'Updates are locked: the update will be applied once the lock is released',
   updateFailed: (error: string) => `Failed to apply the release: ${error}`,
   appliedConfig: (changed: Record<string, string>) => `Applied configuration change ${JSON.stringify(changed)}`,
+  configHookFailed: (error: string) => `Failed to apply the host configuration: ${error}`,
+  appliedHostConfig: (names: string[]) => `Applied host configuration ${names.join(', ')}`,
+  rebootWaitsForLock: (names: string[]) => `Reboot required to apply ${names.join(', ')}: waiting for the update lock`,
+  rebootingForConfig: (names: string[]) => `Rebooting to apply ${names.join(', ')}`,
+  rebootRefused: (names: string[], reason: string) => `Reboot required to apply ${names.join(', ')}, not done: ${reason}`,
+  localMode: (on: boolean) => (on ? "Local mode enabled: the cloud's release is not applied" : "Local mode disabled: applying the cloud's release"),
   rebooting: () => 'Rebooting',
   shuttingDown: () => 'Shutting down',
 } as const;
@@ -48,6 +54,16 @@ export function systemLinesFor(event: DeviceEvent): { message: string; isStdErr?
       return [];
     case 'config':
       return [{ message: systemMessage.appliedConfig(event.changed) }];
+    case 'host-config':
+      return [{ message: systemMessage.appliedHostConfig(event.changed) }];
+    case 'host-config-failed':
+      return [{ message: systemMessage.configHookFailed(event.error), isStdErr: true }];
+    case 'config-reboot':
+      if (event.state === 'waiting') return [{ message: systemMessage.rebootWaitsForLock(event.names) }];
+      if (event.state === 'rebooting') return [{ message: systemMessage.rebootingForConfig(event.names) }];
+      return [{ message: systemMessage.rebootRefused(event.names, event.reason ?? ''), isStdErr: true }];
+    case 'local-mode':
+      return [{ message: systemMessage.localMode(event.on) }];
     default:
       return [];
   }

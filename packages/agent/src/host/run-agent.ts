@@ -16,6 +16,7 @@ import { createAgentLogs, type AgentLogs } from './container-logs.js';
 import { hostTerminals } from './tty.js';
 import { RecentLog } from '../core/diagnose.js';
 import { HostDiagnostics } from '../core/diagnose-host.js';
+import { builtInRebootNames, fetchRebootNames, loadAppliedHostConfig, runConfigHook, saveAppliedHostConfig } from './config-hook.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -66,6 +67,23 @@ export interface RunAgentOptions {
    * config file as `<config>.logs.json`; in memory without a config path).
    */
   logs?: false | { cursorFile?: string; graceMs?: number; flushMs?: number; syncMs?: number };
+  /**
+   * `--config-hook` / `FLOTILLA_CONFIG_HOOK`: an executable given the configuration
+   * variables the agent does not apply itself as JSON on stdin when they change (docs/agent.md).
+   */
+  configHook?: string;
+  /** How long the hook may run before it is killed and counted as failed (default 30 s). */
+  configHookTimeoutMs?: number;
+  /**
+   * Where the host configuration the hook last accepted is kept (default: beside the config
+   * file as `<config>.host-config.json`; in memory without a config path).
+   */
+  hostConfigFile?: string;
+  /**
+   * How this host reboots or powers off when allowed (`allowPower`); default `systemctl
+   * reboot|poweroff`. Tests pass a recorder: they never reboot the machine.
+   */
+  hostPower?(kind: 'reboot' | 'shutdown'): void;
 }
 
 /** `systemctl reboot|poweroff`, falling back to `reboot|poweroff` where there is no systemd. */
@@ -102,6 +120,11 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   }
   if (o.configPath) await saveConfig(o.configPath, config);
   const http = new HttpClient(config.apiEndpoint, { maxSockets: 4 });
+  const hostConfigFile = o.hostConfigFile ?? (o.configPath ? `${o.configPath}.host-config.json` : undefined);
+  const appliedHostConfig = hostConfigFile ? await loadAppliedHostConfig(hostConfigFile) : null;
+  let rebootSchema: Promise<Set<string>> | null = null;
+  const configHook = o.configHook;
+  const hostPower = o.hostPower ?? ((kind: 'reboot' | 'shutdown') => hostPowerCommand(kind, log));
   const scheduler = new Scheduler();
   const net = localNetwork();
   const logOpts = o.logs === false || o.logs === undefined ? null : o.logs;
@@ -167,7 +190,18 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       ...(containers && !o.allowPower
         ? { powerRefusal: (kind: 'reboot' | 'shutdown') => `${kind} refused: this agent runs on a real host and was started without --allow-power` }
         : {}),
-      ...(containers && o.allowPower ? { hostPower: (kind: 'reboot' | 'shutdown') => hostPowerCommand(kind, log) } : {}),
+      ...(containers && o.allowPower ? { hostPower } : {}),
+      ...(configHook ? { applyHostConfig: (doc) => runConfigHook(configHook, doc, o.configHookTimeoutMs) } : {}),
+      appliedHostConfig,
+      ...(hostConfigFile ? { onHostConfigApplied: (applied: Record<string, string>) => saveAppliedHostConfig(hostConfigFile, applied) } : {}),
+      // Read once per run (the device type does not change under a running agent); a failed read is tried again.
+      rebootSchema: () => {
+        rebootSchema ??= fetchRebootNames(http, config.deviceType).catch(() => {
+          rebootSchema = null;
+          return builtInRebootNames(config.deviceType);
+        });
+        return rebootSchema;
+      },
       onShutdown: () => {
         log('shutdown requested: stopping the agent (the host keeps running)');
         o.onShutdown?.();

@@ -78,3 +78,73 @@ describe('simulate --stats-file', () => {
     expect(stats!.loopDelay).toBeDefined();
   });
 });
+
+describe('simulate: configuration and environment (issue 16)', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  it('records what each device applied (configuration, environment), mimics the reboot a will_reboot variable needs, and writes it to the applied file', async () => {
+    let nextId = 1;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const state = /^\/device\/v3\/([0-9a-f]{32})\/state/.exec(req.url ?? '');
+        if (req.method === 'POST' && req.url === '/device/register') {
+          res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: nextId++ }));
+        } else if (req.method === 'GET' && req.url?.startsWith('/config/vars')) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ configVarSchema: { properties: { BALENA_HOST_CONFIG_gpu_mem: { will_reboot: true } } } }));
+        } else if (req.method === 'GET' && state) {
+          const body = {
+            [state[1]!]: {
+              name: 'sim',
+              config: { BALENA_HOST_CONFIG_gpu_mem: '128', RESIN_SUPERVISOR_POLL_INTERVAL: '1000' },
+              apps: { 'app-1': { id: 1, name: 'Fleet', class: 'fleet', releases: { abc: { id: 5, services: { main: { id: 1, image_id: 2, image: 'img', environment: { GREETING: 'hello' } } } } } } },
+            },
+          };
+          res.writeHead(200, { 'content-type': 'application/json', etag: '"1"' }).end(JSON.stringify(body));
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise((r) => server.close(r)));
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-sim-applied-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const appliedFile = join(dir, 'applied.json');
+    const sim = await startSimulation({
+      api: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      provisioningKey: 'key',
+      count: 2,
+      fleetId: 1,
+      deviceType: 'raspberrypi4-64',
+      seed: 4,
+      rampMs: 10,
+      link: false,
+      logs: false,
+      downloadMs: [10, 20],
+      applyMs: [10, 20],
+      rebootOfflineMs: [50, 60],
+      appliedFile,
+      statsIntervalMs: 100,
+      log: () => {},
+    });
+    cleanup.push(() => sim.stop());
+    const done = () => Object.values(sim.applied()).every((a) => a.configReboots === 1 && a.environment.main?.GREETING === 'hello') && sim.devices.every((d) => d.phase === 'online');
+    for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+    const applied = sim.applied();
+    expect(Object.keys(applied)).toHaveLength(2);
+    for (const a of Object.values(applied)) {
+      expect(a.config).toEqual({ BALENA_HOST_CONFIG_gpu_mem: '128', RESIN_SUPERVISOR_POLL_INTERVAL: '1000' });
+      expect(a.hostConfig).toEqual({ BALENA_HOST_CONFIG_gpu_mem: '128' });
+      expect(a.environment).toEqual({ main: { GREETING: 'hello' } });
+      // One reboot for the configuration, not one per poll.
+      expect(a.configReboots).toBe(1);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+    const written = JSON.parse(await readFile(appliedFile, 'utf8')) as Record<string, { config: Record<string, string> }>;
+    expect(Object.values(written).map((a) => a.config.BALENA_HOST_CONFIG_gpu_mem)).toEqual(['128', '128']);
+  });
+});

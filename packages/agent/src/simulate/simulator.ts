@@ -12,6 +12,7 @@ import { DEFAULT_SIM_LOG_RATE, SimulatedLogs } from './simulated-logs.js';
 import { simulatedDiagnostics } from './simulated-diagnostics.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 import { simulatedTerminals } from './simulated-shell.js';
+import { fetchRebootNames } from '../host/config-hook.js';
 
 /**
  * `flotilla-agent simulate`: N virtual devices in one process. They share one keep-alive
@@ -43,6 +44,8 @@ export interface SimulateOptions {
   /** Rewritten every `statsIntervalMs` (default 5 s) with `stats()` as JSON. */
   statsFile?: string;
   statsIntervalMs?: number;
+  /** Rewritten with the stats (every `statsIntervalMs`) with what each device applied: `applied()` as JSON. */
+  appliedFile?: string;
   /** Service log lines per minute per device (default 2; 0: system lines only); `logs: false` sends no logs at all. */
   logRate?: number;
   logs?: false | { flushMs?: number; graceMs?: number; maxQueueLines?: number };
@@ -57,8 +60,12 @@ export interface Simulation {
   stats(): SimulationStats;
   /** The devices' logs (null with `logs: false`): `setRate` changes their line rate. */
   logs: SimulatedLogs | null;
+  /** What each device applied (uuid → configuration, host configuration, each service's environment, config reboots). */
+  applied(): Record<string, SimulatedApplied>;
   stop(): Promise<void>;
 }
+
+export type SimulatedApplied = Device['applied'];
 
 export interface SimulationStats {
   at: string;
@@ -134,14 +141,18 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       logs?.onEvent(d, e);
       o.onEvent?.(e, d);
     },
+    // One object per release and environment: devices without overrides of their own share it.
     internRelease: (r: TargetRelease) => {
-      const known = releases.get(r.commit);
-      if (known && known.services.length === r.services.length) return known;
-      releases.set(r.commit, r);
+      const key = `${r.commit} ${JSON.stringify(r.services.map((s) => [s.name, s.imageId, s.environment]))}`;
+      const known = releases.get(key);
+      if (known) return known;
+      releases.set(key, r);
       return r;
     },
   };
   const between = ([lo, hi]: [number, number]) => lo + random() * (hi - lo);
+  // Which configuration needs a reboot: asked once for every device of the simulation.
+  const rebootSchema = fetchRebootNames(http, deviceType);
   const devices: Device[] = [];
   const ramp = o.rampMs ?? Math.min(30_000, o.count * 2);
   for (let i = 0; i < o.count; i++) {
@@ -179,6 +190,9 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       ...(o.link === false ? { link: false } : {}),
       terminal: simulatedTerminals({ uuid, services: (): string[] => device.running?.services.map((sv: TargetService) => sv.name) ?? [] }),
       diagnostics: simulatedDiagnostics({ uuid, ipAddress: net.ipAddress, macAddress: net.macAddress, undervolted }, random),
+      // The host configuration is "applied" by recording it (Device.applied); a will_reboot one mimics the reboot.
+      applyHostConfig: () => Promise.resolve(),
+      rebootSchema: () => rebootSchema,
     });
     devices.push(device);
     logs?.add(device);
@@ -204,13 +218,25 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       ...(logs ? { logs: logs.stats() } : {}),
     };
   };
+  const applied = (): Record<string, SimulatedApplied> => {
+    const out: Record<string, SimulatedApplied> = {};
+    for (const d of devices) out[d.uuid] = d.applied;
+    return out;
+  };
   const statsFile = o.statsFile;
+  const appliedFile = o.appliedFile;
   let statsTimer: NodeJS.Timeout | undefined;
   let writing = Promise.resolve();
   // A stalled loop delays every device's poll: the stats show it next to the poll latency.
   const loop = statsFile === undefined ? null : monitorEventLoopDelay({ resolution: 10 });
   loop?.enable();
   const writeStats = () => {
+    if (appliedFile !== undefined) {
+      writing = writing
+        .then(() => writeFile(`${appliedFile}.tmp`, JSON.stringify(applied()) + '\n'))
+        .then(() => rename(`${appliedFile}.tmp`, appliedFile))
+        .catch((err: unknown) => log(`could not write the applied file ${appliedFile}: ${err instanceof Error ? err.message : String(err)}`));
+    }
     if (statsFile === undefined) return;
     const current: SimulationStats = stats();
     if (loop) {
@@ -223,7 +249,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       .then(() => rename(`${statsFile}.tmp`, statsFile))
       .catch((err: unknown) => log(`could not write the stats file ${statsFile}: ${err instanceof Error ? err.message : String(err)}`));
   };
-  if (statsFile !== undefined) {
+  if (statsFile !== undefined || appliedFile !== undefined) {
     writeStats();
     statsTimer = setInterval(writeStats, o.statsIntervalMs ?? 5_000);
   }
@@ -233,6 +259,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     deviceType,
     stats,
     logs,
+    applied,
     async stop() {
       clearInterval(statsTimer);
       loop?.disable();
