@@ -146,3 +146,15 @@ export function customNameProblem(name: string, existing: readonly string[], sch
   if (existing.includes(trimmed)) return CUSTOM_CONFIG_MESSAGES.duplicate;
   return undefined;
 }
+
+/**
+ * Why `value` cannot be the value of configuration variable `name` (the model's value rules,
+ * which the server enforces on every write), or undefined.
+ */
+export function configValueProblem(name: string, value: string, property?: SchemaProperty): string | undefined {
+  // Filled in with the model's variableValueProblem once it lands (contract C).
+  void name;
+  void value;
+  void property;
+  return undefined;
+}
