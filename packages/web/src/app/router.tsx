@@ -20,6 +20,7 @@ function applicationShellRoute(prefix: 'fleets' | 'apps' | 'blocks') {
         ? [
             { path: 'api-keys', lazy: async () => ({ Component: (await import('./routes/fleet-api-keys')).FleetApiKeysRoute }) },
             { path: 'devices', lazy: async () => ({ Component: (await import('./routes/fleet-devices')).FleetDevicesRoute }) },
+            { path: 'config', lazy: async () => ({ Component: (await import('./routes/fleet-config')).FleetConfigRoute }) },
           ]
         : []),
       { path: 'releases', lazy: async () => ({ Component: (await import('./routes/fleet-releases')).FleetReleasesRoute }) },
@@ -103,6 +104,7 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/device-shell')).DeviceShellRoute }),
                 children: [
                   { index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) },
+                  { path: 'config', lazy: async () => ({ Component: (await import('./routes/device-config')).DeviceConfigRoute }) },
                   { path: 'actions', lazy: async () => ({ Component: (await import('./routes/device-actions')).DeviceActionsRoute }) },
                   { path: 'settings', lazy: async () => ({ Component: (await import('./routes/device-settings')).DeviceSettingsRoute }) },
                   { path: 'location', lazy: async () => ({ Component: (await import('./routes/device-location')).DeviceLocationRoute }) },

@@ -87,7 +87,7 @@ export function ConfigOverridesDialog({ fleetId, name, canDelete, onClose }: Pro
                   key: 'device',
                   header: t('variablesConfig.device'),
                   render: (r) => (
-                    <Link component={RouterLink} to={`${paths.device(r.device.uuid)}/config`}>
+                    <Link component={RouterLink} to={paths.device(r.device.uuid, 'config')}>
                       {r.device.device_name}
                     </Link>
                   ),
