@@ -33,6 +33,8 @@ export * from './release/release.rules.js';
 export * from './release/composition.js';
 export * from './variables/variables.resource.js';
 export * from './variables/variables.rules.js';
+export * from './variables/effective.js';
+export * from './variables/limits.js';
 export * from './invitation/invitation.resource.js';
 export * from './mail/mail.resource.js';
 export * from './oauth/oauth.resource.js';

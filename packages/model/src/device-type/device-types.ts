@@ -1,4 +1,5 @@
 import { DEFAULT_POLL_INTERVAL_MS } from '../device/device.rules.js';
+import type { ConfigVarProperty } from '../variables/variables.rules.js';
 /**
  * The seeded device-type catalogue. Each contract records LED support (identify) and the
  * schema of the configuration variables the type accepts (spec 2 "config variable schema").
@@ -39,17 +40,18 @@ export interface DeviceTypeSeed {
    * boot the flasher), `flashIndicator`, `instructions` (the whole procedure for image/tool installs).
    */
   partials: Record<string, string[]>;
-  configVars: Record<string, { description: string; type: 'string' | 'integer' | 'boolean'; enum?: string[]; default?: string; will_reboot?: boolean }>;
+  /** The configuration variables the type accepts (spec 2 §3 config variable schema property). */
+  configVars: Record<string, ConfigVarProperty>;
 }
 
 const RPI_CONFIG: DeviceTypeSeed['configVars'] = {
-  BALENA_HOST_CONFIG_gpu_mem: { description: 'Define device GPU memory in megabytes.', type: 'integer', default: '16', will_reboot: true },
-  BALENA_HOST_CONFIG_dtoverlay: { description: 'Define DT overlays', type: 'string', will_reboot: true },
-  BALENA_HOST_CONFIG_dtparam: { description: 'Define DT parameters', type: 'string', default: '"i2c_arm=on","spi=on","audio=on"', will_reboot: true },
+  BALENA_HOST_CONFIG_gpu_mem: { description: 'Define device GPU memory in megabytes.', type: 'integer', default: '16', format: 'megabytes', will_reboot: true },
+  BALENA_HOST_CONFIG_dtoverlay: { description: 'Define DT overlays', type: 'string', format: 'list', will_reboot: true },
+  BALENA_HOST_CONFIG_dtparam: { description: 'Define DT parameters', type: 'string', default: '"i2c_arm=on","spi=on","audio=on"', format: 'list', will_reboot: true },
   BALENA_HOST_CONFIG_disable_splash: { description: 'Enable / Disable the rainbow splash screen', type: 'boolean', enum: ['0', '1'], default: '1', will_reboot: true },
 };
 const COMMON_CONFIG: DeviceTypeSeed['configVars'] = {
-  BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: String(DEFAULT_POLL_INTERVAL_MS) },
+  BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: String(DEFAULT_POLL_INTERVAL_MS), format: 'milliseconds' },
   BALENA_SUPERVISOR_PERSISTENT_LOGGING: { description: 'Enable persistent logging', type: 'boolean', enum: ['false', 'true'], default: 'false', will_reboot: true },
   BALENA_SUPERVISOR_DELTA: { description: 'Enable / Disable delta updates', type: 'boolean', enum: ['false', 'true'], default: 'false' },
 };

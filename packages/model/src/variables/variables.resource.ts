@@ -1,4 +1,5 @@
 import type { ResourceDef } from '../types.js';
+import { VARIABLE_VALUE_MAX_LENGTH } from './limits.js';
 
 /**
  * Variables (spec 2 §3 "Variables", §5; dialect §3 "Key/value tables"): name/value pairs
@@ -15,7 +16,7 @@ const common = <P extends string, R extends string>(parent: P, references: R) =>
     { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
     { name: parent, type: 'ForeignKey', references, required: true, writable: 'create', onDelete: 'cascade' },
     { name: 'name', type: 'Short Text', required: true, maxLength: 255 },
-    { name: 'value', type: 'Text', required: true, maxLength: 1_000_000 },
+    { name: 'value', type: 'Text', required: true, maxLength: VARIABLE_VALUE_MAX_LENGTH },
   ] as const satisfies ResourceDef['fields'];
 
 /** A variable resource; its literal type keeps the field names (../types.ts derives rows from it). */

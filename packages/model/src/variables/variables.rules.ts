@@ -117,6 +117,8 @@ export interface ConfigVarProperty {
   type: 'string' | 'integer' | 'boolean';
   enum?: string[];
   default?: string;
+  /** How the dashboard shows and edits the value: a duration, a size, a comma-separated list. */
+  format?: 'milliseconds' | 'megabytes' | 'list';
   will_reboot?: boolean;
 }
 

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { compositionEnvironment, mergeConfig, mergeServiceEnvironment } from './environment.js';
+import { effectiveConfig, effectiveEnvironment, effectiveValues } from '@flotilla/model';
+import { compositionEnvironment } from './environment.js';
+
+// The target state's precedence is the model's (effectiveEnvironment / effectiveConfig,
+// unit-tested there too); these keep the target-state view of it.
+const mergeServiceEnvironment = (layers: Parameters<typeof effectiveEnvironment>[0]) => effectiveValues(effectiveEnvironment(layers));
+const mergeConfig = (fleet: Record<string, string>, device: Record<string, string>) => effectiveValues(effectiveConfig(fleet, device), { sentOnly: true });
 
 describe('mergeServiceEnvironment', () => {
   it('lets each later layer win: image → fleet → service → device → device-service', () => {
     const env = mergeServiceEnvironment({
       image: { A: 'image', B: 'image', C: 'image', D: 'image', E: 'image', ONLY_IMAGE: '1' },
-      application: { B: 'app', C: 'app', D: 'app', E: 'app' },
-      service: { C: 'service', D: 'service', E: 'service' },
+      fleet: { B: 'app', C: 'app', D: 'app', E: 'app' },
+      fleetService: { C: 'service', D: 'service', E: 'service' },
       device: { D: 'device', E: 'device' },
       deviceService: { E: 'device-service' },
     });

@@ -1,8 +1,8 @@
+import { effectiveConfig, effectiveEnvironment, effectiveValues } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { odataRead, type DataContext } from '../../infra/odata/index.js';
-import { mergeConfig } from './environment.js';
 import { buildFleetPart } from './target-state.js';
 
 /**
@@ -62,9 +62,9 @@ export async function fleetTargetState(db: Db, actor: Actor | null, fleetUuid: s
     const services: Record<string, unknown> = {};
     for (const s of part.release.services) {
       const { id, image_id, image, running, ...rest } = s.entry;
-      services[s.name] = { id, image_id, image, running, environment: s.environment, ...rest };
+      services[s.name] = { id, image_id, image, running, environment: effectiveValues(effectiveEnvironment(s.layers)), ...rest };
     }
     app.releases = { [part.release.commit]: { id: part.release.id, services } };
   }
-  return { [fleet.uuid]: { name: fleet.app_name, config: mergeConfig(part.config), apps: { [fleet.uuid]: app } } };
+  return { [fleet.uuid]: { name: fleet.app_name, config: effectiveValues(effectiveConfig(part.config, {}), { sentOnly: true }), apps: { [fleet.uuid]: app } } };
 }

@@ -1,6 +1,6 @@
-import { model } from '@flotilla/model';
+import { effectiveConfig, effectiveEnvironment, effectiveValues, model, type EffectiveVariable, type EnvironmentLayers } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
-import { compositionEnvironment, mergeConfig, mergeServiceEnvironment, type Vars } from './environment.js';
+import { compositionEnvironment, type Vars } from './environment.js';
 import {
   selectDeviceState,
   selectReleaseServices,
@@ -40,9 +40,10 @@ export interface FleetPart {
     services: {
       id: number;
       name: string;
-      /** The service's entry without the device layers of its environment. */
+      /** The service's entry without its environment. */
       entry: Record<string, unknown>;
-      environment: Vars;
+      /** The fleet's levels of the service's environment (the device adds its own). */
+      layers: Pick<EnvironmentLayers, 'image' | 'fleet' | 'fleetService'>;
     }[];
   };
 }
@@ -80,11 +81,11 @@ export async function buildFleetPart(db: Db, appId: number, target: number | nul
       return {
         id: s.service_id,
         name: s.service_name,
-        environment: mergeServiceEnvironment({
+        layers: {
           image: compositionEnvironment(composedService.environment),
-          application: appEnv,
-          service: serviceEnv.get(s.service_id),
-        }),
+          fleet: appEnv,
+          fleetService: serviceEnv.get(s.service_id),
+        },
         entry: {
           id: s.service_id,
           image_id: s.image_id,
@@ -135,7 +136,7 @@ export async function buildSystemApp(db: Db, appId: number, releaseId: number, h
       image_id,
       image,
       running,
-      environment: s.environment,
+      environment: effectiveValues(effectiveEnvironment(s.layers)),
       labels: host ? { ...(labels as Vars), [HOST_IMAGE_STORE_LABEL]: 'root' } : labels,
       ...rest,
     };
@@ -147,8 +148,14 @@ export async function buildSystemApp(db: Db, appId: number, releaseId: number, h
 export interface TargetParts {
   device: DeviceStateRow;
   fleet: FleetPart;
-  /** The fleet app's services on the target release (v3 entries, environments merged). */
-  services: { name: string; id: number; entry: Record<string, unknown> }[];
+  /**
+   * The fleet app's services on the target release: v3 entries whose `environment` is the
+   * values of `effective` (every level, as effectiveEnvironment stacks them).
+   */
+  services: { name: string; id: number; entry: Record<string, unknown>; effective: EffectiveVariable[] }[];
+  /** The device's own configuration variables (the fleet's are `fleet.config`). */
+  deviceConfig: Vars;
+  /** The `config` sent: the values of effectiveConfig(fleet, device), no schema defaults. */
   config: Vars;
   systemApps: SystemApp[];
 }
@@ -166,17 +173,12 @@ export async function loadTargetParts(db: Db, deviceId: number, shared: SharedPa
     for (const [service, name, value] of d.service_env ?? []) deviceServiceEnv.set(service, { ...deviceServiceEnv.get(service), [name]: value });
     for (const s of fleet.release.services) {
       const { id, image_id, image, running, ...rest } = s.entry;
+      const effective = effectiveEnvironment({ ...s.layers, device: deviceEnv, deviceService: deviceServiceEnv.get(s.id) });
       services.push({
         name: s.name,
         id: s.id,
-        entry: {
-          id,
-          image_id,
-          image,
-          running,
-          environment: mergeServiceEnvironment({ image: s.environment, device: deviceEnv, deviceService: deviceServiceEnv.get(s.id) }),
-          ...rest,
-        },
+        effective,
+        entry: { id, image_id, image, running, environment: effectiveValues(effective), ...rest },
       });
     }
   }
@@ -189,7 +191,9 @@ export async function loadTargetParts(db: Db, deviceId: number, shared: SharedPa
     const sys = await shared.systemApp(app, release, host);
     if (sys) systemApps.push(sys);
   }
-  return { device: d, fleet, services, config: mergeConfig(fleet.config, pairs(d.config)), systemApps };
+  const deviceConfig = pairs(d.config);
+  const config = effectiveValues(effectiveConfig(fleet.config, deviceConfig), { sentOnly: true });
+  return { device: d, fleet, services, deviceConfig, config, systemApps };
 }
 
 function directParts(db: Db): SharedParts {

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../infra/app/context.js';
 import { configVarsRoutes } from './config-vars.routes.js';
+import { effectiveVariablesRoutes } from './effective-variables.routes.js';
 import { registerVariableRules } from './variable.hooks.js';
 
-/** Environment and config variables: name and service rules; the config variable catalogue. */
+/**
+ * Environment and config variables: name and service rules; the config variable catalogue;
+ * what a device effectively gets.
+ */
 export async function setup(app: FastifyInstance, rules: Rules): Promise<void> {
   registerVariableRules(rules);
   await app.register(configVarsRoutes, { db: app.context.db });
+  await app.register(effectiveVariablesRoutes, { db: app.context.db });
 }

@@ -51,3 +51,17 @@ export async function selectConfigVariableSchema(db: Db, alias: string): Promise
   );
   return rows[0]?.vars;
 }
+
+/** The device type (slug and configuration-variable schema) of device `deviceId`. */
+export async function selectDeviceTypeOfDevice(
+  db: Db,
+  deviceId: number,
+): Promise<{ slug: string; schema: Record<string, ConfigVarProperty> | null } | undefined> {
+  const { rows } = await db.query<{ slug: string; schema: Record<string, ConfigVarProperty> | null }>(
+    `SELECT dt.slug, dt.contract -> 'configVariables' AS schema
+       FROM device d JOIN device_type dt ON dt.id = d.is_of__device_type
+      WHERE d.id = $1`,
+    [deviceId],
+  );
+  return rows[0];
+}
