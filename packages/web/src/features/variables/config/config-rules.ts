@@ -1,4 +1,4 @@
-import { variableNameProblem, type ConfigVarProperty } from '@flotilla/model';
+import { variableNameProblem, variableValueProblem, type ConfigVarProperty } from '@flotilla/model';
 
 /**
  * The configuration pages' pure rules (spec 2 §2 fleet and device config pages, §3 config
@@ -7,7 +7,7 @@ import { variableNameProblem, type ConfigVarProperty } from '@flotilla/model';
  */
 
 /** A schema property as the device type's contract gives it (`format` is optional). */
-export type SchemaProperty = ConfigVarProperty & { format?: 'milliseconds' | 'megabytes' | 'list' };
+export type SchemaProperty = ConfigVarProperty;
 
 /** A saved configuration variable of the fleet or of the device. */
 export interface SavedConfigVariable {
@@ -152,9 +152,5 @@ export function customNameProblem(name: string, existing: readonly string[], sch
  * which the server enforces on every write), or undefined.
  */
 export function configValueProblem(name: string, value: string, property?: SchemaProperty): string | undefined {
-  // Filled in with the model's variableValueProblem once it lands (contract C).
-  void name;
-  void value;
-  void property;
-  return undefined;
+  return variableValueProblem(name, value, property);
 }

@@ -1,24 +1,9 @@
+import type { EffectiveVariablesResponse } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
 import { sdk } from '../../../lib/sdk';
 
-/** Where a device's variable value comes from (contract A, `@flotilla/model` variables/effective). */
-export type VariableLevel = 'image' | 'fleet' | 'fleet-service' | 'device' | 'device-service' | 'fleet-config' | 'device-config' | 'schema-default';
-
-export interface EffectiveVariable {
-  name: string;
-  value: string;
-  level: VariableLevel;
-  /** The lower levels it hides, nearest first. */
-  overrides: { level: VariableLevel; value: string }[];
-}
-
-/** `GET /device/{uuid}/effective-variables`. */
-export interface EffectiveVariables {
-  device: { id: number; uuid: string; device_type: string };
-  release: { id: number; commit: string } | null;
-  config: EffectiveVariable[];
-  services: { id: number; service_name: string; environment: EffectiveVariable[] }[];
-}
+export type { EffectiveVariable, VariableLevel } from '@flotilla/model';
+type EffectiveVariables = EffectiveVariablesResponse;
 
 export async function getEffectiveVariables(uuid: string): Promise<EffectiveVariables> {
   const { body } = await sdk.request.send<EffectiveVariables>({
