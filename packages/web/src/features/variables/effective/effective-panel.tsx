@@ -91,7 +91,7 @@ export function EffectiveVariablesPanel({ uuid }: { uuid: string }) {
             <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
               {t('variablesEffective.configuration')}
             </Typography>
-            <VariablesTable label={t('variablesEffective.configuration')} rows={effective.data.config} />
+            <VariablesTable label={t('variablesEffective.config_table')} rows={effective.data.config} />
           </section>
           {effective.data.services.length === 0 ? (
             <Typography color="text.secondary">{t('variablesEffective.no_release')}</Typography>
@@ -101,7 +101,7 @@ export function EffectiveVariablesPanel({ uuid }: { uuid: string }) {
                 <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
                   {t('variablesEffective.service', { name: service.service_name })}
                 </Typography>
-                <VariablesTable label={t('variablesEffective.service', { name: service.service_name })} rows={service.environment} />
+                <VariablesTable label={t('variablesEffective.service_table', { name: service.service_name })} rows={service.environment} />
               </section>
             ))
           )}
