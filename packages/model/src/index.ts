@@ -32,6 +32,7 @@ export * from './release/release.resource.js';
 export * from './release/release.rules.js';
 export * from './release/composition.js';
 export * from './variables/variables.resource.js';
+export * from './variables/variable-change.resource.js';
 export * from './variables/variables.rules.js';
 export * from './variables/effective.js';
 export * from './variables/limits.js';

@@ -17,6 +17,7 @@ import {
   device_service_environment_variable,
   service_environment_variable,
 } from './variables/variables.resource.js';
+import { variable_change } from './variables/variable-change.resource.js';
 import { application_membership_role, team, team_application_access, team_membership, user_application_membership } from './access/access.resource.js';
 import { social_service_account, user__has__public_key } from './ssh-keys/user-keys.resource.js';
 import { oauth_application, oauth_application_authorization } from './oauth/oauth.resource.js';
@@ -62,6 +63,7 @@ const all = [
   device_environment_variable,
   device_config_variable,
   device_service_environment_variable,
+  variable_change,
   user__has__public_key,
   social_service_account,
   oauth_application,

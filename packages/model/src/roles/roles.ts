@@ -218,6 +218,9 @@ export const ROLES = {
       (level) => through('', 'service_install', 'si', (si) => through(si, 'device', 'dv', (dv) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), dv))),
       { read: 'observer', write: 'operator' },
     ),
+    // Their history (issue 16): whoever reads the fleet reads it; only the server writes it
+    // (features/variables, in each variable write's transaction).
+    `resin.variable_change.read?${fleetRoleOf('application', 'observer')}`,
 
     // Invitations (spec 1 §3–§5): organization administrators read, create and revoke
     // their organization's invites, fleet administrators their fleet's. Nobody updates an

@@ -190,6 +190,19 @@ async function insertTerminalSession(w: World): Promise<number> {
   });
 }
 
+/** A history row of a variable of the world fleet (written by the server only). */
+function insertVariableChange(w: World): Promise<number> {
+  return insert(w.db, 'variable_change', {
+    application: w.fleetId,
+    variable_kind: 'application_environment_variable',
+    name: 'VAR_MATRIX',
+    action: 'create',
+    new_value: 'v',
+    actor: w.member.userId,
+    actor_name: 'matrix',
+  });
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   actor: {
     sample: async (w) => w.member.actorId,
@@ -447,6 +460,12 @@ export const FIXTURES: Record<string, Fixture> = {
     sample: async (w) => insertTerminalSession(w),
     fresh: async (w) => insertTerminalSession(w),
     body: async (w) => ({ session: `s${uid()}`, device: await insertDevice(w), username: 'matrix', target: 'service:main' }),
+  },
+  // The variables' history (issue 16): read by whoever reads the fleet; nobody writes it.
+  variable_change: {
+    sample: async (w) => insertVariableChange(w),
+    fresh: async (w) => insertVariableChange(w),
+    body: async (w) => ({ application: w.fleetId, variable_kind: 'application_environment_variable', name: 'VAR_X', action: 'create', actor_name: 'matrix' }),
   },
   application_environment_variable: variableFixture('application_environment_variable', 'application', async (w) => w.fleetId, 'VAR_'),
   application_config_variable: variableFixture('application_config_variable', 'application', async (w) => w.fleetId, 'BALENA_'),

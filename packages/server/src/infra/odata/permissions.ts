@@ -17,6 +17,8 @@ export { conditionAt };
 export interface DataContext {
   actorId: number | null;
   permissions: readonly string[];
+  /** The API key the caller authenticated with, if any (audit trails name it). */
+  apiKeyId?: number;
 }
 
 /** Every permission on every resource; for hooks and services that act as the system. */

@@ -29,7 +29,8 @@ const PREFIXES = ['/v7', '/v6'] as const;
 
 function contextOf(request: FastifyRequest): DataContext {
   const actor = request.actor;
-  return actor ? { actorId: actor.actorId, permissions: actor.permissions } : ANONYMOUS;
+  if (!actor) return ANONYMOUS;
+  return actor.apiKeyId !== undefined ? { actorId: actor.actorId, permissions: actor.permissions, apiKeyId: actor.apiKeyId } : { actorId: actor.actorId, permissions: actor.permissions };
 }
 
 /** balena's webresource actions: `POST /v7/<resource>(<id>)/beginUpload` and friends. */
