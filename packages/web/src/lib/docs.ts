@@ -1,5 +1,5 @@
 /** The guides every documentation link of the dashboard may name (docs/guide/<page>.md). */
-export type DocsPage = 'index' | 'fleets' | 'apps' | 'blocks' | 'devices' | 'support';
+export type DocsPage = 'index' | 'fleets' | 'apps' | 'blocks' | 'devices' | 'support' | 'variables';
 
 /**
  * The one place a documentation address is made (components/docs-link.tsx uses it): `base`
