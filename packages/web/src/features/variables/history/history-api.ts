@@ -1,14 +1,9 @@
+import type { AuditedVariableResource, VariableChangeAction } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
-import { sdk } from '../../../lib/sdk';
+import { pineGet } from '../../../lib/pine';
 
-/** The six variable resources whose writes the server records (contract B `variable_kind`). */
-export type VariableKindResource =
-  | 'application_config_variable'
-  | 'application_environment_variable'
-  | 'service_environment_variable'
-  | 'device_config_variable'
-  | 'device_environment_variable'
-  | 'device_service_environment_variable';
+/** The six variable resources whose writes the server records (`variable_change.variable_kind`). */
+export type VariableKindResource = AuditedVariableResource;
 
 /** Which variable's history: its resource, name and, where they apply, its device and service. */
 export interface HistoryTarget {
@@ -23,7 +18,7 @@ export interface HistoryTarget {
 export interface VariableChange {
   id: number;
   created_at: string;
-  action: 'create' | 'update' | 'delete';
+  action: VariableChangeAction;
   old_value: string | null;
   new_value: string | null;
   actor_name: string | null;
@@ -33,22 +28,20 @@ export interface VariableChange {
 export const HISTORY_LIMIT = 50;
 
 export async function getVariableHistory(target: HistoryTarget): Promise<VariableChange[]> {
-  const rows = await sdk.pine.get({
-    resource: 'variable_change',
-    options: {
-      $select: ['id', 'created_at', 'action', 'old_value', 'new_value', 'actor_name'],
-      $filter: {
-        application: target.fleetId,
-        variable_kind: target.kind,
-        name: target.name,
-        device: target.deviceId ?? null,
-        service: target.serviceId ?? null,
-      },
-      $orderby: { created_at: 'desc' },
-      $top: HISTORY_LIMIT,
+  const rows = await pineGet('variable_change', {
+    $select: ['id', 'created_at', 'action', 'old_value', 'new_value', 'actor_name'],
+    $filter: {
+      application: target.fleetId,
+      variable_kind: target.kind,
+      name: target.name,
+      device: target.deviceId ?? null,
+      service: target.serviceId ?? null,
     },
-  } as never);
-  return rows as unknown as VariableChange[];
+    // Newest first; the id breaks ties of one transaction.
+    $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
+    $top: HISTORY_LIMIT,
+  });
+  return rows.map((r) => ({ ...r, created_at: String(r.created_at), action: r.action as VariableChangeAction }));
 }
 
 export const historyKey = (target: HistoryTarget) =>

@@ -8,12 +8,12 @@ import './i18n';
 const VariableHistoryDialog = lazy(async () => ({ default: (await import('./history-dialog')).VariableHistoryDialog }));
 
 /** A variable row's "History" button (every reader of the fleet may use it). */
-export function HistoryButton({ target }: { target: HistoryTarget }) {
+export function HistoryButton({ target, label = target.name }: { target: HistoryTarget; label?: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button size="small" onClick={() => setOpen(true)} aria-label={t('variablesHistory.button_name', { name: target.name })}>
+      <Button size="small" onClick={() => setOpen(true)} aria-label={t('variablesHistory.button_name', { name: label })}>
         {t('variablesHistory.button')}
       </Button>
       {open ? (
