@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser } from './support/api';
 import { organizationWithFleet } from './support/fleets';
+import { createProvisioningKey } from './support/simulator';
 import { settleAfter } from './support/settle';
 import { newEmail, signIn } from './support/users';
 
@@ -42,6 +43,16 @@ test('the main pages have no serious or critical axe violations', async ({ page,
   const { fleetId } = await organizationWithFleet(request, user, `Axe E2E ${stamp}`, `axefleet_${stamp}`, 'raspberrypi4-64');
   const orgs = await apiAs<{ d: { id: number; name: string }[] }>(request, user, 'GET', '/v7/organization?$select=id,name');
   const orgId = orgs.d.find((o) => o.name === `Axe E2E ${stamp}`)!.id;
+  // A registered device (status Configuring until it reports): its configuration page.
+  const provisioningKey = await createProvisioningKey(request, user, fleetId, 'e2e axe');
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  const registered = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid: hex(32), device_type: 'raspberrypi4-64', api_key: hex(32), supervisor_version: '16.1.0', os_version: 'balenaOS 5.3.0', os_variant: 'prod' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const device = (await registered.json()) as { id: number; uuid: string };
+  const deviceName = (await apiAs<{ d: { device_name: string }[] }>(request, user, 'GET', `/v7/device(${device.id})?$select=device_name`)).d[0]!.device_name;
   await signIn(page, user.email);
 
   const pages: [string, string][] = [
@@ -54,6 +65,8 @@ test('the main pages have no serious or critical axe violations', async ({ page,
     [`/fleets/${fleetId}/devices`, `axefleet_${stamp}`],
     [`/fleets/${fleetId}/releases`, `axefleet_${stamp}`],
     [`/fleets/${fleetId}/settings`, `axefleet_${stamp}`],
+    [`/fleets/${fleetId}/config`, `axefleet_${stamp}`],
+    [`/devices/${device.uuid}/config`, deviceName],
     ['/preferences', 'Preferences'],
     ['/preferences/appearance', 'Preferences'],
     ['/support', 'Support'],
