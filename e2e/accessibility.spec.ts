@@ -37,7 +37,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test('the main pages have no serious or critical axe violations', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const user = await registerApiUser(request, newEmail('axe'));
   const { fleetId } = await organizationWithFleet(request, user, `Axe E2E ${stamp}`, `axefleet_${stamp}`, 'raspberrypi4-64');

@@ -217,7 +217,7 @@ test('the configuration pages stage, apply and revert; device overrides, the eff
 
   // The fleet page lists the device among the overrides; deleting needs a selection.
   await page.goto(`/fleets/${fleetId}/config`);
-  await page.getByRole('button', { name: 'Devices that override BALENA_SUPERVISOR_POLL_INTERVAL' }).click();
+  await page.getByRole('button', { name: 'Overrides of BALENA_SUPERVISOR_POLL_INTERVAL' }).click();
   const overrides = page.getByRole('dialog', { name: 'Devices that override BALENA_SUPERVISOR_POLL_INTERVAL' });
   const deviceName = (await apiAs<V7<'device', 'device_name'>>(request, admin, 'GET', `/v7/device(${device.id})?$select=device_name`)).d[0]!.device_name;
   await expect(overrides.getByRole('row').filter({ hasText: deviceName })).toContainText('120000');
