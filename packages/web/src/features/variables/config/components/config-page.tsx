@@ -10,11 +10,10 @@ import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../../components/data-table';
-import { PermissionTooltip } from '../../../../components/permission-tooltip';
 import { errorMessage } from '../../../../lib/errors';
 import { HistoryButton } from '../../history/history-button';
 import type { VariableKindResource } from '../../history/history-api';
-import { StagedRowMark, StagingBar, usePendingChangesGuard, useStaging, type PendingWrite, type StagedRow } from '../../staging';
+import { StagedRowMark, usePendingChangesGuard, useStaging, type PendingWrite, type StagedRow } from '../../staging';
 import { configKeys, useConfigSchema, useDeviceConfigVariables, useFleetConfigVariables, type ConfigLevel } from '../api/config-variables';
 import { writeConfig } from '../api/config-writes';
 import { customVariables, humanValue, isOn, isToggle, toggledValue, type SchemaProperty } from '../config-rules';
@@ -24,6 +23,8 @@ import '../i18n';
 const EditConfigDialog = lazy(async () => ({ default: (await import('./edit-config-dialog')).EditConfigDialog }));
 const AddCustomConfigDialog = lazy(async () => ({ default: (await import('./add-custom-config-dialog')).AddCustomConfigDialog }));
 const ConfigOverridesDialog = lazy(async () => ({ default: (await import('./config-overrides-dialog')).ConfigOverridesDialog }));
+// The bar shows only once something is staged.
+const StagingBar = lazy(async () => ({ default: (await import('../../staging/staging-bar')).StagingBar }));
 const EffectiveVariablesPanel = lazy(async () => ({ default: (await import('../../effective/effective-panel')).EffectiveVariablesPanel }));
 
 /** What a staged row holds: a configuration variable's name and value at this page's level. */
@@ -138,14 +139,14 @@ export function ConfigPage(props: ConfigPageProps) {
     return (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {line.property && isToggle(line.property) ? null : (
-          <PermissionTooltip allowed={props.canEdit}>
+          <Denied allowed={props.canEdit}>
             <Button size="small" disabled={!props.canEdit || busy} onClick={() => setEditing(line)} aria-label={t('variablesConfig.edit_name', { name: line.name })}>
               {t('common.edit')}
             </Button>
-          </PermissionTooltip>
+          </Denied>
         )}
         {removable ? (
-          <PermissionTooltip allowed={props.canEdit}>
+          <Denied allowed={props.canEdit}>
             <Button
               size="small"
               color="error"
@@ -155,7 +156,7 @@ export function ConfigPage(props: ConfigPageProps) {
             >
               {t('common.remove')}
             </Button>
-          </PermissionTooltip>
+          </Denied>
         ) : null}
         {props.level === 'fleet' ? (
           <Button size="small" onClick={() => setOverridesOf(line.name)} aria-label={t('variablesConfig.overrides_name', { name: line.name })}>
@@ -235,11 +236,11 @@ export function ConfigPage(props: ConfigPageProps) {
         title={t('variablesConfig.custom_title')}
         intro={t('variablesConfig.custom_intro')}
         action={
-          <PermissionTooltip allowed={props.canEdit}>
+          <Denied allowed={props.canEdit}>
             <Button variant="outlined" disabled={!props.canEdit || busy || loading} onClick={() => setAdding(true)}>
               {t('variablesConfig.add_custom')}
             </Button>
-          </PermissionTooltip>
+          </Denied>
         }
       >
         {!loading && lines.custom.length === 0 ? (
@@ -248,7 +249,11 @@ export function ConfigPage(props: ConfigPageProps) {
           <DataTable label={t('variablesConfig.custom_title')} columns={columns} rows={loading ? undefined : lines.custom} getRowKey={(l) => l.name} loading={loading} />
         )}
       </Section>
-      <StagingBar pending={staging.pending} applying={staging.applying} someFailed={staging.someFailed} onRevertAll={staging.revertAll} onApplyAll={() => void applyAll()} />
+      {staging.pending > 0 || staging.someFailed ? (
+        <Suspense fallback={null}>
+          <StagingBar pending={staging.pending} applying={staging.applying} someFailed={staging.someFailed} onRevertAll={staging.revertAll} onApplyAll={() => void applyAll()} />
+        </Suspense>
+      ) : null}
       {props.level === 'device' ? (
         <Suspense fallback={null}>
           <EffectiveVariablesPanel uuid={props.device.uuid} />
@@ -285,6 +290,21 @@ export function ConfigPage(props: ConfigPageProps) {
         ) : null}
       </Suspense>
     </Stack>
+  );
+}
+
+/**
+ * Spec 2 §6: a control the user may not use stays visible, disabled, with the denial text as
+ * a tooltip — the browser's own (`title`), as RelativeTime does: MUI's Tooltip would add its
+ * Popper (~12 kB gzip) to these pages' first load, over the 350 kB budget.
+ */
+function Denied({ allowed, children }: { allowed: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  if (allowed) return <>{children}</>;
+  return (
+    <Box component="span" title={t('permission_denied')} sx={{ display: 'inline-flex' }}>
+      {children}
+    </Box>
   );
 }
 
@@ -344,7 +364,7 @@ function ValueCell({ line, level, canEdit, onToggle }: { line: Line; level: Conf
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
       {property && isToggle(property) ? (
-        <PermissionTooltip allowed={canEdit}>
+        <Denied allowed={canEdit}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Switch
               size="small"
@@ -357,7 +377,7 @@ function ValueCell({ line, level, canEdit, onToggle }: { line: Line; level: Conf
               {shown ?? ''}
             </Box>
           </Stack>
-        </PermissionTooltip>
+        </Denied>
       ) : shown !== undefined ? (
         <FormattedValue property={property} value={shown} />
       ) : (
