@@ -238,6 +238,18 @@ test('the configuration pages stage, apply and revert; device overrides, the eff
   await expect(changes.nth(2)).toContainText('Created');
   await history.getByRole('button', { name: 'Close' }).click();
 
+  // The device variables page has the panel too, and each row its history.
+  await page.goto(`/devices/${device.uuid}/envvars`);
+  await expect(
+    page.getByRole('region', { name: 'What this device gets' }).getByRole('table', { name: 'Environment of service main' }).getByRole('row').filter({ hasText: 'GREETING' }),
+  ).toContainText('Device');
+  await page.getByRole('button', { name: 'History of GREETING' }).click();
+  const envHistory = page.getByRole('dialog', { name: 'History of GREETING' }).getByRole('row');
+  await expect(envHistory.nth(1)).toContainText('Created');
+  await expect(envHistory.nth(1)).toContainText('(none) → from the device');
+  await expect(envHistory.nth(1)).toContainText(admin.username);
+  await page.getByRole('dialog', { name: 'History of GREETING' }).getByRole('button', { name: 'Close' }).click();
+
   // The observer reads the pages and the history; every control that writes is disabled.
   const context = await browser.newContext();
   const observerPage = await context.newPage();
