@@ -28,7 +28,7 @@ async function expectNoHorizontalOverflow(page: Page, path: string, width: numbe
 }
 
 test('every main page fits the viewport at 1280 and 1440 px', async ({ page, request }) => {
-  test.setTimeout(480_000);
+  test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('layout'));
   const { fleetId } = await organizationWithFleet(request, admin, `Layout E2E ${stamp}`, `layout_${stamp}`, DEVICE_TYPE);
