@@ -1,5 +1,4 @@
 import type { ResourceDef } from '../types.js';
-import { VARIABLE_VALUE_MAX_LENGTH } from './limits.js';
 
 /**
  * Variables (spec 2 §3 "Variables", §5; dialect §3 "Key/value tables"): name/value pairs
@@ -16,7 +15,8 @@ const common = <P extends string, R extends string>(parent: P, references: R) =>
     { name: 'created_at', type: 'Date Time', required: true, default: 'now()', writable: 'never' },
     { name: parent, type: 'ForeignKey', references, required: true, writable: 'create', onDelete: 'cascade' },
     { name: 'name', type: 'Short Text', required: true, maxLength: 255 },
-    { name: 'value', type: 'Text', required: true, maxLength: VARIABLE_VALUE_MAX_LENGTH },
+    // At most VARIABLE_VALUE_MAX_LENGTH characters: a rule with its own message (./limits.ts).
+    { name: 'value', type: 'Text', required: true },
   ] as const satisfies ResourceDef['fields'];
 
 /** A variable resource; its literal type keeps the field names (../types.ts derives rows from it). */

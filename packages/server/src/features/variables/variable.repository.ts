@@ -65,3 +65,40 @@ export async function selectDeviceTypeOfDevice(
   );
   return rows[0];
 }
+
+/** SQL: the property named by `name` in the schema of the device type `dt`; a legacy RESIN_ name is described by its BALENA_ twin. */
+const propertyOf = (name: string) =>
+  `COALESCE(dt.contract -> 'configVariables' -> ${name},
+            CASE WHEN ${name} LIKE 'RESIN\\_%' THEN dt.contract -> 'configVariables' -> ('BALENA_' || substr(${name}, 7)) END)`;
+
+/** The property of configuration variable `name` in the schema of the device type of fleet or device `parent` (null: none). */
+export async function selectConfigPropertyOfParent(
+  db: Db,
+  resource: 'application_config_variable' | 'device_config_variable',
+  parent: number,
+  name: string,
+): Promise<ConfigVarProperty | null> {
+  const from =
+    resource === 'application_config_variable'
+      ? 'application p JOIN device_type dt ON dt.id = p.is_for__device_type'
+      : 'device p JOIN device_type dt ON dt.id = p.is_of__device_type';
+  const { rows } = await db.query<{ property: ConfigVarProperty | null }>(`SELECT ${propertyOf('$2::text')} AS property FROM ${from} WHERE p.id = $1`, [parent, name]);
+  return rows[0]?.property ?? null;
+}
+
+/** The given configuration variables with the property of their name in their device type's schema (null: none). */
+export async function selectConfigValuesWithSchema(
+  db: Db,
+  resource: 'application_config_variable' | 'device_config_variable',
+  ids: readonly number[],
+): Promise<{ name: string; value: string; property: ConfigVarProperty | null }[]> {
+  const from =
+    resource === 'application_config_variable'
+      ? 'application_config_variable v JOIN application p ON p.id = v.application JOIN device_type dt ON dt.id = p.is_for__device_type'
+      : 'device_config_variable v JOIN device p ON p.id = v.device JOIN device_type dt ON dt.id = p.is_of__device_type';
+  const { rows } = await db.query<{ name: string; value: string; property: ConfigVarProperty | null }>(
+    `SELECT v.name, v.value, ${propertyOf('v.name')} AS property FROM ${from} WHERE v.id = ANY($1::int[]) ORDER BY v.id`,
+    [ids],
+  );
+  return rows;
+}
