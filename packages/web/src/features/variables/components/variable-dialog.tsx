@@ -1,5 +1,5 @@
 import { Typography } from '@mui/material';
-import { variableNameProblem } from '@flotilla/model';
+import { variableNameProblem, variableValueProblem } from '@flotilla/model';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/form-dialog';
@@ -26,9 +26,9 @@ interface VariableDialogProps {
 }
 
 /**
- * The add, edit and overwrite dialogs of the variables pages (spec 2 §2). The name is checked
- * with the model's rule (`variableNameProblem`, the server's own) and against the table's
- * other rows; the server checks both again when the change is applied.
+ * The add, edit and overwrite dialogs of the variables pages (spec 2 §2). The name and value are
+ * checked with the model's rules (`variableNameProblem`, `variableValueProblem`: the server's
+ * own) and the name against the table's other rows; the server checks again on apply.
  */
 export function VariableDialog({ mode, services, taken, onSubmit, onClose }: VariableDialogProps) {
   const { t } = useTranslation();
@@ -48,7 +48,7 @@ export function VariableDialog({ mode, services, taken, onSubmit, onClose }: Var
       if (nameProblem === undefined && taken.has(slotOf({ name, serviceId }))) nameProblem = t('variables.already_exists');
       if (nameProblem === undefined && serviceId !== ALL_SERVICES && service === undefined) nameProblem = t('variables.service_not_found');
     }
-    const valueProblem = valueRule(name, value);
+    const valueProblem = variableValueProblem(name, value);
     setNameError(nameProblem);
     setValueError(valueProblem);
     if (nameProblem !== undefined || valueProblem !== undefined) return;
@@ -109,9 +109,4 @@ export function VariableDialog({ mode, services, taken, onSubmit, onClose }: Var
       )}
     </FormDialog>
   );
-}
-
-/** The value rule the server applies too (until the model's value rule lands: any value). */
-function valueRule(_name: string, _value: string): string | undefined {
-  return undefined;
 }

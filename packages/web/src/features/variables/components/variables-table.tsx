@@ -36,7 +36,8 @@ export interface RowActionHandlers {
 const VALUE_SX = { fontFamily: 'monospace', wordBreak: 'break-all', whiteSpace: 'pre-wrap' } as const;
 
 interface VariablesTableProps extends RowActionHandlers {
-  rows: DisplayRow[];
+  /** Undefined while the rows load (skeleton rows). */
+  rows: DisplayRow[] | undefined;
   /** Whether the caller may change variables (spec 2 §6): otherwise no edit controls. */
   canEdit: boolean;
   busy: boolean;
@@ -95,7 +96,7 @@ export function VariablesTable({ rows, canEdit, busy, showFleetValue, ...on }: V
       render: (d) => <RowButtons d={d} name={label(d)} canEdit={canEdit} busy={busy} {...on} />,
     },
   ];
-  return <DataTable label={t('variables.table_label')} columns={columns} rows={rows} getRowKey={(d) => d.key} />;
+  return <DataTable label={t('variables.table_label')} columns={columns} rows={rows} loading={rows === undefined} getRowKey={(d) => d.key} />;
 }
 
 function RowButtons({ d, name, canEdit, busy, onEdit, onDelete, onOverwrite, onOverrides, historyOf }: { d: DisplayRow; name: string; canEdit: boolean; busy: boolean } & RowActionHandlers) {

@@ -8,7 +8,7 @@ import { AddIcon } from '../../../components/icons';
 import { useNotify } from '../../../lib/notify';
 import { useDeviceVariables, writeDeviceVariable, type DeviceRef } from '../api/device-variables';
 import { variablesRootKey } from '../api/keys';
-import { VariableDialog, type VariableDialogMode } from '../components/variable-dialog';
+import type { VariableDialogMode } from '../components/variable-dialog';
 import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
@@ -17,6 +17,8 @@ import { effectiveVariablesKey } from '../effective/effective-api';
 import { deviceVariableHistory, fleetVariableHistory } from '../history/history-targets';
 import '../i18n';
 
+// The dialog loads when first opened: the page's first paint stays small.
+const VariableDialog = lazy(async () => ({ default: (await import('../components/variable-dialog')).VariableDialog }));
 // "What this device gets" loads after the table (its own chunk and query).
 const EffectiveVariablesPanel = lazy(async () => ({ default: (await import('../effective/effective-panel')).EffectiveVariablesPanel }));
 
@@ -100,7 +102,7 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
       </Typography>
       {!canEdit ? <Alert severity="info">{t('variables.read_only')}</Alert> : null}
       {query.isPending ? (
-        <VariablesTable rows={[]} canEdit={false} busy showFleetValue />
+        <VariablesTable rows={undefined} canEdit={false} busy showFleetValue />
       ) : rows.length === 0 ? (
         <Typography color="text.secondary">{t('variables.empty_device')}</Typography>
       ) : (
@@ -129,28 +131,30 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
         <EffectiveVariablesPanel uuid={device.uuid} />
       </Suspense>
       {dialog ? (
-        <VariableDialog
-          mode={dialog.mode}
-          services={services}
-          taken={taken}
-          onClose={() => setDialog(undefined)}
-          onSubmit={({ name, value, service }) => {
-            const { mode, key } = dialog;
-            if (mode.kind === 'edit') {
-              if (key !== undefined) staging.update(key, { ...mode.row, value });
-              return;
-            }
-            const installed = service && services.find((s) => s.id === service.id);
-            staging.add({
-              id: 0,
-              name,
-              value,
-              serviceId: service?.id ?? ALL_SERVICES,
-              serviceName: service?.name ?? '',
-              ...(installed?.serviceInstallId !== undefined ? { serviceInstallId: installed.serviceInstallId } : {}),
-            });
-          }}
-        />
+        <Suspense fallback={null}>
+          <VariableDialog
+            mode={dialog.mode}
+            services={services}
+            taken={taken}
+            onClose={() => setDialog(undefined)}
+            onSubmit={({ name, value, service }) => {
+              const { mode, key } = dialog;
+              if (mode.kind === 'edit') {
+                if (key !== undefined) staging.update(key, { ...mode.row, value });
+                return;
+              }
+              const installed = service && services.find((s) => s.id === service.id);
+              staging.add({
+                id: 0,
+                name,
+                value,
+                serviceId: service?.id ?? ALL_SERVICES,
+                serviceName: service?.name ?? '',
+                ...(installed?.serviceInstallId !== undefined ? { serviceInstallId: installed.serviceInstallId } : {}),
+              });
+            }}
+          />
+        </Suspense>
       ) : null}
     </Stack>
   );

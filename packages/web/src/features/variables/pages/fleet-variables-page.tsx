@@ -8,7 +8,7 @@ import { AddIcon } from '../../../components/icons';
 import { useNotify } from '../../../lib/notify';
 import { useFleetVariables, writeFleetVariable } from '../api/fleet-variables';
 import { fleetVariablesKey } from '../api/keys';
-import { VariableDialog, type VariableDialogMode } from '../components/variable-dialog';
+import type { VariableDialogMode } from '../components/variable-dialog';
 import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
@@ -16,7 +16,8 @@ import { ALL_SERVICES, sameVariable, slotOf, variableKey, type VariableRow } fro
 import { fleetVariableHistory } from '../history/history-targets';
 import '../i18n';
 
-// The overrides dialog and its queries load when first opened.
+// The dialogs (and the overrides dialog's queries) load when first opened: the page's first paint stays small.
+const VariableDialog = lazy(async () => ({ default: (await import('../components/variable-dialog')).VariableDialog }));
 const OverridesDialog = lazy(async () => ({ default: (await import('../components/overrides-dialog')).OverridesDialog }));
 
 interface FleetVariablesPageProps {
@@ -75,7 +76,7 @@ export function FleetVariablesPage({ fleetId, canEdit, canDeleteOverrides }: Fle
       </Typography>
       {!canEdit ? <Alert severity="info">{t('variables.read_only')}</Alert> : null}
       {query.isPending ? (
-        <VariablesTable rows={[]} canEdit={false} busy showFleetValue={false} />
+        <VariablesTable rows={undefined} canEdit={false} busy showFleetValue={false} />
       ) : rows.length === 0 ? (
         <Typography color="text.secondary">{t('variables.empty_fleet')}</Typography>
       ) : (
@@ -101,17 +102,19 @@ export function FleetVariablesPage({ fleetId, canEdit, canDeleteOverrides }: Fle
         />
       ) : null}
       {dialog ? (
-        <VariableDialog
-          mode={dialog.mode}
-          services={services}
-          taken={taken}
-          onClose={() => setDialog(undefined)}
-          onSubmit={({ name, value, service }) => {
-            const { mode, key } = dialog;
-            if (mode.kind === 'add') staging.add({ id: 0, name, value, serviceId: service?.id ?? ALL_SERVICES, serviceName: service?.name ?? '' });
-            else if (key !== undefined) staging.update(key, { ...mode.row, value });
-          }}
-        />
+        <Suspense fallback={null}>
+          <VariableDialog
+            mode={dialog.mode}
+            services={services}
+            taken={taken}
+            onClose={() => setDialog(undefined)}
+            onSubmit={({ name, value, service }) => {
+              const { mode, key } = dialog;
+              if (mode.kind === 'add') staging.add({ id: 0, name, value, serviceId: service?.id ?? ALL_SERVICES, serviceName: service?.name ?? '' });
+              else if (key !== undefined) staging.update(key, { ...mode.row, value });
+            }}
+          />
+        </Suspense>
       ) : null}
       {overridesOf ? (
         <Suspense fallback={null}>

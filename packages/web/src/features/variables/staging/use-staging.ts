@@ -87,5 +87,6 @@ export function useStaging<T>({ rows: base, keyOf, equals }: UseStagingOptions<T
   }, []);
 
   const pending = pendingCount(rows);
-  return { rows, pending, hasChanges: pending > 0, applying, someFailed, add, update, remove, undo, revertAll, applyAll };
+  // The failure summary lasts while a failed row is still pending (undoing the last one ends it).
+  return { rows, pending, hasChanges: pending > 0, applying, someFailed: someFailed && pending > 0, add, update, remove, undo, revertAll, applyAll };
 }
