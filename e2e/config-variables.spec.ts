@@ -269,3 +269,43 @@ test('the configuration pages stage, apply and revert; device overrides, the eff
 
   expect(problems.errors).toEqual([]);
 });
+
+test("another organization's user gets neither the configuration pages, the effective values nor the history", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const owner = await registerApiUser(request, newEmail('cfgowner'));
+  const orgId = (await apiAs<{ id: number }>(request, owner, 'POST', '/v7/organization', { name: `Config owned ${stamp}` })).id;
+  const fleetId = await fleetOfType(request, owner, orgId, `cfg_owned_${stamp}`);
+  const device = await registerDevice(request, owner, fleetId);
+  await apiAs(request, owner, 'POST', '/v7/application_config_variable', { application: fleetId, name: 'BALENA_SECRET_SETTING', value: 'mine' });
+  await apiAs(request, owner, 'POST', '/v7/device_config_variable', { device: device.id, name: 'BALENA_SUPERVISOR_POLL_INTERVAL', value: '120000' });
+  const stranger = await registerApiUser(request, newEmail('cfgstranger'));
+  await signIn(page, stranger.email);
+
+  // The shells treat an unreadable fleet or device as missing: away from the page, nothing shown.
+  await page.goto(`/fleets/${fleetId}/config`);
+  await expect(page).toHaveURL(/\/fleets$/);
+  await expect(page.getByText('BALENA_SECRET_SETTING')).toHaveCount(0);
+  await page.goto(`/devices/${device.uuid}/config`);
+  await expect(page).not.toHaveURL(/\/config$/);
+  await expect(page.getByText('What this device gets')).toHaveCount(0);
+
+  // What the pages read and write, as the stranger: nothing readable, every write refused, nothing written.
+  const auth = { Authorization: `Bearer ${stranger.token}` };
+  const effective = await request.get(`/device/${device.uuid}/effective-variables`, { headers: auth });
+  expect(effective.status()).toBe(404);
+  const history = await request.get(`/v7/variable_change?$select=id&$filter=${encodeURIComponent(`application eq ${fleetId}`)}`, { headers: auth });
+  expect(history.status()).toBe(200);
+  expect(((await history.json()) as { d: unknown[] }).d).toEqual([]);
+  const post = await request.post('/v7/application_config_variable', { headers: auth, data: { application: fleetId, name: 'BALENA_INJECTED', value: 'x' } });
+  expect(post.status()).toBeGreaterThanOrEqual(400);
+  expect(post.status()).toBeLessThan(500);
+  const postDevice = await request.post('/v7/device_config_variable', { headers: auth, data: { device: device.id, name: 'BALENA_INJECTED', value: 'x' } });
+  expect(postDevice.status()).toBeGreaterThanOrEqual(400);
+  expect(postDevice.status()).toBeLessThan(500);
+  expect(await fleetConfig(owner, fleetId)).toEqual({ BALENA_SECRET_SETTING: 'mine' });
+  expect(await deviceConfig(owner, device.uuid)).toEqual({ BALENA_SUPERVISOR_POLL_INTERVAL: '120000' });
+  // The owner's own history has both writes, so the empty answer above is the permission, not an empty table.
+  const own = await request.get(`/v7/variable_change?$select=id&$filter=${encodeURIComponent(`application eq ${fleetId}`)}`, { headers: { Authorization: `Bearer ${owner.token}` } });
+  expect(((await own.json()) as { d: unknown[] }).d).toHaveLength(2);
+});
