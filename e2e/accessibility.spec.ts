@@ -101,6 +101,36 @@ test('the Add device dialog has no serious or critical axe violations', async ({
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+// Issue 16: the configuration page with staged rows and the bar, and each of its dialogs.
+test('the configuration page with staged changes and its dialogs has no serious or critical axe violations', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const user = await registerApiUser(request, newEmail('axecfg'));
+  const { fleetId } = await organizationWithFleet(request, user, `Axe config E2E ${stamp}`, `axecfg_${stamp}`, 'raspberrypi4-64');
+  await apiAs(request, user, 'POST', '/v7/application_config_variable', { application: fleetId, name: 'BALENA_HOST_FIREWALL_MODE', value: 'on' });
+  await signIn(page, user.email);
+  await page.goto(`/fleets/${fleetId}/config`);
+  await page.getByRole('switch', { name: 'BALENA_SUPERVISOR_DELTA' }).click();
+  await page.getByRole('button', { name: 'Remove the fleet value of BALENA_HOST_FIREWALL_MODE' }).click();
+  await expect(page.getByRole('region', { name: 'Pending changes' })).toContainText('2 pending changes');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Each dialog with what it shows once loaded.
+  const dialogs: [string, string, string][] = [
+    ['Edit BALENA_SUPERVISOR_POLL_INTERVAL', 'Edit BALENA_SUPERVISOR_POLL_INTERVAL', 'Reads as 10 min'],
+    ['Add custom configuration', 'Add custom configuration', 'Begins with BALENA_ or RESIN_'],
+    ['Overrides of BALENA_HOST_FIREWALL_MODE', 'Devices that override BALENA_HOST_FIREWALL_MODE', 'No device overrides this variable'],
+    ['History of BALENA_HOST_FIREWALL_MODE', 'History of BALENA_HOST_FIREWALL_MODE', '(none) → on'],
+  ];
+  for (const [button, title, loaded] of dialogs) {
+    await page.getByRole('button', { name: button }).click();
+    const dialog = page.getByRole('dialog', { name: title });
+    await expect(dialog.getByText(loaded)).toBeVisible();
+    expect(await seriousViolations(page), title).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+});
+
 async function focusRing(page: Page): Promise<{ style: string; width: number }> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement;
