@@ -309,3 +309,30 @@ test("another organization's user gets neither the configuration pages, the effe
   const own = await request.get(`/v7/variable_change?$select=id&$filter=${encodeURIComponent(`application eq ${fleetId}`)}`, { headers: { Authorization: `Bearer ${owner.token}` } });
   expect(((await own.json()) as { d: unknown[] }).d).toHaveLength(2);
 });
+
+test("a write the server refuses during apply stays staged with the server's message; the others apply", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const admin = await registerApiUser(request, newEmail('cfgrace'));
+  const orgId = (await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `Config race ${stamp}` })).id;
+  const fleetId = await fleetOfType(request, admin, orgId, `cfg_race_${stamp}`);
+  await signIn(page, admin.email);
+  await page.goto(`/fleets/${fleetId}/config`);
+  await page.getByRole('switch', { name: 'BALENA_SUPERVISOR_DELTA' }).click();
+  await page.getByRole('button', { name: 'Add custom configuration' }).click();
+  const add = page.getByRole('dialog', { name: 'Add custom configuration' });
+  await add.getByLabel('Name').fill('BALENA_RACE');
+  await add.getByLabel('Value').fill('from the page');
+  await add.getByRole('button', { name: 'Add', exact: true }).click();
+  // Meanwhile someone else creates the same variable: the page's POST meets the unique key.
+  await apiAs(request, admin, 'POST', '/v7/application_config_variable', { application: fleetId, name: 'BALENA_RACE', value: 'from elsewhere' });
+  const bar = page.getByRole('region', { name: 'Pending changes' });
+  await bar.getByRole('button', { name: 'Apply all changes' }).click();
+  await expect(bar).toContainText('Some changes failed to apply');
+  await expect(bar).toContainText('1 pending change');
+  const race = rowOf(page, 'Custom configuration', 'BALENA_RACE').filter({ hasText: 'Added' });
+  await expect(race.getByRole('alert')).toHaveText('Unique key constraint violated');
+  await expect(race).toContainText('from the page');
+  await expect(rowOf(page, 'Configuration', 'BALENA_SUPERVISOR_DELTA')).not.toContainText('Added');
+  expect(await fleetConfig(admin, fleetId)).toEqual({ BALENA_SUPERVISOR_DELTA: 'true', BALENA_RACE: 'from elsewhere' });
+});
