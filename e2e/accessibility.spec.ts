@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser } from './support/api';
 import { organizationWithFleet } from './support/fleets';
+import { createProvisioningKey } from './support/simulator';
 import { settleAfter } from './support/settle';
 import { newEmail, signIn } from './support/users';
 
@@ -36,12 +37,22 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test('the main pages have no serious or critical axe violations', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const user = await registerApiUser(request, newEmail('axe'));
   const { fleetId } = await organizationWithFleet(request, user, `Axe E2E ${stamp}`, `axefleet_${stamp}`, 'raspberrypi4-64');
   const orgs = await apiAs<{ d: { id: number; name: string }[] }>(request, user, 'GET', '/v7/organization?$select=id,name');
   const orgId = orgs.d.find((o) => o.name === `Axe E2E ${stamp}`)!.id;
+  // A registered device (status Configuring until it reports): its configuration page.
+  const provisioningKey = await createProvisioningKey(request, user, fleetId, 'e2e axe');
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  const registered = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid: hex(32), device_type: 'raspberrypi4-64', api_key: hex(32), supervisor_version: '16.1.0', os_version: 'balenaOS 5.3.0', os_variant: 'prod' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const device = (await registered.json()) as { id: number; uuid: string };
+  const deviceName = (await apiAs<{ d: { device_name: string }[] }>(request, user, 'GET', `/v7/device(${device.id})?$select=device_name`)).d[0]!.device_name;
   await signIn(page, user.email);
 
   const pages: [string, string][] = [
@@ -54,6 +65,8 @@ test('the main pages have no serious or critical axe violations', async ({ page,
     [`/fleets/${fleetId}/devices`, `axefleet_${stamp}`],
     [`/fleets/${fleetId}/releases`, `axefleet_${stamp}`],
     [`/fleets/${fleetId}/settings`, `axefleet_${stamp}`],
+    [`/fleets/${fleetId}/config`, `axefleet_${stamp}`],
+    [`/devices/${device.uuid}/config`, deviceName],
     ['/preferences', 'Preferences'],
     ['/preferences/appearance', 'Preferences'],
     ['/support', 'Support'],
@@ -86,6 +99,36 @@ test('the Add device dialog has no serious or critical axe violations', async ({
   await dialog.getByRole('tab', { name: 'balenaOS' }).click();
   await expect(dialog.getByRole('button', { name: 'Download config.json' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+// Issue 16: the configuration page with staged rows and the bar, and each of its dialogs.
+test('the configuration page with staged changes and its dialogs has no serious or critical axe violations', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const user = await registerApiUser(request, newEmail('axecfg'));
+  const { fleetId } = await organizationWithFleet(request, user, `Axe config E2E ${stamp}`, `axecfg_${stamp}`, 'raspberrypi4-64');
+  await apiAs(request, user, 'POST', '/v7/application_config_variable', { application: fleetId, name: 'BALENA_HOST_FIREWALL_MODE', value: 'on' });
+  await signIn(page, user.email);
+  await page.goto(`/fleets/${fleetId}/config`);
+  await page.getByRole('switch', { name: 'BALENA_SUPERVISOR_DELTA' }).click();
+  await page.getByRole('button', { name: 'Remove the fleet value of BALENA_HOST_FIREWALL_MODE' }).click();
+  await expect(page.getByRole('region', { name: 'Pending changes' })).toContainText('2 pending changes');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Each dialog with what it shows once loaded.
+  const dialogs: [string, string, string][] = [
+    ['Edit BALENA_SUPERVISOR_POLL_INTERVAL', 'Edit BALENA_SUPERVISOR_POLL_INTERVAL', 'Reads as 10 min'],
+    ['Add custom configuration', 'Add custom configuration', 'Begins with BALENA_ or RESIN_'],
+    ['Overrides of BALENA_HOST_FIREWALL_MODE', 'Devices that override BALENA_HOST_FIREWALL_MODE', 'No device overrides this variable'],
+    ['History of BALENA_HOST_FIREWALL_MODE', 'History of BALENA_HOST_FIREWALL_MODE', '(none) → on'],
+  ];
+  for (const [button, title, loaded] of dialogs) {
+    await page.getByRole('button', { name: button }).click();
+    const dialog = page.getByRole('dialog', { name: title });
+    await expect(dialog.getByText(loaded)).toBeVisible();
+    expect(await seriousViolations(page), title).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
 });
 
 async function focusRing(page: Page): Promise<{ style: string; width: number }> {

@@ -46,7 +46,7 @@ test('restart services of a real container from the actions page: the service co
   await page.goto(`${node.baseURL}/devices/${device.uuid}`);
   // The tabs in spec 2 §2's order; the owner (administrator) sees diagnostics.
   const tabs = page.getByRole('tablist', { name: 'Device sections' });
-  await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Variables', 'Actions', 'Settings', 'Location', 'Diagnostics']);
+  await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Variables', 'Configuration', 'Actions', 'Settings', 'Location', 'Diagnostics']);
   await tabs.getByRole('tab', { name: 'Actions' }).click();
   await expect(page).toHaveURL(new RegExp(`/devices/${device.uuid}/actions$`));
   const actions = page.getByRole('region', { name: 'Device actions' });

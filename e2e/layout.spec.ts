@@ -28,7 +28,7 @@ async function expectNoHorizontalOverflow(page: Page, path: string, width: numbe
 }
 
 test('every main page fits the viewport at 1280 and 1440 px', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('layout'));
   const { fleetId } = await organizationWithFleet(request, admin, `Layout E2E ${stamp}`, `layout_${stamp}`, DEVICE_TYPE);
@@ -90,10 +90,12 @@ test('every main page fits the viewport at 1280 and 1440 px', async ({ page, req
       [`/devices/${uuid}/actions`, visible(deviceName)],
       [`/devices/${uuid}/diagnostics`, visible(deviceName)],
       [`/devices/${uuid}/location`, visible(deviceName)],
+      [`/devices/${uuid}/config`, visible('What this device gets')],
       [`/fleets/${fleetId}/releases`, visible('1.0.0')],
       [`/fleets/${fleetId}/releases/${releaseId}/summary`, visible('1.0.0')],
       [`/fleets/${fleetId}/releases/${releaseId}/settings`, visible('1.0.0')],
       [`/fleets/${fleetId}/settings`, visible(`layout_${stamp}`)],
+      [`/fleets/${fleetId}/config`, visible('Custom configuration')],
       [`/fleets/${fleetId}/api-keys`, visible(`layout_${stamp}`)],
       [`/fleets/${fleetId}/members`, visible(`layout_${stamp}`)],
       [`/fleets/${fleetId}/teams`, visible(`layout_${stamp}`)],

@@ -39,6 +39,8 @@ const ROUTES = {
   '/devices/:uuid/location': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-location.tsx'],
   '/devices/:uuid/actions': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-actions.tsx'],
   '/devices/:uuid/diagnostics': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-diagnostics.tsx'],
+  '/fleets/:id/config': ['src/app/routes/fleet-shell.tsx', 'src/app/routes/fleet-config.tsx'],
+  '/devices/:uuid/config': ['src/app/routes/device-shell.tsx', 'src/app/routes/device-config.tsx'],
   '/admin': 'src/app/routes/admin.tsx',
   '/login/cli/*': 'src/app/routes/login-cli.tsx',
   '/login/oauth/:clientId': 'src/app/routes/login-oauth.tsx',

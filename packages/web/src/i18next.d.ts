@@ -19,10 +19,13 @@ import type addDeviceEn from './features/add-device/locales/en.json';
 import type deviceLogsEn from './features/device-logs/locales/en.json';
 import type stagingEn from './features/variables/staging/locales/en.json';
 import type variablesEn from './features/variables/locales/en.json';
+import type variablesConfigEn from './features/variables/config/locales/en.json';
+import type variablesEffectiveEn from './features/variables/effective/locales/en.json';
+import type variablesHistoryEn from './features/variables/history/locales/en.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } };
+    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } & { variablesConfig: typeof variablesConfigEn; variablesEffective: typeof variablesEffectiveEn; variablesHistory: typeof variablesHistoryEn } };
   }
 }

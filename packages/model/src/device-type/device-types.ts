@@ -54,6 +54,8 @@ const COMMON_CONFIG: DeviceTypeSeed['configVars'] = {
   BALENA_SUPERVISOR_POLL_INTERVAL: { description: 'Define the balena API polling interval in milliseconds', type: 'integer', default: String(DEFAULT_POLL_INTERVAL_MS), format: 'milliseconds' },
   BALENA_SUPERVISOR_PERSISTENT_LOGGING: { description: 'Enable persistent logging', type: 'boolean', enum: ['false', 'true'], default: 'false', will_reboot: true },
   BALENA_SUPERVISOR_DELTA: { description: 'Enable / Disable delta updates', type: 'boolean', enum: ['false', 'true'], default: 'false' },
+  // A choice of three (the configuration pages' edit dialog offers it as a select; issue 16).
+  BALENA_HOST_FIREWALL_MODE: { description: 'Host OS firewall mode', type: 'string', enum: ['off', 'on', 'auto'], default: 'off' },
 };
 
 // Install partials, written for Flotilla in the shape balena's contracts use.

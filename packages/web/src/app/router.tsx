@@ -21,6 +21,7 @@ function applicationShellRoute(prefix: 'fleets' | 'apps' | 'blocks') {
             { path: 'api-keys', lazy: async () => ({ Component: (await import('./routes/fleet-api-keys')).FleetApiKeysRoute }) },
             { path: 'devices', lazy: async () => ({ Component: (await import('./routes/fleet-devices')).FleetDevicesRoute }) },
             { path: 'envvars', lazy: async () => ({ Component: (await import('./routes/fleet-envvars')).FleetEnvVarsRoute }) },
+            { path: 'config', lazy: async () => ({ Component: (await import('./routes/fleet-config')).FleetConfigRoute }) },
           ]
         : []),
       { path: 'releases', lazy: async () => ({ Component: (await import('./routes/fleet-releases')).FleetReleasesRoute }) },
@@ -105,6 +106,7 @@ export const router = createBrowserRouter([
                 children: [
                   { index: true, lazy: async () => ({ Component: (await import('./routes/device-summary')).DeviceSummaryRoute }) },
                   { path: 'envvars', lazy: async () => ({ Component: (await import('./routes/device-envvars')).DeviceEnvVarsRoute }) },
+                  { path: 'config', lazy: async () => ({ Component: (await import('./routes/device-config')).DeviceConfigRoute }) },
                   { path: 'actions', lazy: async () => ({ Component: (await import('./routes/device-actions')).DeviceActionsRoute }) },
                   { path: 'settings', lazy: async () => ({ Component: (await import('./routes/device-settings')).DeviceSettingsRoute }) },
                   { path: 'location', lazy: async () => ({ Component: (await import('./routes/device-location')).DeviceLocationRoute }) },

@@ -30,14 +30,14 @@ export const paths = {
   /** /fleets, /apps, /blocks. */
   applications: (appClass = 'fleet') => `/${classSegment(appClass)}`,
   /** /{class}s/{id} and its tabs. */
-  application: (appClass: string, id: Id, tab?: 'members' | 'teams' | 'settings' | 'api-keys' | 'devices' | 'releases' | 'envvars') =>
+  application: (appClass: string, id: Id, tab?: 'members' | 'teams' | 'settings' | 'api-keys' | 'devices' | 'releases' | 'envvars' | 'config') =>
     `/${classSegment(appClass)}/${seg(id)}${sub(tab)}`,
   /** Spec 2 §2: a fleet's device table, optionally filtered (`?is_running__release=…`). */
   fleetDevices: (fleetId: Id, query?: Record<string, string | number>) =>
     `/fleets/${seg(fleetId)}/devices${query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}` : ''}`,
   release: (appClass: string, fleetId: Id, releaseId: Id, tab?: 'summary' | 'settings') =>
     `/${classSegment(appClass)}/${seg(fleetId)}/releases/${seg(releaseId)}${sub(tab)}`,
-  device: (uuid: string, tab?: 'settings' | 'location' | 'envvars') => `/devices/${seg(uuid)}${sub(tab)}`,
+  device: (uuid: string, tab?: 'settings' | 'location' | 'envvars' | 'config') => `/devices/${seg(uuid)}${sub(tab)}`,
   organizations: () => '/orgs',
   organization: (orgId: Id, page?: 'members' | 'teams' | 'billing' | 'credits' | 'fleets' | 'apps' | 'blocks') => `/orgs/${seg(orgId)}${sub(page)}`,
   organizationMember: (orgId: Id, memberId: Id, tab?: string) => `/orgs/${seg(orgId)}/members/${seg(memberId)}${sub(tab)}`,

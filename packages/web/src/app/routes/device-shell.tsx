@@ -39,7 +39,7 @@ function LoadedDevice({ uuid }: { uuid: string }) {
 }
 
 /** The shell's tabs; a page without one (the diagnostics URL of a caller without the right) selects none. */
-const DEVICE_TABS = new Set(['summary', 'envvars', 'actions', 'settings', 'location', 'diagnostics']);
+const DEVICE_TABS = new Set(['summary', 'envvars', 'config', 'actions', 'settings', 'location', 'diagnostics']);
 
 function DeviceShell({ device }: { device: DeviceDetails }) {
   const { t } = useTranslation();
@@ -63,10 +63,11 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
-        {/* Spec 2 §2's order: summary, actions, settings, location, config, envvars, diagnostics (config and envvars come later). */}
+        {/* Issue 16: Variables and Configuration directly after Summary, then the rest of spec 2 §2's order. */}
         <Tabs value={DEVICE_TABS.has(tab) && (tab !== 'diagnostics' || canDiagnose) ? tab : false} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />
           <Tab value="envvars" label={t('devices.tab_envvars')} component={RouterLink} to={`${base}/envvars`} />
+          <Tab value="config" label={t('devices.tab_config')} component={RouterLink} to={`${base}/config`} />
           <Tab value="actions" label={t('devices.tab_actions')} component={RouterLink} to={`${base}/actions`} />
           <Tab value="settings" label={t('devices.tab_settings')} component={RouterLink} to={`${base}/settings`} />
           <Tab value="location" label={t('devices.tab_location')} component={RouterLink} to={`${base}/location`} />

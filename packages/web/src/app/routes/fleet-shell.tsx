@@ -21,7 +21,7 @@ const ApplicationWarnings = lazy(async () => ({
 /** The URL prefix of each application class (spec 2 §2: /{class}s/{applicationId}). */
 
 /** Sub-pages that exist so far; the summary is the index. */
-const TABS = ['devices', 'releases', 'envvars', 'members', 'teams', 'api-keys', 'settings'] as const;
+const TABS = ['devices', 'releases', 'envvars', 'config', 'members', 'teams', 'api-keys', 'settings'] as const;
 
 /**
  * /fleets|apps|blocks/{applicationId}[/members|teams] (spec 2 §2 "Application shell rules"):
@@ -60,8 +60,8 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
 function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: FleetAccess; base: string }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  // Spec 2 §2: only fleets have devices, variables and provisioning keys (api-keys).
-  const tabs = TABS.filter((x) => (x !== 'api-keys' && x !== 'devices' && x !== 'envvars') || fleet.is_of__class === 'fleet');
+  // Spec 2 §2: only fleets have devices, variables, configuration and provisioning keys (api-keys).
+  const tabs = TABS.filter((x) => (x !== 'api-keys' && x !== 'devices' && x !== 'envvars' && x !== 'config') || fleet.is_of__class === 'fleet');
   // A release page (releases/{id}/…) keeps the Releases tab selected.
   const tab = tabs.find((x) => pathname === `${base}/${x}` || pathname.startsWith(`${base}/${x}/`)) ?? 'summary';
   const context: FleetRouteContext = { fleet, access };

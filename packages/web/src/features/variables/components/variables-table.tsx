@@ -1,6 +1,8 @@
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
+import { HistoryButton } from '../history/history-button';
+import type { HistoryTarget } from '../history/history-api';
 import { StagedRowMark, type RowState } from '../staging';
 import { ALL_SERVICES, type VariableRow } from '../variable-row';
 import '../i18n';
@@ -27,6 +29,8 @@ export interface RowActionHandlers {
   onOverwrite?: (row: DisplayRow) => void;
   /** Fleet page: the device overrides dialog. */
   onOverrides?: (row: DisplayRow) => void;
+  /** Which variable's history a row's History button opens (none: no button). */
+  historyOf?: (row: DisplayRow) => HistoryTarget | undefined;
 }
 
 const VALUE_SX = { fontFamily: 'monospace', wordBreak: 'break-all', whiteSpace: 'pre-wrap' } as const;
@@ -95,9 +99,10 @@ export function VariablesTable({ rows, canEdit, busy, showFleetValue, ...on }: V
   return <DataTable label={t('variables.table_label')} columns={columns} rows={rows} loading={rows === undefined} getRowKey={(d) => d.key} />;
 }
 
-function RowButtons({ d, name, canEdit, busy, onEdit, onDelete, onOverwrite, onOverrides }: { d: DisplayRow; name: string; canEdit: boolean; busy: boolean } & RowActionHandlers) {
+function RowButtons({ d, name, canEdit, busy, onEdit, onDelete, onOverwrite, onOverrides, historyOf }: { d: DisplayRow; name: string; canEdit: boolean; busy: boolean } & RowActionHandlers) {
   const { t } = useTranslation();
   const persisted = d.state !== 'added' && !d.inherited;
+  const history = d.state !== 'added' ? historyOf?.(d) : undefined;
   return (
     <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
       {onOverrides && persisted && d.state !== 'deleted' ? (
@@ -120,6 +125,7 @@ function RowButtons({ d, name, canEdit, busy, onEdit, onDelete, onOverwrite, onO
           </Button>
         </>
       ) : null}
+      {history ? <HistoryButton target={history} label={name} /> : null}
     </Stack>
   );
 }

@@ -13,10 +13,14 @@ import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
 import { ALL_SERVICES, byNameAndService, sameVariable, slotOf, variableKey, type VariableRow } from '../variable-row';
+import { effectiveVariablesKey } from '../effective/effective-api';
+import { deviceVariableHistory, fleetVariableHistory } from '../history/history-targets';
 import '../i18n';
 
 // The dialog loads when first opened: the page's first paint stays small.
 const VariableDialog = lazy(async () => ({ default: (await import('../components/variable-dialog')).VariableDialog }));
+// "What this device gets" loads after the table (its own chunk and query).
+const EffectiveVariablesPanel = lazy(async () => ({ default: (await import('../effective/effective-panel')).EffectiveVariablesPanel }));
 
 interface DeviceVariablesPageProps {
   device: DeviceRef;
@@ -67,7 +71,14 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
   // The device's own slots: a device variable of the same name and service is a duplicate.
   const taken = useMemo(() => new Set(staging.rows.map((r) => slotOf(r.value))), [staging.rows]);
 
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: variablesRootKey }), [queryClient]);
+  const refresh = useCallback(
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: variablesRootKey }),
+        queryClient.invalidateQueries({ queryKey: effectiveVariablesKey(device.uuid) }),
+      ]),
+    [queryClient, device.uuid],
+  );
   const applyAll = async () => {
     const outcome = await staging.applyAll((write) => writeDeviceVariable(device.id, write), { errorText, refresh });
     if (outcome.failed === 0) notify.success(t('staging.applied'));
@@ -104,6 +115,7 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
           onDelete={(d) => staging.remove(d.key)}
           onUndo={canEdit ? (d) => staging.undo(d.key) : undefined}
           onOverwrite={(d) => setDialog({ mode: { kind: 'overwrite', row: d.row } })}
+          historyOf={(d) => (d.inherited ? fleetVariableHistory(device.fleetId, d.row) : deviceVariableHistory(device.fleetId, device.id, d.row))}
         />
       )}
       {canEdit ? (
@@ -115,6 +127,9 @@ export function DeviceVariablesPage({ device, canEdit }: DeviceVariablesPageProp
           onApplyAll={() => void applyAll()}
         />
       ) : null}
+      <Suspense fallback={null}>
+        <EffectiveVariablesPanel uuid={device.uuid} />
+      </Suspense>
       {dialog ? (
         <Suspense fallback={null}>
           <VariableDialog

@@ -13,6 +13,7 @@ import { VariablesTable, type DisplayRow } from '../components/variables-table';
 import { StagingBar, usePendingChangesGuard, useStaging } from '../staging';
 import { useApplyErrorText } from '../use-apply-error-text';
 import { ALL_SERVICES, sameVariable, slotOf, variableKey, type VariableRow } from '../variable-row';
+import { fleetVariableHistory } from '../history/history-targets';
 import '../i18n';
 
 // The dialogs (and the overrides dialog's queries) load when first opened: the page's first paint stays small.
@@ -88,6 +89,7 @@ export function FleetVariablesPage({ fleetId, canEdit, canDeleteOverrides }: Fle
           onDelete={(d) => staging.remove(d.key)}
           onUndo={canEdit ? (d) => staging.undo(d.key) : undefined}
           onOverrides={(d) => setOverridesOf(d.row)}
+          historyOf={(d) => fleetVariableHistory(fleetId, d.row)}
         />
       )}
       {canEdit ? (
