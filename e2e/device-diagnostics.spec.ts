@@ -111,7 +111,7 @@ test('health checks, diagnostics with its download, and supervisor state of a re
     await signIn(observerPage, observer.email);
     await observerPage.goto(`/devices/${device.uuid}`);
     const tabs = observerPage.getByRole('tablist', { name: 'Device sections' });
-    await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Actions', 'Settings', 'Location']);
+    await expect(tabs.getByRole('tab')).toHaveText(['Summary', 'Variables', 'Configuration', 'Actions', 'Settings', 'Location']);
     await observerPage.goto(`/devices/${device.uuid}/diagnostics`);
     await expect(observerPage.getByText('unauthorized to view or edit')).toBeVisible();
     await expect(observerPage.getByRole('button', { name: 'Run checks' })).toHaveCount(0);

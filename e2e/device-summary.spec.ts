@@ -135,10 +135,13 @@ test('device summary: tag manager, markdown note, services card with a restart r
     await expect(page.getByText('Restart main: request sent to the device')).toBeVisible();
     await expect.poll(() => lines.some((l) => l.includes('restart-service main')), { timeout: 10_000 }).toBe(true);
     // The simulator runs the container again and reports it; the card follows.
+    // Each round waits for the page to render (slow under a loaded CI machine) before it reads.
     await expect(async () => {
       await page.reload();
-      await expect(page.getByRole('region', { name: 'Services' }).getByRole('listitem', { name: 'main' })).toContainText('Running', { timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+      const item = page.getByRole('region', { name: 'Services' }).getByRole('listitem', { name: 'main' });
+      await expect(item).toBeVisible({ timeout: 10_000 });
+      await expect(item).toContainText('Running', { timeout: 2_000 });
+    }).toPass({ timeout: 45_000 });
     await expect(page.getByRole('region', { name: 'Services' }).getByRole('button', { name: 'Start main', exact: true })).toBeDisabled();
 
     // Stop asks first.
