@@ -24,6 +24,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Files wait on PostgreSQL, HTTP, agents and containers more than on the CPU, so more
+          // files run at once than vitest's default (cores - 1, a single file on a 2-core CI).
+          // Each file has its own database cloned from the template (global-setup.ts).
+          maxWorkers: Number(process.env.FLOTILLA_API_WORKERS ?? 2),
         },
       },
     ],

@@ -5,6 +5,7 @@ import { deployRelease, newCommit } from './support/releases';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
 import { organizationWithFleet } from './support/fleets';
+import { reloadUntil } from './support/settle';
 
 /*
  * Issue 5 item 5, the device summary with a simulated device: tags through the tag manager
@@ -135,13 +136,9 @@ test('device summary: tag manager, markdown note, services card with a restart r
     await expect(page.getByText('Restart main: request sent to the device')).toBeVisible();
     await expect.poll(() => lines.some((l) => l.includes('restart-service main')), { timeout: 10_000 }).toBe(true);
     // The simulator runs the container again and reports it; the card follows.
-    // Each round waits for the page to render (slow under a loaded CI machine) before it reads.
-    await expect(async () => {
-      await page.reload();
-      const item = page.getByRole('region', { name: 'Services' }).getByRole('listitem', { name: 'main' });
-      await expect(item).toBeVisible({ timeout: 10_000 });
-      await expect(item).toContainText('Running', { timeout: 2_000 });
-    }).toPass({ timeout: 45_000 });
+    await reloadUntil(page, page.getByRole('region', { name: 'Services' }).getByRole('listitem', { name: 'main' }), (item) =>
+      expect(item).toContainText('Running', { timeout: 2_000 }),
+    );
     await expect(page.getByRole('region', { name: 'Services' }).getByRole('button', { name: 'Start main', exact: true })).toBeDisabled();
 
     // Stop asks first.

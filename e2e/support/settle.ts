@@ -1,4 +1,4 @@
-import type { Page, Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 
 /**
  * Long-lived requests a page keeps open on purpose: the device log stream (`?stream=1`) and
@@ -40,4 +40,17 @@ export async function settleAfter(page: Page, action: () => Promise<unknown>, qu
     page.off('requestfinished', end);
     page.off('requestfailed', end);
   }
+}
+
+/**
+ * Reloads `page` until `check` passes on `ready`: each round first waits for `ready` to render
+ * (a reload takes seconds on a loaded 2-core machine), then gives `check` a short look, so a
+ * slow render is never mistaken for the state not being there yet.
+ */
+export async function reloadUntil(page: Page, ready: Locator, check: (ready: Locator) => Promise<void>, timeoutMs = 45_000): Promise<void> {
+  await expect(async () => {
+    await page.reload();
+    await expect(ready).toBeVisible({ timeout: 15_000 });
+    await check(ready);
+  }).toPass({ timeout: timeoutMs });
 }
