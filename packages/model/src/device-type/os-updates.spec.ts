@@ -208,3 +208,13 @@ describe('osLineFromCatalogue', () => {
     expect(osLineFromCatalogue('Linux 6.8.0', withLines)).toBeUndefined();
   });
 });
+
+describe('variants', () => {
+  it('keeps a device on its variant, from the version string or os_variant', () => {
+    const dev = { deviceType: 'raspberrypi3', isOnline: true, osVersion: 'balenaOS 5.3.21', osVariant: 'dev' };
+    const withDev = [...AVAILABLE, { raw_version: '6.0.10+rev0.dev', osType: 'default' }];
+    expect(classifyOsUpdate(dev, '6.0.10+rev0.prod', withDev)).toMatchObject({ state: 'not supported', reason: 'Updates cannot be performed between development and production OS variants' });
+    expect(classifyOsUpdate(dev, '6.0.10+rev0.dev', withDev)).toMatchObject({ state: 'updatable' });
+    expect(classifyOsUpdate({ ...dev, osVariant: null, osVersion: '5.3.21+rev0.dev' }, '6.0.10+rev0.prod', withDev).state).toBe('not supported');
+  });
+});

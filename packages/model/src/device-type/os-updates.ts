@@ -137,8 +137,12 @@ const sameVersion = (a: OsVersion, b: OsVersion) => compareParsedOsVersions(a, b
 export function classifyOsUpdate(device: OsUpdateDevice, targetVersion: string, available: readonly AvailableOsVersion[]): OsUpdateClassification {
   const no = (state: OsUpdateState, reason?: string): OsUpdateClassification => ({ state, ...(reason ? { reason } : {}), takeover: false });
   if (!device.isOnline) return no('offline', 'device must be online');
-  const current = parseOsVersion(device.osVersion);
+  // The reported variant (os_variant) counts where the version string does not carry one.
+  const variant = device.osVariant === 'prod' || device.osVariant === 'dev' ? device.osVariant : undefined;
+  const parsed = parseOsVersion(device.osVersion);
+  const current = parsed && !parsed.variant && variant ? { ...parsed, variant } : parsed;
   if (!current) return no('not supported', 'The device does not run a balenaOS version that can be updated');
+  const currentText = parsed?.variant || !variant ? device.osVersion! : `${device.osVersion!}.${variant}`;
   if (available.length === 0) return no('not supported', 'OS version not supported for device type');
   const target = parseOsVersion(targetVersion);
   const offered = target && available.find((a) => {
@@ -160,7 +164,10 @@ export function classifyOsUpdate(device: OsUpdateDevice, targetVersion: string, 
     state = 'updatableSwitchToEsr';
     kindSource = offered.basedOnVersion ?? offered.raw_version;
   }
-  const kind = osUpdateKind(device.osVersion!, kindSource);
+  if (current.variant && target.variant && current.variant !== target.variant) {
+    return no('not supported', 'Updates cannot be performed between development and production OS variants');
+  }
+  const kind = osUpdateKind(currentText, kindSource);
   if ('reason' in kind) return no('not supported', kind.reason);
   return {
     state,
