@@ -138,9 +138,9 @@ export function classifyOsUpdate(device: OsUpdateDevice, targetVersion: string, 
   const no = (state: OsUpdateState, reason?: string): OsUpdateClassification => ({ state, ...(reason ? { reason } : {}), takeover: false });
   if (!device.isOnline) return no('offline', 'device must be online');
   // The reported variant (os_variant) counts where the version string does not carry one.
-  const variant = device.osVariant === 'prod' || device.osVariant === 'dev' ? device.osVariant : undefined;
+  const variant: OsVersion['variant'] = device.osVariant === 'prod' || device.osVariant === 'dev' ? device.osVariant : undefined;
   const parsed = parseOsVersion(device.osVersion);
-  const current = parsed && !parsed.variant && variant ? { ...parsed, variant } : parsed;
+  const current: OsVersion | undefined = parsed && !parsed.variant && variant ? { ...parsed, variant } : parsed;
   if (!current) return no('not supported', 'The device does not run a balenaOS version that can be updated');
   const currentText = parsed?.variant || !variant ? device.osVersion! : `${device.osVersion!}.${variant}`;
   if (available.length === 0) return no('not supported', 'OS version not supported for device type');

@@ -121,7 +121,7 @@ describe("a device's host OS and supervisor release writes", () => {
   const setVersions = (os: string | null, supervisor: string | null) =>
     t.db.query(`UPDATE device SET os_version = $2, os_variant = 'prod', supervisor_version = $3, is_online = true WHERE id = $1`, [device.id, os, supervisor]);
   const releases = async () =>
-    (await t.db.query('SELECT should_be_operated_by__release AS host, should_be_managed_by__release AS supervisor FROM device WHERE id = $1', [device.id])).rows[0];
+    (await t.db.query<{ host: number | null; supervisor: number | null }>('SELECT should_be_operated_by__release AS host, should_be_managed_by__release AS supervisor FROM device WHERE id = $1', [device.id])).rows[0]!;
   const patch = (body: object) => t.app.inject({ method: 'PATCH', url: `/v7/device(${device.id})`, headers: bearer(owner.token), payload: body });
 
   beforeAll(async () => {
