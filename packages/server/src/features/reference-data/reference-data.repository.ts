@@ -81,8 +81,14 @@ export async function selectManifestRows(db: Db, alias?: string): Promise<Manife
 /** Inserts the platform organization (owner of the public OS catalogue) if missing; returns its id. */
 export async function upsertPlatformOrganization(db: Db, handle: string, name: string): Promise<number> {
   await db.query('INSERT INTO organization (handle, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [handle, name]);
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM organization WHERE handle = $1', [handle]);
+  const { rows } = await db.query<{ id: number; members: boolean }>(
+    `SELECT id, EXISTS (SELECT 1 FROM organization_membership m WHERE m.is_member_of__organization = o.id) AS members
+       FROM organization o WHERE handle = $1`,
+    [handle],
+  );
   if (!rows[0]) throw new Error(`The platform organization '${handle}' cannot be created: its name '${name}' is taken`);
+  // A users' organization of that handle (a user named so) must not receive the catalogue.
+  if (rows[0].members) throw new Error(`The platform organization handle '${handle}' belongs to an organization with members; rename it to start`);
   return rows[0].id;
 }
 
