@@ -146,3 +146,12 @@ export async function addOrganizationMember(db: PoolDb, userId: number, orgId: n
   if (!rows[0]) throw new Error(`no organization role '${role}'`);
   return rows[0].id;
 }
+
+/**
+ * Removes the platform's public host OS catalogue (issue 17: fleets of the `balena_os`
+ * organization, readable by everyone) from a test's own database, for engine tests that
+ * compare every application a caller can read against the few the test made.
+ */
+export async function removeOsCatalogue(db: PoolDb): Promise<void> {
+  await db.query(`DELETE FROM application WHERE organization = (SELECT id FROM organization WHERE handle = 'balena_os')`);
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from './harness.js';
+import { bearer, buildTestApp, removeOsCatalogue, signUp, type SignedUpUser, type TestApp } from './harness.js';
 
 // Two tenants: user B must never read or change user A's organization or fleets, nor learn
 // anything about them through filters, expands or ordering.
@@ -12,6 +12,8 @@ const get = (token: string, url: string) => t.app.inject({ method: 'GET', url, h
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // This file compares every application a caller reads with the ones it made.
+  await removeOsCatalogue(t.db);
   a = await signUp(t.app);
   b = await signUp(t.app);
   const dt = (await get(a.token, `/v7/device_type?$select=id&$filter=slug eq 'raspberrypi3'`)).json().d[0].id;

@@ -47,7 +47,8 @@ describe('balena-sdk against a Flotilla server', () => {
     expect(app.uuid).toMatch(/^[0-9a-f]{32}$/);
 
     const all = await sdk.models.application.getAll({ $select: ['id', 'app_name', 'slug'], $expand: { is_for__device_type: { $select: 'slug' } } });
-    expect(all).toEqual([{ id: app.id, app_name: 'SdkFleet', slug: `${u.username}/sdkfleet`, is_for__device_type: [{ slug: 'raspberrypi4-64' }] }]);
+    // getAll is everything readable: the user's fleet and the public host OS catalogue (issue 17).
+    expect(all.filter((a) => !a.slug.startsWith('balena_os/'))).toEqual([{ id: app.id, app_name: 'SdkFleet', slug: `${u.username}/sdkfleet`, is_for__device_type: [{ slug: 'raspberrypi4-64' }] }]);
     const bySlug = await sdk.models.application.get(`${u.username}/sdkfleet`, { $select: 'id' });
     expect(bySlug.id).toBe(app.id);
   });
@@ -82,7 +83,11 @@ describe('balena-sdk against a Flotilla server', () => {
 
   it('answers anonymous reads: public collections {d: []}, user 401 (BalenaNotLoggedIn)', async () => {
     const sdk = sdkFor();
-    expect(await sdk.pine.get({ resource: 'application', options: { $select: 'id' } })).toEqual([]);
+    // Anonymous callers read public applications only: here, the platform's host OS catalogue (issue 17).
+    const publicApps = await sdk.pine.get({ resource: 'application', options: { $select: ['slug', 'is_public'] } });
+    expect(publicApps.length).toBeGreaterThan(0);
+    expect(publicApps.filter((a) => !a.is_public || !a.slug.startsWith('balena_os/'))).toEqual([]);
+    expect(await sdk.pine.get({ resource: 'application', options: { $select: 'id', $filter: { is_public: false } } })).toEqual([]);
     await expect(sdk.pine.get({ resource: 'user', options: { $select: 'id' } })).rejects.toMatchObject({ code: 'BalenaNotLoggedIn' });
     const raw = await fetch(`${apiUrl}/v7/user?$select=id`);
     expect(raw.status).toBe(401);

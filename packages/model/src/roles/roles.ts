@@ -68,8 +68,20 @@ const OWNS_ME = (at: string) => through(at, 'owns__device', 'od', (od) => `${od}
  */
 const PLATFORM_ADMINISTRATOR_ONLY = new Set(['email_outbox']);
 
+/**
+ * The public host OS and supervisor catalogue (issue 17): releases of public host-OS fleets
+ * and supervisor blocks, their release tags (version, variant, meta-balena-base) and the
+ * fleets' tags (release-policy, ESR lines), readable by everyone, signed in or not, as
+ * balena-sdk's `os.getAvailableOsVersions` reads them on balena's own download page.
+ */
+const PUBLIC_OS_CATALOGUE = [
+  `resin.release.read?${onFleet('belongs_to__application', isPublicOsFleet)}`,
+  `resin.release_tag.read?${through('', 'release', 'rl', (rl) => onFleet('belongs_to__application', isPublicOsFleet, rl))}`,
+  `resin.application_tag.read?${onFleet('application', isPublicOsFleet)}`,
+];
+
 export const ROLES = {
-  anonymous: [...PUBLIC_REFERENCE, 'resin.application.read?is_public eq true'],
+  anonymous: [...PUBLIC_REFERENCE, 'resin.application.read?is_public eq true', ...PUBLIC_OS_CATALOGUE],
 
   'default-user': [
     ...PUBLIC_REFERENCE,
@@ -176,7 +188,7 @@ export const ROLES = {
     ...crud('release', (level) => fleetRoleOf('belongs_to__application', level), { read: 'observer', write: 'developer' }),
     // Releases of public host-OS fleets and supervisor blocks: what a device's OS and
     // supervisor release may name (os-lines.ts), read by the update dialogs.
-    `resin.release.read?${onFleet('belongs_to__application', isPublicOsFleet)}`,
+    ...PUBLIC_OS_CATALOGUE,
     ...crud('service', (level) => fleetRoleOf('application', level), { read: 'observer', write: 'developer' }),
     ...crud('image', (level) => through('', 'is_a_build_of__service', 'sv', (sv) => onFleet('application', (a) => fleetRoleAtLeast(level, a), sv)), { read: 'observer', write: 'developer' }),
     ...crud('image__is_part_of__release', (level) => through('', 'is_part_of__release', 'rl', (rl) => onFleet('belongs_to__application', (a) => fleetRoleAtLeast(level, a), rl)), { read: 'observer', write: 'developer' }),

@@ -1,4 +1,4 @@
-import { SUPERVISOR_BLOCK_SUFFIX, type Row } from '@flotilla/model';
+import { OS_RELEASE_TAGS, RELEASE_POLICY_TAG, SUPERVISOR_BLOCK_SUFFIX, type Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The devices' hand-written SQL (rules call these; the `/v7` engine does the rest). */
@@ -45,14 +45,29 @@ const OS_RELEASE_ALLOWED = {
 
 export type OsReleaseField = keyof typeof OS_RELEASE_ALLOWED;
 
-/** Whether one of the given devices has, in `field`, a release of a fleet the field does not allow. */
-export async function hasDisallowedOsRelease(db: Db, field: OsReleaseField, ids: readonly number[]): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM device d JOIN release r ON r.id = d."${field}" JOIN application a ON a.id = r.belongs_to__application
-        WHERE d.id = ANY($1::int[]) AND NOT (${OS_RELEASE_ALLOWED[field]}) LIMIT 1`,
+export interface OsReleaseTarget {
+  os_version: string | null;
+  supervisor_version: string | null;
+  raw_version: string;
+  /** The release's fleet is one the field allows, and the release is successful, final and valid. */
+  allowed: boolean;
+  /** Of an ESR host-OS fleet (fleet tag release-policy = esr). */
+  esr: boolean;
+  based_on: string | null;
+}
+
+/** Per given device with a release in `field`: its reported versions and what the release is. */
+export async function selectOsReleaseTargets(db: Db, field: OsReleaseField, ids: readonly number[]): Promise<OsReleaseTarget[]> {
+  const { rows } = await db.query<OsReleaseTarget>(
+    `SELECT d.os_version, d.supervisor_version, r.raw_version,
+            (${OS_RELEASE_ALLOWED[field]}) AND r.status = 'success' AND r.is_final AND NOT r.is_invalidated AS allowed,
+            EXISTS (SELECT 1 FROM application_tag t WHERE t.application = a.id AND t.tag_key = '${RELEASE_POLICY_TAG}' AND lower(t.value) = 'esr') AS esr,
+            (SELECT value FROM release_tag t WHERE t.release = r.id AND t.tag_key = '${OS_RELEASE_TAGS.basedOn}') AS based_on
+       FROM device d JOIN release r ON r.id = d."${field}" JOIN application a ON a.id = r.belongs_to__application
+      WHERE d.id = ANY($1::int[]) ORDER BY d.id`,
     [ids],
   );
-  return rowCount > 0;
+  return rows;
 }
 
 /** Unpins the given devices from releases of a fleet they no longer belong to. */

@@ -187,7 +187,8 @@ describe('an existing installation', () => {
   it("takes the new catalogue at its next start: raspberry-pi2, once an alias of the Pi 3, becomes balena's own type", async () => {
     const { db, drop } = await createTestDb();
     try {
-      // The catalogue as it was: raspberry-pi2 an alias of raspberrypi3, no such type.
+      // The catalogue as it was: raspberry-pi2 an alias of raspberrypi3, no such type (nor its host OS fleets).
+      await db.query(`DELETE FROM application WHERE is_for__device_type = (SELECT id FROM device_type WHERE slug = 'raspberry-pi2')`);
       await db.query(`DELETE FROM device_type_alias WHERE is_referenced_by__alias = 'raspberry-pi2'`);
       await db.query(`DELETE FROM device_type WHERE slug = 'raspberry-pi2'`);
       await db.query(
@@ -198,6 +199,9 @@ describe('an existing installation', () => {
         `SELECT dt.slug, dt.name FROM device_type_alias x JOIN device_type dt ON dt.id = x.device_type WHERE x.is_referenced_by__alias = 'raspberry-pi2'`,
       );
       expect(rows).toEqual([{ slug: 'raspberry-pi2', name: 'Raspberry Pi 2' }]);
+      // …and its host OS fleet comes with it.
+      const host = await db.query(`SELECT 1 FROM application WHERE slug = 'balena_os/raspberry-pi2' AND is_host AND is_public`);
+      expect(host.rowCount).toBe(1);
     } finally {
       await drop();
     }

@@ -77,3 +77,104 @@ export async function selectManifestRows(db: Db, alias?: string): Promise<Manife
     )
   ).rows;
 }
+
+/** Inserts the platform organization (owner of the public OS catalogue) if missing; returns its id. */
+export async function upsertPlatformOrganization(db: Db, handle: string, name: string): Promise<number> {
+  await db.query('INSERT INTO organization (handle, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [handle, name]);
+  const { rows } = await db.query<{ id: number; members: boolean }>(
+    `SELECT id, EXISTS (SELECT 1 FROM organization_membership m WHERE m.is_member_of__organization = o.id) AS members
+       FROM organization o WHERE handle = $1`,
+    [handle],
+  );
+  if (!rows[0]) throw new Error(`The platform organization '${handle}' cannot be created: its name '${name}' is taken`);
+  // A users' organization of that handle (a user named so) must not receive the catalogue.
+  if (rows[0].members) throw new Error(`The platform organization handle '${handle}' belongs to an organization with members; rename it to start`);
+  return rows[0].id;
+}
+
+export interface CatalogueFleetValues {
+  organization: number;
+  appName: string;
+  slug: string;
+  deviceType: string;
+  isHost: boolean;
+  klass: 'app' | 'block';
+  archived: boolean;
+}
+
+/** Inserts a public catalogue fleet (with its actor) or brings its flags in line; returns its id. */
+export async function upsertCatalogueFleet(db: Db, f: CatalogueFleetValues): Promise<number> {
+  const existing = await db.query<{ id: number }>(
+    `UPDATE application SET is_public = true, is_host = $2, is_of__class = $3, is_archived = $4,
+            is_for__device_type = (SELECT id FROM device_type WHERE slug = $5)
+      WHERE slug = $1 AND organization = $6 RETURNING id`,
+    [f.slug, f.isHost, f.klass, f.archived, f.deviceType, f.organization],
+  );
+  if (existing.rows[0]) return existing.rows[0].id;
+  const { rows } = await db.query<{ id: number }>(
+    `WITH a AS (INSERT INTO actor DEFAULT VALUES RETURNING id)
+     INSERT INTO application (actor, app_name, slug, uuid, organization, is_for__device_type, is_host, is_public, is_of__class, is_archived)
+     SELECT a.id, $1, $2::text, md5($2::text), $3, dt.id, $4, true, $5, $6 FROM a, device_type dt WHERE dt.slug = $7
+     RETURNING id`,
+    [f.appName, f.slug, f.organization, f.isHost, f.klass, f.archived, f.deviceType],
+  );
+  return rows[0]!.id;
+}
+
+/** Sets fleet tags (key → value) of a catalogue fleet. */
+export async function upsertApplicationTags(db: Db, application: number, tags: Record<string, string>): Promise<void> {
+  for (const [key, value] of Object.entries(tags)) {
+    await db.query(
+      `INSERT INTO application_tag (application, tag_key, value) VALUES ($1, $2, $3)
+       ON CONFLICT (application, tag_key) DO UPDATE SET value = excluded.value`,
+      [application, key, value],
+    );
+  }
+}
+
+export interface CatalogueReleaseValues {
+  commit: string;
+  semver: string;
+  revision: number;
+  raw_version: string;
+  variant: string;
+  phase: string | null;
+  known_issue_list: string | null;
+  note: string | null;
+  created_at: string;
+  tags: Record<string, string>;
+}
+
+/**
+ * Inserts the catalogue releases a fleet lacks (by commit), successful and final, and sets
+ * their phase, known issues, notes and release tags. One statement each for all releases.
+ */
+export async function upsertCatalogueReleases(db: Db, application: number, releases: readonly CatalogueReleaseValues[]): Promise<void> {
+  const json = JSON.stringify(releases.map(({ tags: _tags, ...r }) => r));
+  await db.query(
+    `INSERT INTO release (belongs_to__application, commit, composition, status, source, is_final, semver, semver_major, semver_minor, semver_patch,
+                          revision, raw_version, variant, phase, known_issue_list, note, created_at, start_timestamp, end_timestamp)
+     SELECT $1, r.commit, '{}'::jsonb, 'success', 'cloud', true, r.semver, split_part(r.semver, '.', 1)::int, split_part(r.semver, '.', 2)::int,
+            split_part(r.semver, '.', 3)::int, r.revision, r.raw_version, r.variant, r.phase, r.known_issue_list, r.note,
+            r.created_at::timestamptz, r.created_at::timestamptz, r.created_at::timestamptz
+       FROM jsonb_to_recordset($2::jsonb) AS r(commit text, semver text, revision int, raw_version text, variant text, phase text,
+                                               known_issue_list text, note text, created_at text)
+      WHERE NOT EXISTS (SELECT 1 FROM release x WHERE x.belongs_to__application = $1 AND x.commit = r.commit)`,
+    [application, json],
+  );
+  await db.query(
+    `UPDATE release x SET phase = r.phase, known_issue_list = r.known_issue_list, note = r.note
+       FROM jsonb_to_recordset($2::jsonb) AS r(commit text, phase text, known_issue_list text, note text)
+      WHERE x.belongs_to__application = $1 AND x.commit = r.commit`,
+    [application, json],
+  );
+  const tags = releases.flatMap((r) => Object.entries(r.tags).map(([tag_key, value]) => ({ commit: r.commit, tag_key, value })));
+  await db.query(
+    `INSERT INTO release_tag (release, tag_key, value)
+     SELECT x.id, t.tag_key, t.value
+       FROM jsonb_to_recordset($2::jsonb) AS t(commit text, tag_key text, value text)
+       JOIN release x ON x.belongs_to__application = $1 AND x.commit = t.commit
+     ON CONFLICT (release, tag_key) DO UPDATE SET value = excluded.value`,
+    [application, JSON.stringify(tags)],
+  );
+}

@@ -1,18 +1,45 @@
-import { APPLICATION_MEMBERSHIP_ROLES, APPLICATION_TYPES, CPU_ARCHITECTURES, DEVICE_TYPES, deviceTypeContract, ORGANIZATION_ROLES } from '@flotilla/model';
+import { createHash } from 'node:crypto';
+import {
+  APPLICATION_MEMBERSHIP_ROLES,
+  APPLICATION_TYPES,
+  catalogueFleets,
+  CPU_ARCHITECTURES,
+  DEFAULT_OS_RELEASES,
+  DEVICE_TYPES,
+  deviceTypeContract,
+  ESR_LINE_TAGS,
+  ESR_OS_RELEASES,
+  ORGANIZATION_ROLES,
+  OS_RELEASE_TAGS,
+  OS_VARIANT_TAG_VALUES,
+  OS_VARIANTS,
+  osReleaseRawVersion,
+  osReleaseVersionTag,
+  PLATFORM_ORGANIZATION,
+  RELEASE_POLICY_TAG,
+  SUPERVISOR_RELEASES,
+  type CatalogueOsRelease,
+} from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import {
   upsertApplicationMembershipRole,
+  upsertApplicationTags,
   upsertApplicationType,
+  upsertCatalogueFleet,
+  upsertCatalogueReleases,
   upsertCpuArchitecture,
   upsertDeviceType,
   upsertDeviceTypeAlias,
   upsertOrganizationRole,
+  upsertPlatformOrganization,
+  type CatalogueReleaseValues,
 } from './reference-data.repository.js';
 
 /**
  * Reference data every installation has: CPU architectures, the device-type catalogue
  * (each type listing its own slug as an alias, as balena-sdk's lookups require),
- * application types, organization roles and fleet access roles. Idempotent: runs at every start,
+ * application types, organization roles and fleet access roles, and the public host OS and
+ * supervisor catalogue of the platform organization (issue 17, model os-catalogue.ts). Idempotent: runs at every start,
  * so an existing installation takes catalogue changes (new types, names, contracts, aliases) at its next start.
  */
 export async function seedReferenceData(db: Db): Promise<void> {
@@ -27,5 +54,74 @@ export async function seedReferenceData(db: Db): Promise<void> {
       // an alias of raspberrypi3 until it became its own type) moves to the type listing it now.
       for (const alias of [dt.slug, ...(dt.aliases ?? [])]) await upsertDeviceTypeAlias(tx, id, alias);
     }
+    await seedOsCatalogue(tx);
   });
+}
+
+/** A stable commit for a catalogue release: the same on every installation and every start. */
+const catalogueCommit = (fleetSlug: string, rawVersion: string) => createHash('sha1').update(`${fleetSlug}@${rawVersion}`).digest('hex');
+
+function osReleaseRows(fleetSlug: string, releases: readonly CatalogueOsRelease[]): CatalogueReleaseValues[] {
+  return releases.flatMap((r) =>
+    OS_VARIANTS.map((variant) => {
+      const raw = osReleaseRawVersion(r, variant);
+      return {
+        commit: catalogueCommit(fleetSlug, raw),
+        semver: r.semver,
+        revision: r.revision,
+        raw_version: raw,
+        variant,
+        phase: r.phase ?? null,
+        known_issue_list: r.knownIssues ?? null,
+        note: r.note ?? null,
+        created_at: r.date,
+        tags: {
+          [OS_RELEASE_TAGS.version]: osReleaseVersionTag(r),
+          [OS_RELEASE_TAGS.variant]: OS_VARIANT_TAG_VALUES[variant],
+          [OS_RELEASE_TAGS.basedOn]: r.basedOn ?? r.semver,
+        },
+      };
+    }),
+  );
+}
+
+/** The platform organization's public host-OS fleets and supervisor blocks with their releases. */
+async function seedOsCatalogue(db: Db): Promise<void> {
+  const org = await upsertPlatformOrganization(db, PLATFORM_ORGANIZATION.handle, PLATFORM_ORGANIZATION.name);
+  for (const f of catalogueFleets()) {
+    const slug = `${PLATFORM_ORGANIZATION.handle}/${f.appName}`;
+    const host = f.kind === 'host';
+    const id = await upsertCatalogueFleet(db, {
+      organization: org,
+      appName: f.appName,
+      slug,
+      deviceType: f.deviceType,
+      isHost: host,
+      klass: host ? 'app' : 'block',
+      archived: f.archived,
+    });
+    if (!host) {
+      await upsertCatalogueReleases(
+        db,
+        id,
+        SUPERVISOR_RELEASES.map((r) => ({
+          commit: catalogueCommit(slug, r.semver),
+          semver: r.semver,
+          revision: 0,
+          raw_version: r.semver,
+          variant: '',
+          phase: null,
+          known_issue_list: null,
+          note: r.note ?? null,
+          created_at: r.date,
+          tags: {},
+        })),
+      );
+    } else if (f.esr) {
+      await upsertApplicationTags(db, id, { [RELEASE_POLICY_TAG]: 'esr', ...ESR_LINE_TAGS });
+      await upsertCatalogueReleases(db, id, osReleaseRows(slug, ESR_OS_RELEASES));
+    } else {
+      await upsertCatalogueReleases(db, id, osReleaseRows(slug, DEFAULT_OS_RELEASES));
+    }
+  }
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
-import { buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { buildTestApp, removeOsCatalogue, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 item 2: JSON API responses above the threshold go out brotli- or gzip-compressed
 // (the dashboard's fleet list is tens of KB), smaller ones as they are; over real HTTP, so
@@ -14,6 +14,8 @@ let base: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // This file compares every application a caller reads with the ones it made.
+  await removeOsCatalogue(t.db);
   owner = await signUp(t.app);
   for (let i = 0; i < 60; i++) await insertFleet(t.db, owner, `CompressedFleet${String(i).padStart(2, '0')}`);
   await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, removeOsCatalogue, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 (1b, 1d): every data-API response is bounded. Each level (the collection and each
 // $expand) is a page of at most 1,000 rows unless $top asks for up to 10,000; the JSON is
@@ -18,6 +18,8 @@ async function get(url: string) {
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // This file counts every fleet tag a caller reads (the public OS catalogue has some).
+  await removeOsCatalogue(t.db);
   alice = await signUp(t.app);
   fleetId = await insertFleet(t.db, alice, 'many-tags');
   // The issue's reproduction, scaled: a user's own fleet with many tags (each value 100 characters).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, removeOsCatalogue, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Issue 11 (1e): null literals in comparisons and arithmetic. Every such $filter is either
 // correct SQL (OData: an ordering comparison with null is false, arithmetic with null is
@@ -21,6 +21,8 @@ async function ids(filter: string): Promise<number[]> {
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // These tests compare every application a caller reads with the ones they made.
+  await removeOsCatalogue(t.db);
   alice = await signUp(t.app);
   fleetIds = [await insertFleet(t.db, alice, 'nulls-one'), await insertFleet(t.db, alice, 'nulls-two')];
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_TYPES } from '@flotilla/model';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, removeOsCatalogue, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // The caller's read permission is part of every GET: the root resource, each expanded
 // navigation and every navigation named in $filter and $orderby.
@@ -38,6 +38,8 @@ async function insertFleet(owner: SignedUpUser, name: string, isPublic: boolean)
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // These tests compare every application a caller reads with the ones they made.
+  await removeOsCatalogue(t.db);
   alice = await signUp(t.app);
   bob = await signUp(t.app);
   carol = await signUp(t.app);

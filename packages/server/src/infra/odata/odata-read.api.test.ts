@@ -153,7 +153,8 @@ describe('$filter', () => {
   }
 
   it('applies date functions in UTC', async () => {
-    const f = (filter: string) => get(`/v7/application?$select=app_name&$orderby=id asc&$filter=${encodeURIComponent(filter)}`);
+    // Alice's fleets (the platform's public host OS catalogue is readable too).
+    const f = (filter: string) => get(`/v7/application?$select=app_name&$orderby=id asc&$filter=${encodeURIComponent(`organization eq ${alice.orgId} and (${filter})`)}`);
     expect(await f('year(created_at) eq 2025 and month(created_at) eq 3 and day(created_at) eq 4')).toEqual([{ app_name: 'alpha' }]);
     expect(await f('hour(created_at) eq 5 and minute(created_at) eq 6 and second(created_at) eq 7')).toEqual([{ app_name: 'alpha' }]);
     expect(await f("date(created_at) eq date'2024-12-31'")).toEqual([{ app_name: 'Beta-Fleet' }]);
@@ -207,7 +208,7 @@ describe('$expand', () => {
   });
 
   it('expands a null to-one as [] and shares one target between rows', async () => {
-    const rows = await get('/v7/application?$select=app_name&$orderby=id asc&$expand=application_type,organization($select=id)');
+    const rows = await get(`/v7/application?$select=app_name&$orderby=id asc&$filter=organization eq ${alice.orgId}&$expand=application_type,organization($select=id)`);
     expect(rows).toEqual([
       { app_name: 'alpha', application_type: [], organization: [{ id: alice.orgId }] },
       { app_name: 'Beta-Fleet', application_type: [], organization: [{ id: alice.orgId }] },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, signUp, type SignedUpUser, type TestApp, sdkClient } from '../../../test/harness.js';
+import { buildTestApp, removeOsCatalogue, signUp, type SignedUpUser, type TestApp, sdkClient } from '../../../test/harness.js';
 
 // The data API through the published balena-sdk's pine client over real HTTP: the URLs
 // exactly as pinejs-client encodes them (dialect §2), and the response shapes it expects.
@@ -25,6 +25,8 @@ const sdkAs = async (token?: string): Promise<{ pine: Pine }> => {
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // This file compares every application a caller reads with the ones it made.
+  await removeOsCatalogue(t.db);
   apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   alice = await signUp(t.app);
   const { rows } = await t.db.query<{ id: number }>(

@@ -28,7 +28,12 @@ export async function getApplicationsNamed(name: string) {
     resource: 'application',
     options: {
       $select: ['app_name', 'is_of__class'],
-      $filter: { $eq: [{ $tolower: { $: 'app_name' } }, name.toLowerCase()] },
+      // The user's own applications only: public ones of other organizations (the platform's
+      // host OS catalogue, `balena_os/raspberrypi3`) are readable but do not take a name.
+      $filter: {
+        $eq: [{ $tolower: { $: 'app_name' } }, name.toLowerCase()],
+        is_directly_accessible_by__user: { $any: { $alias: 'dau', $expr: { 1: 1 } } },
+      },
     },
   });
 }
