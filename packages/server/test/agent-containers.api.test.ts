@@ -397,7 +397,8 @@ describe('flotilla-agent run --engine podman', () => {
       const running = await eventually(async () => {
         const c = await containersBy(uuid);
         return c.main?.State === 'running' && c.worker?.State === 'running' ? c : undefined;
-      }, 'the binary agent running the release');
+        // tsx compiles the agent from source at start: slow while other files load the machine.
+      }, 'the binary agent running the release', 120_000);
       expect(running.main!.Labels[CONTAINER_LABELS.release]).toBe(r4.commit);
       expect(output).toContain(`container engine (podman) at ${engine.dockerHost}`);
     } finally {
@@ -405,5 +406,5 @@ describe('flotilla-agent run --engine podman', () => {
     }
     expect(await exited).toBe(0);
     expect((await containersBy(uuid)).main!.State).toBe('running');
-  }, 90_000);
+  }, 180_000);
 });
