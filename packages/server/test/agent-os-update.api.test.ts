@@ -42,8 +42,8 @@ async function sdkFor(token: string): Promise<Sdk> {
   return s;
 }
 
-const post = (token: string, uuid: string, target: string) =>
-  fetch(`${apiUrl}/actions/v2/${uuid}/resinhup`, {
+const post = (token: string, uuid: string, target: string, version: 'v1' | 'v2' = 'v2') =>
+  fetch(`${apiUrl}/actions/${version}/${uuid}/resinhup`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ parameters: { target_version: target } }),
@@ -155,7 +155,8 @@ describe('devices the server or the agent refuse', () => {
     const type = await deviceTypeId(t.db, 'raspberrypi3');
     const offline = await insertDevice(t.db, fleet, type, { os_version: 'balenaOS 6.0.10', os_variant: 'prod', is_online: false });
     const offlineUuid = (await row<{ uuid: string }>(t.db, 'SELECT uuid FROM device WHERE id = $1', [offline]))!.uuid;
-    const res = await post(owner.token, offlineUuid, '6.1.0+rev0.prod');
+    // v1 as balena-sdk sends it with runDetached: false.
+    const res = await post(owner.token, offlineUuid, '6.1.0+rev0.prod', 'v1');
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(`${OS_UPDATE_START_FAILED}: device must be online`);
     expect(await hostRelease(offlineUuid)).toBeNull();

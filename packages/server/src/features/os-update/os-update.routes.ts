@@ -5,8 +5,8 @@ import type { OsUpdates } from './os-update.service.js';
 
 const params = {
   type: 'object',
-  properties: { version: { type: 'string', enum: ['v1', 'v2'] }, uuid: DEVICE_UUID },
-  required: ['version', 'uuid'],
+  properties: { uuid: DEVICE_UUID },
+  required: ['uuid'],
 } as const;
 
 /** balena-sdk's device actions body: `{parameters: {target_version}}`. */
@@ -16,9 +16,11 @@ const body = {
 } as const;
 
 interface Params {
-  version: 'v1' | 'v2';
   uuid: string;
 }
+
+/** balena-sdk's device actions API versions (v2 when detached). Two static paths: `/v1/:uuid/:actionId` (diagnostics) would take a `:version` parameter's v1. */
+const API_VERSIONS = ['v1', 'v2'] as const;
 
 /**
  * `POST {ACTIONS_SERVICE_PATH}/{v1|v2}/{uuid}/resinhup` (balena-sdk `device.startOsUpdate`:
@@ -27,12 +29,14 @@ interface Params {
  * Flotilla server route that to this path (docs/host-os-and-agent-releases.md).
  */
 export const osUpdateRoutes: FastifyPluginAsync<{ updates: OsUpdates }> = async (app, { updates }) => {
-  app.post<{ Params: Params; Body: { parameters?: { target_version?: string } } | null | undefined }>(
-    `${ACTIONS_SERVICE_PATH}/:version/:uuid/${OS_UPDATE_ACTION}`,
-    { schema: { params, body } },
-    async (request, reply) => {
-      const result = await updates.start(request.actor, request.params.uuid, request.body?.parameters?.target_version);
-      return reply.header('cache-control', 'no-store').send(result);
-    },
-  );
+  for (const version of API_VERSIONS) {
+    app.post<{ Params: Params; Body: { parameters?: { target_version?: string } } | null | undefined }>(
+      `${ACTIONS_SERVICE_PATH}/${version}/:uuid/${OS_UPDATE_ACTION}`,
+      { schema: { params, body } },
+      async (request, reply) => {
+        const result = await updates.start(request.actor, request.params.uuid, request.body?.parameters?.target_version);
+        return reply.header('cache-control', 'no-store').send(result);
+      },
+    );
+  }
 };
