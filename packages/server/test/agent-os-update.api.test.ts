@@ -84,7 +84,7 @@ describe('a simulated device', () => {
       deviceType: 'raspberrypi3',
       seed: 17,
       pollIntervalMs: 1_000,
-      osUpdateMs: [3_000, 3_500],
+      osUpdateMs: [6_000, 6_500],
       rebootOfflineMs: [500, 800],
       logs: false,
       log: () => {},

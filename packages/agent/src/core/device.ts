@@ -1055,13 +1055,14 @@ export class Device {
       this.requestReport(0);
       return;
     }
-    this.hostUpdating = false;
     if ((this.phase as Phase) === 'stopped') return;
     this.env.log(this, `host OS ${version} installed: rebooting into it`);
     this.setHostUpdate(100, 'Rebooting into the new host OS', true);
     this.emit({ type: 'os-update', phase: 'installed', progress: 100, state: 'Rebooting into the new host OS', osVersion: version });
     // The report of the last step goes first; then the reboot (a real host's or the in-process one).
+    // Still under way until the reboot: a second update is refused meanwhile.
     this.env.scheduler.after(1_000, () => {
+      this.hostUpdating = false;
       this.osVersion = version;
       this.hostUpdate = { progress: null, state: null };
       if (this.opts.hostPower) this.opts.hostPower('reboot');
