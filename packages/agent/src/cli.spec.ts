@@ -86,6 +86,10 @@ describe('flotilla-agent run', () => {
     expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_CONFIG_HOOK: '/etc/hook' })).toMatchObject({ kind: 'run', configHook: '/etc/hook' });
     expect(parseCommand(['run', '--config', 'a.json', '--config-hook=/a'], { FLOTILLA_CONFIG_HOOK: '/etc/hook' })).toMatchObject({ kind: 'run', configHook: '/a' });
     expect(parseCommand(['run', '--config', 'a.json'])).not.toHaveProperty('configHook');
+    expect(parseCommand(['run', '--config', 'a.json', '--os-update-hook', '/usr/local/sbin/os-update'])).toMatchObject({ kind: 'run', osUpdateHook: '/usr/local/sbin/os-update' });
+    expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_OS_UPDATE_HOOK: '/etc/os-hook' })).toMatchObject({ kind: 'run', osUpdateHook: '/etc/os-hook' });
+    expect(parseCommand(['run', '--config', 'a.json', '--os-update-hook=/b'], { FLOTILLA_OS_UPDATE_HOOK: '/etc/os-hook' })).toMatchObject({ kind: 'run', osUpdateHook: '/b' });
+    expect(parseCommand(['run', '--config', 'a.json'])).not.toHaveProperty('osUpdateHook');
     expect(parseCommand(['run', '--config', 'a.json', '--engine', 'lxc'])).toMatchObject({ kind: 'error', message: 'run: --engine must be docker, podman or none, got "lxc"' });
     expect(parseCommand(['run', '--config', 'a.json'], { FLOTILLA_AGENT_ENGINE: 'rkt' })).toMatchObject({ kind: 'error', message: 'run: FLOTILLA_AGENT_ENGINE must be docker, podman or none, got "rkt"' });
   });

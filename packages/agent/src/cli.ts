@@ -19,7 +19,7 @@ The Flotilla device agent.
 
 Commands:
   run --config <file> [--engine docker|podman|none] [--allow-power] [--allow-host-shell]
-      [--config-hook <executable>]
+      [--config-hook <executable>] [--os-update-hook <executable>]
       Run the agent on this Linux device: register with the provisioning key from
       <file>, poll the target state, report state and real host metrics, keep the
       cloud link open and answer device actions. With --engine docker or podman it
@@ -40,6 +40,7 @@ Run \`flotilla-agent <command> --help\` for one command's options.
 
 const RUN_USAGE = `Usage: flotilla-agent run --config <file> [--engine docker|podman|none] [--allow-power]
                            [--allow-host-shell] [--config-hook <executable>]
+                           [--os-update-hook <executable>]
 
 Options:
   --config <file>   config.json as balenaOS writes it: apiEndpoint, applicationId,
@@ -63,6 +64,15 @@ Options:
                     settings (config.txt…); a failure is logged and retried on the
                     next change; variables marked will_reboot then reboot the host
                     (with --allow-power, once the update lock is free)
+  --os-update-hook <executable>
+                    (default: $FLOTILLA_OS_UPDATE_HOOK) installs a host OS version
+                    when the dashboard or balena-sdk's startOsUpdate asks: run with
+                    the target version and the image location as arguments (and in
+                    FLOTILLA_OS_UPDATE_* variables), it prints \`progress <0-100> <step>\`
+                    lines, optionally \`version <os version>\`, and exits 0 once the
+                    OS is installed; the agent then reboots into it (with an engine,
+                    only with --allow-power) and reports the new os_version. Without
+                    it OS updates are refused (docs/agent.md)
   -h, --help        show this help
 
 What it does:
@@ -124,7 +134,7 @@ a percentage, applying changes, done).
 
 export type Command =
   | { kind: 'help'; text: string }
-  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean; allowHostShell?: boolean; configHook?: string }
+  | { kind: 'run'; config: string; engine: 'docker' | 'podman' | 'none'; allowPower: boolean; allowHostShell?: boolean; configHook?: string; osUpdateHook?: string }
   | {
       kind: 'simulate';
       api: string;
@@ -166,7 +176,7 @@ const ENGINES = ['docker', 'podman', 'none'] as const;
 function parseRun(args: string[], env: Record<string, string | undefined>): Command {
   const parsed = parseOptions(
     args,
-    { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' }, 'allow-host-shell': { type: 'boolean' }, 'config-hook': { type: 'string' } },
+    { config: { type: 'string' }, engine: { type: 'string' }, 'allow-power': { type: 'boolean' }, 'allow-host-shell': { type: 'boolean' }, 'config-hook': { type: 'string' }, 'os-update-hook': { type: 'string' } },
     RUN_USAGE,
   );
   if (!parsed.ok) return parsed.command;
@@ -179,6 +189,7 @@ function parseRun(args: string[], env: Record<string, string | undefined>): Comm
     return usageError(`run: ${source} must be docker, podman or none, got "${engine}"`, RUN_USAGE);
   }
   const configHook = text(parsed.values['config-hook']) ?? (env.FLOTILLA_CONFIG_HOOK || undefined);
+  const osUpdateHook = text(parsed.values['os-update-hook']) ?? (env.FLOTILLA_OS_UPDATE_HOOK || undefined);
   return {
     kind: 'run',
     config,
@@ -186,6 +197,7 @@ function parseRun(args: string[], env: Record<string, string | undefined>): Comm
     allowPower: parsed.values['allow-power'] === true,
     ...(parsed.values['allow-host-shell'] === true ? { allowHostShell: true } : {}),
     ...(configHook !== undefined ? { configHook } : {}),
+    ...(osUpdateHook !== undefined ? { osUpdateHook } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ export const runCommand: CommandRunner = async (command, out) => {
         allowPower: command.allowPower,
         allowHostShell: command.allowHostShell === true,
         ...(command.configHook !== undefined ? { configHook: command.configHook } : {}),
+        ...(command.osUpdateHook !== undefined ? { osUpdateHook: command.osUpdateHook } : {}),
         // The real agent ships its device logs (the library form leaves them off unless asked).
         logs: {},
         config: loaded.config,

@@ -43,6 +43,7 @@ import * as deviceLogs from './features/device-logs/index.js';
 import * as actions from './features/actions/index.js';
 import * as terminal from './features/terminal/index.js';
 import * as deviceDiagnostics from './features/device-diagnostics/index.js';
+import * as osUpdate from './features/os-update/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as docs from './features/docs/index.js';
@@ -81,6 +82,7 @@ const FEATURES: readonly Feature[] = [
   actions,
   terminal,
   deviceDiagnostics,
+  osUpdate,
   referenceData,
   provisioning,
 ];

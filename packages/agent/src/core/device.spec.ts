@@ -586,3 +586,73 @@ describe('configuration variables (issue 16)', () => {
     device.stop();
   });
 });
+
+describe('host OS update (issue 17)', () => {
+  const params = { targetVersion: '6.1.0+rev0.prod', version: '6.1.0+rev0', variant: 'prod', kind: 'balenahup', takeover: false, image: null };
+
+  it('refuses without an OS update host, on a host that may not reboot, and a malformed request', async () => {
+    const bare = setup();
+    bare.device.start();
+    await bare.advance(0);
+    const none = await bare.device.handleAction({ type: 'action', id: '1', action: 'os-update', params });
+    expect(none.status).toBe(501);
+    expect((none.body as { Error: string }).Error).toMatch(/without an OS update hook/);
+    expect((await bare.device.handleAction({ type: 'action', id: '2', action: 'os-update', params: { targetVersion: 1 } })).status).toBe(400);
+    bare.device.stop();
+    const host = { install: () => Promise.resolve('balenaOS 6.1.0') };
+    const noPower = setup(false, () => 0, { osUpdate: host, powerRefusal: (kind) => `${kind} refused: no --allow-power` });
+    noPower.device.start();
+    await noPower.advance(0);
+    const refused = await noPower.device.handleAction({ type: 'action', id: '3', action: 'os-update', params });
+    expect(refused).toEqual({ status: 403, body: { Data: null, Error: 'this device cannot reboot into a new host OS (reboot refused: no --allow-power)' } });
+    noPower.device.stop();
+  });
+
+  it('answers triggered, reports progress while the host installs, refuses a second one, reboots and reports the new version', async () => {
+    let finish: (v: string) => void = () => {};
+    let step: (p: number, s: string) => void = () => {};
+    const installed: string[] = [];
+    const host = {
+      install: (_p: unknown, current: string, progress: (p: number, s: string) => void) => {
+        expect(current).toBe('os');
+        step = progress;
+        return new Promise<string>((resolve) => (finish = resolve));
+      },
+      installed: (v: string) => void installed.push(v),
+    };
+    const { device, calls, events, advance } = setup(false, () => 0, { osUpdate: host });
+    device.start();
+    await advance(1_000);
+    expect(await device.handleAction({ type: 'action', id: '1', action: 'os-update', params })).toEqual({ status: 200, body: { Data: { status: 'triggered' }, Error: null } });
+    await advance(0);
+    expect(calls.reports.at(-1)).toMatchObject({ status: 'Updating host OS', provisioning_progress: 0, provisioning_state: 'Starting the host OS update' });
+    step(40, 'Downloading');
+    await advance(0);
+    expect(calls.reports.at(-1)).toMatchObject({ provisioning_progress: 40, provisioning_state: 'Downloading' });
+    expect((await device.handleAction({ type: 'action', id: '2', action: 'os-update', params })).status).toBe(409);
+    finish('balenaOS 6.1.0+rev0');
+    await advance(0);
+    expect(installed).toEqual(['balenaOS 6.1.0+rev0']);
+    expect(calls.reports.at(-1)).toMatchObject({ provisioning_progress: 100 });
+    await advance(1_000);
+    expect(device.phase).toBe('offline');
+    await advance(5_000);
+    expect(device.phase).toBe('online');
+    expect(calls.reports.at(-1)).toMatchObject({ os_version: 'balenaOS 6.1.0+rev0', provisioning_progress: null, provisioning_state: null, status: 'Idle' });
+    expect(events.filter((e) => e.type === 'os-update').map((e) => (e as { phase: string }).phase)).toEqual(['progress', 'progress', 'progress', 'installed']);
+    device.stop();
+  });
+
+  it('reports a failed install in provisioning_state and keeps its version', async () => {
+    const host = { install: () => Promise.reject(new Error('OS update hook exited with code 4: no space left')) };
+    const { device, calls, advance } = setup(false, () => 0, { osUpdate: host });
+    device.start();
+    await advance(1_000);
+    expect((await device.handleAction({ type: 'action', id: '1', action: 'os-update', params })).status).toBe(200);
+    await advance(0);
+    expect(calls.reports.at(-1)).toMatchObject({ provisioning_progress: null, provisioning_state: 'OS update failed: OS update hook exited with code 4: no space left' });
+    expect(device.reportedOsVersion).toBe('os');
+    expect(device.phase).toBe('online');
+    device.stop();
+  });
+});

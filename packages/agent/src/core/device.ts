@@ -13,6 +13,8 @@ import type { DeviceApi } from '../net/device-api.js';
 import { WsConnection, WsUpgradeError } from '../net/ws-client.js';
 import { TerminalSessions, type TerminalHost } from './terminal.js';
 import { changedEnvironments, hookDocument, hostConfig, isLocalMode, rebootAllowed, type ConfigHookDocument } from './device-config.js';
+import { isOsUpdateParams, type OsUpdateParams } from '@flotilla/model';
+import { NO_OS_UPDATE_HOOK, OS_UPDATE_UNDER_WAY, type HostUpdateFacts, type OsUpdateHost } from './os-update.js';
 
 /**
  * One device's protocol loop: register → poll target state → simulate the update → report
@@ -46,7 +48,9 @@ export type DeviceEvent =
   /** Applied configuration needs a reboot: `waiting` while the update lock holds it back, `refused` when this host may not reboot. */
   | { type: 'config-reboot'; names: string[]; state: 'waiting' | 'rebooting' | 'refused'; reason?: string }
   /** Services recreated (engine) or restarted (simulation) because their environment changed: service → changed names. */
-  | { type: 'environment'; changed: Record<string, string[]> };
+  | { type: 'environment'; changed: Record<string, string[]> }
+  /** Host OS update (issue 17): a step of the install, its end (`installed` with the version reported after the reboot) or its failure. */
+  | { type: 'os-update'; phase: 'progress' | 'installed' | 'failed'; progress: number | null; state: string; osVersion?: string };
 
 export interface DeviceEnv {
   api: DeviceApi;
@@ -125,6 +129,10 @@ export interface DeviceOptions {
   onHostConfigApplied?(config: Record<string, string>): Promise<void> | void;
   /** The device type's configuration variables that need a reboot (`will_reboot` in its schema), BALENA_ spelling. */
   rebootSchema?(): Promise<ReadonlySet<string>>;
+  /** Installs a host OS version (run: the --os-update-hook; simulate: mimicked). Without it the os-update action is refused. */
+  osUpdate?: OsUpdateHost;
+  /** The first report of this start clears the provisioning progress and state an OS update left (run: a fresh boot). */
+  clearHostUpdate?: boolean;
 }
 
 /**
@@ -188,6 +196,10 @@ export class Device {
   private hostConfigAgain = false;
   private pendingReboot: string[] | null = null;
   private rebootTask: Task | null = null;
+  // Host OS update (issue 17): the OS version reported (changes after an update) and the update's progress.
+  private osVersion: string;
+  private hostUpdate: HostUpdateFacts | null = null;
+  private hostUpdating = false;
   /** What this device applied (the simulator shows it): the target's configuration, each service's environment, config reboots. */
   readonly applied: { config: Record<string, string>; hostConfig: Record<string, string> | null; environment: Record<string, Record<string, string>>; configReboots: number } = {
     config: {},
@@ -205,6 +217,13 @@ export class Device {
     this.pollIntervalMs = opts.pollIntervalMs;
     this.appliedHostConfig = opts.appliedHostConfig ?? null;
     this.applied.hostConfig = this.appliedHostConfig;
+    this.osVersion = opts.osVersion;
+    if (opts.clearHostUpdate) this.hostUpdate = { progress: null, state: null };
+  }
+
+  /** The host OS version this device reports. */
+  get reportedOsVersion(): string {
+    return this.osVersion;
   }
 
   get uuid(): string {
@@ -755,9 +774,10 @@ export class Device {
   facts(includeMetrics: boolean): DeviceFacts {
     const update = this.opts.containers ? this.engineUpdate : this.plan ? updateAt(this.plan, this.env.scheduler.now()) : null;
     return {
-      osVersion: this.opts.osVersion,
+      osVersion: this.osVersion,
       osVariant: this.opts.osVariant,
       supervisorVersion: this.opts.supervisorVersion,
+      hostUpdate: this.hostUpdate,
       ipAddress: this.opts.ipAddress,
       macAddress: this.opts.macAddress,
       isUndervolted: this.opts.isUndervolted ?? false,
@@ -934,6 +954,8 @@ export class Device {
       case 'health-checks':
       case 'diagnose':
         return diagnosticAction(msg.action, this.opts.diagnostics, this.runtimeFacts());
+      case 'os-update':
+        return this.startOsUpdate(msg.params);
       default:
         // Every action of the model is a case above: a new one fails to compile until handled.
         return fail(400, `unknown action ${String(msg.action satisfies never)}`);
@@ -977,6 +999,75 @@ export class Device {
     this.env.log(this, `${msg.action} ${service.name}`);
     this.requestReport(0);
     return ok();
+  }
+
+  // --- host OS update (issue 17) -------------------------------------------------------
+
+  /**
+   * The `os-update` action: refused (the reason in the answer) without an OS update host, on
+   * a host that may not reboot, or while one runs; otherwise answered at once and run: the
+   * host installs while the device reports `provisioning_progress` / `provisioning_state`, then
+   * it reboots and reports the new `os_version`.
+   */
+  private startOsUpdate(params: Record<string, unknown>): ActionResult {
+    if (!isOsUpdateParams(params)) return fail(400, 'malformed OS update request');
+    const host = this.opts.osUpdate;
+    if (!host) {
+      this.env.log(this, `OS update to ${params.targetVersion} refused: ${NO_OS_UPDATE_HOOK}`);
+      return fail(501, NO_OS_UPDATE_HOOK);
+    }
+    const cannotReboot = this.opts.powerRefusal?.('reboot') ?? null;
+    if (cannotReboot !== null) return fail(403, `this device cannot reboot into a new host OS (${cannotReboot})`);
+    if (this.hostUpdating) return fail(409, OS_UPDATE_UNDER_WAY);
+    this.hostUpdating = true;
+    this.env.log(this, `host OS update to ${params.targetVersion} started`);
+    this.setHostUpdate(0, 'Starting the host OS update', true);
+    void this.runOsUpdate(host, params);
+    return ok({ status: 'triggered' });
+  }
+
+  private setHostUpdate(progress: number | null, state: string, now = false): void {
+    const changed = this.hostUpdate?.state !== state;
+    this.hostUpdate = { progress, state };
+    this.emit({ type: 'os-update', phase: 'progress', progress, state });
+    this.requestReport(now || changed ? 0 : undefined);
+  }
+
+  private async runOsUpdate(host: OsUpdateHost, params: OsUpdateParams): Promise<void> {
+    let version: string;
+    try {
+      version = await host.install(
+        params,
+        this.osVersion,
+        (percent, state) => {
+          if (this.phase !== 'stopped') this.setHostUpdate(percent, state || 'Updating the host OS');
+        },
+        (line) => this.env.log(this, `OS update: ${line}`),
+      );
+      await host.installed?.(version);
+    } catch (err) {
+      this.hostUpdating = false;
+      if ((this.phase as Phase) === 'stopped') return;
+      const error = errorText(err);
+      this.env.log(this, `host OS update to ${params.targetVersion} failed (${error})`);
+      this.hostUpdate = { progress: null, state: `OS update failed: ${error}`.slice(0, 255) };
+      this.emit({ type: 'os-update', phase: 'failed', progress: null, state: this.hostUpdate.state! });
+      this.requestReport(0);
+      return;
+    }
+    if ((this.phase as Phase) === 'stopped') return;
+    this.env.log(this, `host OS ${version} installed: rebooting into it`);
+    this.setHostUpdate(100, 'Rebooting into the new host OS', true);
+    this.emit({ type: 'os-update', phase: 'installed', progress: 100, state: 'Rebooting into the new host OS', osVersion: version });
+    // The report of the last step goes first; then the reboot (a real host's or the in-process one).
+    // Still under way until the reboot: a second update is refused meanwhile.
+    this.env.scheduler.after(1_000, () => {
+      this.hostUpdating = false;
+      this.osVersion = version;
+      this.hostUpdate = { progress: null, state: null };
+      if (this.opts.hostPower) this.opts.hostPower('reboot');
+      else this.power('reboot');
+    });
   }
 
   // --- power --------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 import type { TargetRelease } from './target-state.js';
 import { deviceStatusFor, type UpdateSnapshot } from './update-progress.js';
+import { OS_UPDATE_DEVICE_STATUS } from '@flotilla/model';
+import type { HostUpdateFacts } from './os-update.js';
 
 /**
  * Building the v3 state report (dialect §4.3) and throttling it: reports are diffs against
@@ -35,6 +37,8 @@ export interface DeviceFacts {
   osVersion: string;
   osVariant: string;
   supervisorVersion: string;
+  /** A host OS update under way (progress and step), or ended (both null: cleared on the server); absent: nothing to say. */
+  hostUpdate?: HostUpdateFacts | null;
   ipAddress: string;
   macAddress: string;
   isUndervolted: boolean;
@@ -86,6 +90,11 @@ export function buildReport(f: DeviceFacts): ReportFields {
     update_status: update?.phase ?? 'done',
     download_progress: update && update.phase === 'downloading' ? update.progress : null,
   };
+  if (f.hostUpdate) {
+    out.provisioning_progress = f.hostUpdate.progress;
+    out.provisioning_state = f.hostUpdate.state;
+    if (f.hostUpdate.progress !== null) out.status = OS_UPDATE_DEVICE_STATUS;
+  }
   if (f.latitude !== undefined && f.longitude !== undefined) {
     out.latitude = f.latitude;
     out.longitude = f.longitude;

@@ -17,6 +17,7 @@ import { hostTerminals } from './tty.js';
 import { RecentLog } from '../core/diagnose.js';
 import { HostDiagnostics } from '../core/diagnose-host.js';
 import { builtInRebootNames, fetchRebootNames, loadAppliedHostConfig, runConfigHook, saveAppliedHostConfig } from './config-hook.js';
+import { runOsUpdateHook } from './os-update-hook.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -75,6 +76,13 @@ export interface RunAgentOptions {
   /** How long the hook may run before it is killed and counted as failed (default 30 s). */
   configHookTimeoutMs?: number;
   /**
+   * `--os-update-hook` / `FLOTILLA_OS_UPDATE_HOOK`: an executable that installs a host OS
+   * version (docs/agent.md "Host OS updates"); without it OS updates are refused.
+   */
+  osUpdateHook?: string;
+  /** How long the OS update hook may run before it is killed and the update failed (default 60 min). */
+  osUpdateHookTimeoutMs?: number;
+  /**
    * Where the host configuration the hook last accepted is kept (default: beside the config
    * file as `<config>.host-config.json`; in memory without a config path).
    */
@@ -124,6 +132,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
   const appliedHostConfig = hostConfigFile ? await loadAppliedHostConfig(hostConfigFile) : null;
   let rebootSchema: Promise<Set<string>> | null = null;
   const configHook = o.configHook;
+  const osUpdateHook = o.osUpdateHook;
   const hostPower = o.hostPower ?? ((kind: 'reboot' | 'shutdown') => hostPowerCommand(kind, log));
   const scheduler = new Scheduler();
   const net = localNetwork();
@@ -192,6 +201,21 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         : {}),
       ...(containers && o.allowPower ? { hostPower } : {}),
       ...(configHook ? { applyHostConfig: (doc) => runConfigHook(configHook, doc, o.configHookTimeoutMs) } : {}),
+      ...(osUpdateHook
+        ? {
+            osUpdate: {
+              install: (params, current, progress, text) =>
+                runOsUpdateHook(osUpdateHook, params, { uuid: config.uuid, deviceType: config.deviceType, osVersion: current }, { progress, ...(text ? { text } : {}) }, o.osUpdateHookTimeoutMs),
+              // The version the host boots into is kept in config.json (balenaOS's agent reads it from the OS).
+              installed: async (osVersion) => {
+                config = { ...config, osVersion };
+                if (o.configPath) await saveConfig(o.configPath, config);
+              },
+            },
+          }
+        : {}),
+      // A fresh start: no OS update is under way, whatever a previous boot reported.
+      clearHostUpdate: true,
       appliedHostConfig,
       ...(hostConfigFile ? { onHostConfigApplied: (applied: Record<string, string>) => saveAppliedHostConfig(hostConfigFile, applied) } : {}),
       // Read once per run (the device type does not change under a running agent); a failed read is tried again.

@@ -13,6 +13,7 @@ import { simulatedDiagnostics } from './simulated-diagnostics.js';
 import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation, simulatedNetwork, simulatedServiceStatus } from './simulated-host.js';
 import { simulatedTerminals } from './simulated-shell.js';
 import { fetchRebootNames } from '../host/config-hook.js';
+import { simulatedOsUpdate } from './simulated-os-update.js';
 
 /**
  * `flotilla-agent simulate`: N virtual devices in one process. They share one keep-alive
@@ -38,6 +39,8 @@ export interface SimulateOptions {
   downloadMs?: [number, number];
   applyMs?: [number, number];
   rebootOfflineMs?: [number, number];
+  /** Range [min, max] in ms of a simulated host OS update's install, before its reboot (default 8–15 s). */
+  osUpdateMs?: [number, number];
   maxSockets?: number;
   /** Open the cloud link (default true); false leaves only the HTTP protocol. */
   link?: boolean;
@@ -193,6 +196,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       // The host configuration is "applied" by recording it (Device.applied); a will_reboot one mimics the reboot.
       applyHostConfig: () => Promise.resolve(),
       rebootSchema: () => rebootSchema,
+      osUpdate: simulatedOsUpdate(scheduler, () => between(o.osUpdateMs ?? [8_000, 15_000])),
     });
     devices.push(device);
     logs?.add(device);

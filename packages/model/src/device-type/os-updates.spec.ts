@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyOsUpdate,
+  isOsUpdateParams,
   isOsUpdateAllowed,
   osLineFromCatalogue,
   osReleaseWriteBlock,
@@ -216,5 +217,18 @@ describe('variants', () => {
     expect(classifyOsUpdate(dev, '6.0.10+rev0.prod', withDev)).toMatchObject({ state: 'not supported', reason: 'Updates cannot be performed between development and production OS variants' });
     expect(classifyOsUpdate(dev, '6.0.10+rev0.dev', withDev)).toMatchObject({ state: 'updatable' });
     expect(classifyOsUpdate({ ...dev, osVariant: null, osVersion: '5.3.21+rev0.dev' }, '6.0.10+rev0.prod', withDev).state).toBe('not supported');
+  });
+});
+
+describe('the os-update action parameters', () => {
+  const ok = { targetVersion: '6.1.0+rev0.prod', version: '6.1.0+rev0', variant: 'prod', kind: 'balenahup', takeover: false, image: null };
+  it('accepts what the server sends and nothing malformed', () => {
+    expect(isOsUpdateParams(ok)).toBe(true);
+    expect(isOsUpdateParams({ ...ok, variant: null, image: 'https://example.test/os.img', takeover: true })).toBe(true);
+    expect(isOsUpdateParams({ ...ok, kind: 'reflash' })).toBe(false);
+    expect(isOsUpdateParams({ ...ok, variant: 'debug' })).toBe(false);
+    expect(isOsUpdateParams({ ...ok, targetVersion: 6 })).toBe(false);
+    expect(isOsUpdateParams({ ...ok, takeover: 'no' })).toBe(false);
+    expect(isOsUpdateParams(null)).toBe(false);
   });
 });

@@ -297,3 +297,59 @@ export function osLineFromCatalogue(osVersion: string | null | undefined, releas
   const older = ofLine.filter((x) => compareParsedOsVersions(x.p, current) < 0).sort((a, b) => compareParsedOsVersions(b.p, a.p));
   return norm(older[0]?.r.line);
 }
+
+// ---- Starting a host OS update (spec 2 §4 "Starting an update", §7 startOsUpdate; issue 17) ----
+
+/**
+ * balena-sdk's `device.startOsUpdate` posts `{parameters: {target_version}}` to the actions
+ * service at `/{v1|v2}/{uuid}/resinhup`; Flotilla serves it under ACTIONS_SERVICE_PATH.
+ */
+export const OS_UPDATE_ACTION = 'resinhup';
+
+/** Spec 2 §4 / §8: the message of every refusal to start an update (its reason follows after a colon). */
+export const OS_UPDATE_START_FAILED = 'Cannot start the update process';
+
+/** The answer of a started update: balena-sdk's `OsUpdateActionResult` with status `triggered`. */
+export interface OsUpdateTriggered {
+  status: 'triggered';
+  action: typeof OS_UPDATE_ACTION;
+  parameters: { target_version: string };
+  /** ms since the epoch. */
+  last_run: number;
+}
+
+/**
+ * What the server sends the agent with the `os-update` action over the cloud link: the
+ * catalogue release to install (`targetVersion` its raw version, `version` the version tag
+ * without variant — what the device reports afterwards), the update kind and whether it is
+ * a takeover, and where its image is (null when the catalogue release carries none).
+ */
+export interface OsUpdateParams {
+  targetVersion: string;
+  version: string;
+  variant: 'prod' | 'dev' | null;
+  kind: OsUpdateKind;
+  takeover: boolean;
+  image: string | null;
+}
+
+/**
+ * What a device reports while its host OS updates: `status` this text, `provisioning_state`
+ * the step (the hook's words), `provisioning_progress` 0–100; both cleared when it ends.
+ */
+export const OS_UPDATE_DEVICE_STATUS = 'Updating host OS';
+
+/** Whether `v` is an OsUpdateParams (the agent checks what the link brings). */
+export function isOsUpdateParams(v: unknown): v is OsUpdateParams {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Record<string, unknown>;
+  return (
+    typeof p.targetVersion === 'string' &&
+    typeof p.version === 'string' &&
+    (p.variant === null || p.variant === 'prod' || p.variant === 'dev') &&
+    typeof p.kind === 'string' &&
+    (OS_UPDATE_KINDS as readonly string[]).includes(p.kind) &&
+    typeof p.takeover === 'boolean' &&
+    (p.image === null || typeof p.image === 'string')
+  );
+}

@@ -7,7 +7,8 @@
 /**
  * What the supervisor API answers over the cloud link (dialect §4.6): the frame's `action`.
  * `ping` and `device` (the supervisor's `GET /v1/device` state) only read; `health-checks`
- * and `diagnose` only read too and are sent by the actions service, never by the proxy.
+ * and `diagnose` only read too and are sent by the actions service, never by the proxy, as is
+ * `os-update` (a host OS update, model device-type/os-updates.ts).
  */
 export const SUPERVISOR_ACTIONS = [
   'reboot',
@@ -24,6 +25,8 @@ export const SUPERVISOR_ACTIONS = [
   // Long-running actions of the actions service (issue 15, features/device-diagnostics); not in the /supervisor proxy.
   'health-checks',
   'diagnose',
+  // The host OS update (issue 17, features/os-update): sent by the actions service's `resinhup`, not the proxy.
+  'os-update',
 ] as const;
 export type SupervisorAction = (typeof SUPERVISOR_ACTIONS)[number];
 
