@@ -98,6 +98,14 @@ test('a simulated device shows its OS badge, classification and newer supervisor
     const osRow = page.getByRole('region', { name: 'Host OS update' });
     await expect(osRow).toContainText('Update available', { timeout: 20_000 });
     await expect(osRow).toContainText(`6.1.0+rev0.${variant}`);
+    // Online with a target: the OS update dialog opens on the versions the classification allows
+    // (starting it needs the actions service's OS update, not part of this test).
+    await osRow.getByRole('button', { name: 'Update OS' }).click();
+    const osDialog = page.getByRole('dialog', { name: `Update the host OS of ${device.device_name}` });
+    await expect(osDialog.getByRole('radio', { name: `6.1.0+rev0.${variant}` })).toBeChecked();
+    await expect(osDialog.getByRole('radio')).toHaveCount(1);
+    await osDialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(osDialog).toBeHidden();
     const supervisorRow = page.getByRole('region', { name: 'Supervisor update' });
     await expect(supervisorRow).toContainText('17.0.2, 16.4.6, 14.11.14');
     await supervisorRow.getByRole('button', { name: 'Update supervisor' }).click();
@@ -123,6 +131,7 @@ test('a simulated device shows its OS badge, classification and newer supervisor
     await observerPage.goto(`/devices/${uuid}/settings`);
     const observerButton = observerPage.getByRole('region', { name: 'Supervisor update' }).getByRole('button', { name: 'Update supervisor' });
     await expect(observerButton).toBeDisabled({ timeout: 20_000 });
+    await expect(observerPage.getByRole('region', { name: 'Host OS update' }).getByRole('button', { name: 'Update OS' })).toBeDisabled();
     await expect(observerPage.getByRole('region', { name: 'Host OS update' })).toContainText('Update available');
     await observerButton.locator('..').hover();
     await expect(observerPage.getByRole('tooltip')).toHaveText("You don't have the required permission for this action");
@@ -141,6 +150,8 @@ test('a simulated device shows its OS badge, classification and newer supervisor
   // refusal shows in the dialog with the server's message.
   await page.goto(`/devices/${endOfLife.uuid}/settings`);
   const eolSupervisor = page.getByRole('region', { name: 'Supervisor update' });
+  // Offline: no OS update.
+  await expect(page.getByRole('region', { name: 'Host OS update' }).getByRole('button', { name: 'Update OS' })).toBeDisabled({ timeout: 20_000 });
   await eolSupervisor.getByRole('button', { name: 'Update supervisor' }).click();
   const eolName = (await deviceOs(request, admin, `id eq ${endOfLife.id}`))[0]!.device_name;
   const eolDialog = page.getByRole('dialog', { name: `Update the supervisor of ${eolName}` });

@@ -1,6 +1,6 @@
 import { DEFAULT_OS_RELEASES, ESR_OS_RELEASES, OS_VARIANTS, osReleaseRawVersion, SUPERVISOR_RELEASES } from '@flotilla/model';
 import { describe, expect, it } from 'vitest';
-import { deviceOsVariant, osBadge, osUpdateOverview, supervisorOverview, type CatalogueOsVersion } from './os-rules';
+import { deviceOsVariant, osBadge, osUpdateOverview, osUpdateStartProblem, osUpdateUnavailable, supervisorOverview, type CatalogueOsVersion } from './os-rules';
 
 /** The seeded catalogue as balena-sdk's os.getAvailableOsVersions returns it (line from phase or the ESR line tags). */
 const esrLine = (semver: string) => (semver.startsWith('2025.7') ? 'current' : semver.startsWith('2024.10') ? 'sunset' : 'outdated');
@@ -131,5 +131,24 @@ describe('supervisorOverview', () => {
 
   it('blocks when the architecture has no supervisor releases', () => {
     expect(supervisorOverview({ osVersion: 'balenaOS 6.0.10', supervisorVersion: '14.0.0' }, [])).toEqual({ newer: [], block: 'update not supported for type version' });
+  });
+});
+
+describe('osUpdateStartProblem', () => {
+  it('is nothing when the action was triggered, else the spec message with the action error', () => {
+    expect(osUpdateStartProblem({ status: 'triggered' })).toBeUndefined();
+    expect(osUpdateStartProblem({ status: 'error', error: 'no host update hook' })).toBe('Cannot start the update process: no host update hook');
+    expect(osUpdateStartProblem({ status: 'in_progress' })).toBe('Cannot start the update process');
+    expect(osUpdateStartProblem(undefined)).toBe('Cannot start the update process');
+  });
+});
+
+describe('osUpdateUnavailable', () => {
+  const device = (osVersion: string, isOnline = true) => ({ deviceType: 'raspberrypi3', isOnline, osVersion, osVariant: 'prod' });
+  it('needs an online device with a version to go to', () => {
+    expect(osUpdateUnavailable(osUpdateOverview(device('balenaOS 6.0.10'), CATALOGUE))).toBeUndefined();
+    expect(osUpdateUnavailable(osUpdateOverview(device('balenaOS 6.0.10', false), CATALOGUE))).toEqual({ reason: 'device must be online' });
+    expect(osUpdateUnavailable(osUpdateOverview(device('Linux 6.8.0'), CATALOGUE))).toEqual({ reason: 'The device does not run a balenaOS version that can be updated' });
+    expect(osUpdateUnavailable(osUpdateOverview(device('balenaOS 6.1.0'), CATALOGUE))).toEqual({ noTarget: true });
   });
 });

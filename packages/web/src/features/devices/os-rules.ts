@@ -83,10 +83,8 @@ export function osUpdateOverview(device: OsUpdateDevice, versions: readonly Cata
   const recommended = recommendedOsVersion(device, ofVariant);
   const classification = classifyOsUpdate(device, recommended ?? device.osVersion ?? '', versions);
   const online = { ...device, isOnline: true };
-  const seen = new Set<string>();
-  const targets = ofVariant
-    .filter((v) => !seen.has(v.raw_version) && seen.add(v.raw_version))
-    .map((v) => ({ version: v.raw_version, classification: classifyOsUpdate(online, v.raw_version, versions) }))
+  const targets = [...new Set(ofVariant.map((v) => v.raw_version))]
+    .map((version) => ({ version, classification: classifyOsUpdate(online, version, versions) }))
     .filter((t) => isOsUpdateAllowed(t.classification))
     .sort((a, b) => compareParsedOsVersions(parseOsVersion(b.version)!, parseOsVersion(a.version)!));
   return { ...(recommended ? { recommended } : {}), classification, targets };
@@ -121,4 +119,28 @@ export function supervisorOverview(device: SupervisorUpdateDevice, releases: rea
   if (newer.length > 0) return { newer };
   const block = valid[0] ? supervisorUpdateBlock(device, valid[0].raw_version) : SUPERVISOR_UPDATE_MESSAGES.notSupported;
   return { newer, ...(block ? { block } : {}) };
+}
+
+/** Spec 2 §4: the message when an OS update does not start (its result is not `triggered`). */
+export const OS_UPDATE_NOT_STARTED = 'Cannot start the update process';
+
+/**
+ * Why the OS update action did not start, from `device.startOsUpdate`'s result (spec 2 §4: the
+ * status must be `triggered`); undefined when it started. The action's own error, if any,
+ * follows the spec's sentence.
+ */
+export function osUpdateStartProblem(result: { status?: string; error?: string } | null | undefined): string | undefined {
+  if (result?.status === 'triggered') return undefined;
+  return result?.error ? `${OS_UPDATE_NOT_STARTED}: ${result.error}` : OS_UPDATE_NOT_STARTED;
+}
+
+/**
+ * Why the single-device OS update cannot be opened, or undefined: the device must be online
+ * (the classification's reason) and have a version an update may go to (else the
+ * classification's reason, or `noTarget` for an up-to-date device).
+ */
+export function osUpdateUnavailable(overview: OsUpdateOverview): { reason: string } | { noTarget: true } | undefined {
+  const { state, reason } = overview.classification;
+  if (state !== 'offline' && overview.targets.length > 0) return undefined;
+  return reason ? { reason } : { noTarget: true };
 }

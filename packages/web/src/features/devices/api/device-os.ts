@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
-import type { CatalogueOsVersion, SupervisorRelease } from '../os-rules';
+import { osUpdateStartProblem, type CatalogueOsVersion, type SupervisorRelease } from '../os-rules';
 import { DEVICE_REFETCH_MS, deviceKey } from './keys';
 
 /**
@@ -72,6 +72,24 @@ export function usePinSupervisorRelease(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (releaseId: number) => sdk.models.device.pinToSupervisorRelease(uuid, releaseId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKey(uuid) }),
+  });
+}
+
+/**
+ * Starts the OS update action (`device.startOsUpdate`: the actions service's resinhup) to
+ * `version`; resolves only when its status is `triggered`, else rejects with spec 2 §4's
+ * 'Cannot start the update process' (and the action's error).
+ */
+export function useStartOsUpdate(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (version: string) => {
+      const result = await sdk.models.device.startOsUpdate(uuid, version);
+      const problem = osUpdateStartProblem(result);
+      if (problem) throw new Error(problem);
+      return result;
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKey(uuid) }),
   });
 }

@@ -10,10 +10,11 @@ import { PermissionTooltip } from '../../../../components/permission-tooltip';
 import { SettingRow } from '../../../../components/setting-row';
 import { useDeviceOsTargets, useOsVersions, useSupervisorReleases } from '../../api/device-os';
 import type { DeviceDetails } from '../../api/get-device';
-import { osUpdateOverview, supervisorOverview, type OsUpdateOverview, type SupervisorOverview } from '../../os-rules';
+import { osUpdateOverview, osUpdateUnavailable, supervisorOverview, type OsUpdateOverview, type SupervisorOverview } from '../../os-rules';
 import '../../i18n-os';
 
 // The supervisor dialog loads when first opened (the first-page budget).
+const OsUpdateDialog = lazy(async () => ({ default: (await import('./os-update-dialog')).OsUpdateDialog }));
 const SupervisorUpdateDialog = lazy(async () => ({ default: (await import('./supervisor-update-dialog')).SupervisorUpdateDialog }));
 
 const STATE_KEY = {
@@ -96,7 +97,8 @@ export function DeviceOsSummary({ device }: { device: DeviceDetails }) {
 
 /**
  * The settings page's host OS update and supervisor update rows (spec 2 §2, §4): the
- * classification with its reason and the available targets; the supervisor status with the
+ * classification with its reason, the available targets and the single-device OS update
+ * dialog (online devices with a target only); the supervisor status with the
  * newer releases and the single-device supervisor update dialog, disabled with the permission
  * tooltip for roles without `resin.device.update` and with the blocking reason otherwise.
  */
@@ -104,6 +106,7 @@ export function DeviceOsSettings({ device, canUpdate }: { device: DeviceDetails;
   const { t } = useTranslation();
   const { os, supervisor, targets, failed } = useOsOverviews(device);
   const [open, setOpen] = useState(false);
+  const [osOpen, setOsOpen] = useState(false);
   const loading = <Typography variant="body2">{t('devices.os_line_loading')}</Typography>;
   return (
     <>
@@ -116,11 +119,22 @@ export function DeviceOsSettings({ device, canUpdate }: { device: DeviceDetails;
             <Typography variant="body2" color="text.secondary">
               {t('devices.os_targets')}: <OsTargetList os={os} />
             </Typography>
+            {/* Disabled while the classification (shown above with its reason) allows no update. */}
+            <PermissionTooltip allowed={canUpdate}>
+              <Button variant="outlined" disabled={!canUpdate || osUpdateUnavailable(os) !== undefined} onClick={() => setOsOpen(true)} aria-haspopup="dialog">
+                {t('devices.os_update_button')}
+              </Button>
+            </PermissionTooltip>
           </>
         ) : (
           loading
         )}
         {failed ? <Alert severity="error">{t('devices.os_catalogue_failed')}</Alert> : null}
+        {osOpen && os ? (
+          <Suspense fallback={null}>
+            <OsUpdateDialog device={device} targets={os.targets} onClose={() => setOsOpen(false)} />
+          </Suspense>
+        ) : null}
       </SettingRow>
       <SettingRow title={t('devices.supervisor_update')} description={t('devices.supervisor_update_description')}>
         {supervisor ? (
