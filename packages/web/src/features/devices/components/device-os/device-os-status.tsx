@@ -49,7 +49,7 @@ function OsUpdateText({ os, pinned }: { os: OsUpdateOverview; pinned: string | n
     <>
       <span>{t(STATE_KEY[state])}</span>
       {reason ? <span>{` — ${reason}`}</span> : null}
-      {os.recommended && state !== 'upToDate' ? <span>{` · ${t('devices.os_recommended', { version: os.recommended })}`}</span> : null}
+      {os.recommended && os.targets.some((x) => x.version === os.recommended) ? <span>{` · ${t('devices.os_recommended', { version: os.recommended })}`}</span> : null}
       {pinned ? <span>{` · ${t('devices.os_target_release', { version: pinned })}`}</span> : null}
     </>
   );
