@@ -13,7 +13,7 @@ import type { DeviceDetails } from '../../api/get-device';
 import { osUpdateOverview, osUpdateUnavailable, supervisorOverview, type OsUpdateOverview, type SupervisorOverview } from '../../os-rules';
 import '../../i18n-os';
 
-// The supervisor dialog loads when first opened (the first-page budget).
+// The update dialogs load when first opened (the first-page budget).
 const OsUpdateDialog = lazy(async () => ({ default: (await import('./os-update-dialog')).OsUpdateDialog }));
 const SupervisorUpdateDialog = lazy(async () => ({ default: (await import('./supervisor-update-dialog')).SupervisorUpdateDialog }));
 
