@@ -1,14 +1,11 @@
 import {
   classifyOsUpdate,
   compareParsedOsVersions,
-  isEsrOsVersion,
   isOsUpdateAllowed,
-  osLineFromCatalogue,
   parseOsVersion,
   recommendedOsVersion,
   supervisorUpdateBlock,
   SUPERVISOR_UPDATE_MESSAGES,
-  type OsLine,
   type OsUpdateClassification,
   type OsUpdateDevice,
   type OsVersionWithLine,
@@ -28,28 +25,7 @@ export interface CatalogueOsVersion extends OsVersionWithLine {
   phase?: string | null;
 }
 
-/** The badge beside the host OS version: its line, or end of life, and whether it is an ESR version. */
-export interface OsBadge {
-  line: OsLine | 'end-of-life';
-  esr: boolean;
-}
-
-/**
- * The OS line badge of a reported version: 'end-of-life' when the catalogue's release of that
- * version is in its end-of-life phase, else the model's line from the catalogue
- * (`osLineFromCatalogue`: next, current, sunset, outdated); undefined for a host OS that is
- * not balenaOS or a device type without OS releases.
- */
-export function osBadge(osVersion: string | null | undefined, versions: readonly CatalogueOsVersion[]): OsBadge | undefined {
-  const current = parseOsVersion(osVersion);
-  if (!current) return undefined;
-  const exact = versions.find((v) => {
-    const p = parseOsVersion(v.raw_version);
-    return p !== undefined && compareParsedOsVersions(p, current) === 0;
-  });
-  const line = exact?.phase === 'end-of-life' ? 'end-of-life' : osLineFromCatalogue(osVersion, versions);
-  return line ? { line, esr: isEsrOsVersion(current) } : undefined;
-}
+export { osBadge, type OsBadge } from './os-badge';
 
 /** The device's OS variant: the reported `os_variant`, else the one its version string carries. */
 export function deviceOsVariant(device: Pick<OsUpdateDevice, 'osVersion' | 'osVariant'>): 'prod' | 'dev' | undefined {

@@ -1,25 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
-import { osUpdateStartProblem, type CatalogueOsVersion, type SupervisorRelease } from '../os-rules';
+import { osUpdateStartProblem, type SupervisorRelease } from '../os-rules';
 import { DEVICE_REFETCH_MS, deviceKey } from './keys';
+import { CATALOGUE_STALE_MS } from './os-catalogue';
+
+export { useOsVersions } from './os-catalogue';
 
 /**
  * The host OS and supervisor catalogue as the device pages read it: through balena-sdk's
  * `os.*` (public catalogue fleets, readable by everyone), like balena's dashboard.
  */
-
-/** Spec 2 §9: the device-types query (the catalogue) refetches every 60 s. */
-const CATALOGUE_STALE_MS = 60_000;
-
-/** `os.getAvailableOsVersions(deviceType)`: the type's successful, final OS releases, both lines and variants. */
-export function useOsVersions(deviceType: string) {
-  return useQuery({
-    queryKey: ['os-catalogue', 'os', deviceType],
-    queryFn: async (): Promise<CatalogueOsVersion[]> => sdk.models.os.getAvailableOsVersions(deviceType),
-    staleTime: CATALOGUE_STALE_MS,
-  });
-}
 
 /** `os.getSupervisorReleasesForCpuArchitecture(arch)`: the architecture's supervisor releases. */
 export function useSupervisorReleases(architecture: string | undefined) {

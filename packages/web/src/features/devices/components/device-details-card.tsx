@@ -11,7 +11,7 @@ import { Link as RouterLink } from 'react-router';
 import { DefinitionRows } from '../../../components/definition-rows';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import { useSetDeviceNote } from '../api/device-mutations';
-import { useOsVersions } from '../api/device-os';
+import { useOsVersions } from '../api/os-catalogue';
 import { useDeviceSummaryFacts } from '../api/device-summary-facts';
 import { useDeviceTags, useInvalidateDeviceTags } from '../api/device-tags';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
@@ -20,7 +20,7 @@ import { DeviceStatusChip } from './device-status-chip';
 import { LastSeen } from './last-seen';
 import { addressList, formatElapsed, formatTimestamp } from './format';
 import { paths } from '../../../lib/paths';
-import { osBadge, type OsBadge } from '../os-rules';
+import { osBadge, type OsBadge } from '../os-badge';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
 const DeviceRenameDialog = lazy(async () => ({ default: (await import('./device-rename-dialog')).DeviceRenameDialog }));
@@ -36,6 +36,9 @@ const OS_LINE_BADGE = {
   outdated: { color: 'error', label: 'devices.os_line_outdated', hint: 'devices.os_line_outdated_hint' },
   'end-of-life': { color: 'error', label: 'devices.os_line_end_of_life', hint: 'devices.os_line_end_of_life_hint' },
 } as const satisfies Record<OsBadge['line'], { color: 'info' | 'success' | 'warning' | 'error'; label: string; hint: string }>;
+
+/** The line's colour is the outline; the text stays the primary text colour (warning/info text on white fails WCAG contrast). */
+const BADGE_TEXT = { color: 'text.primary' } as const;
 
 /** Spec 2 §4 "Support access: on, expired or off, by its expiry date". */
 function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'off' {
@@ -108,12 +111,12 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         <span>{text(device.os_version)}</span>
         {badge ? (
           <Tooltip title={t(OS_LINE_BADGE[badge.line].hint)}>
-            <Chip size="small" variant="outlined" color={OS_LINE_BADGE[badge.line].color} label={t(OS_LINE_BADGE[badge.line].label)} tabIndex={0} />
+            <Chip size="small" variant="outlined" color={OS_LINE_BADGE[badge.line].color} label={t(OS_LINE_BADGE[badge.line].label)} tabIndex={0} sx={BADGE_TEXT} />
           </Tooltip>
         ) : null}
         {badge?.esr ? (
           <Tooltip title={t('devices.os_line_esr_hint')}>
-            <Chip size="small" variant="outlined" color="info" label={t('devices.os_line_esr')} tabIndex={0} />
+            <Chip size="small" variant="outlined" color="info" label={t('devices.os_line_esr')} tabIndex={0} sx={BADGE_TEXT} />
           </Tooltip>
         ) : null}
       </Stack>,
