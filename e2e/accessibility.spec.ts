@@ -24,13 +24,14 @@ interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
+/** axe over the whole page, or only over the elements matching `include` (selectors of the parts a test is about). */
+async function seriousViolations(page: Page, include?: string[]): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+  const violations = await page.evaluate(async (parts) => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document | { include: string[][] }, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(parts ? { include: parts.map((p) => [p]) } : document, { resultTypes: ['violations'] });
     return result.violations;
-  });
+  }, include);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
@@ -129,6 +130,45 @@ test('the configuration page with staged changes and its dialogs has no serious 
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
   }
+});
+
+// Issue 17: the device pages' host OS and supervisor parts and the supervisor update dialog.
+test('the OS badge, the OS and supervisor update rows and the supervisor dialog have no serious or critical axe violations', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const user = await registerApiUser(request, newEmail('axeos'));
+  const { fleetId } = await organizationWithFleet(request, user, `Axe OS E2E ${stamp}`, `axeos_${stamp}`, 'raspberrypi4-64');
+  const provisioningKey = await createProvisioningKey(request, user, fleetId, 'e2e axe os');
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  const registered = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid: hex(32), device_type: 'raspberrypi4-64', api_key: hex(32), supervisor_version: '16.1.0', os_version: 'balenaOS 2024.10.1', os_variant: 'prod' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const device = (await registered.json()) as { uuid: string };
+  await signIn(page, user.email);
+  await page.goto(`/devices/${device.uuid}`);
+  const overview = page.getByRole('region', { name: 'Host OS and supervisor updates' });
+  await expect(overview).toContainText('2025.7.0+rev0.prod', { timeout: 20_000 });
+  await expect(page.getByRole('region', { name: 'Device details' }).getByText('ESR', { exact: true })).toBeVisible();
+  expect(await seriousViolations(page, ['section[aria-label="Device details"]'])).toEqual([]);
+  // An ESR device's supervisor update is blocked: a non-ESR one opens the dialog.
+  await page.goto(`/devices/${device.uuid}/settings`);
+  await expect(page.getByRole('region', { name: 'Supervisor update' })).toContainText('Cannot update ESR supervisor', { timeout: 20_000 });
+  expect(await seriousViolations(page, ['section[aria-label="Host OS update"]', 'section[aria-label="Supervisor update"]'])).toEqual([]);
+  const other = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid: hex(32), device_type: 'raspberrypi4-64', api_key: hex(32), supervisor_version: '16.1.0', os_version: 'balenaOS 6.0.10', os_variant: 'prod' },
+  });
+  expect(other.status(), await other.text()).toBe(201);
+  await page.goto(`/devices/${((await other.json()) as { uuid: string }).uuid}/settings`);
+  await page.getByRole('region', { name: 'Supervisor update' }).getByRole('button', { name: 'Update supervisor' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('radio', { name: '17.0.2' })).toBeChecked();
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByRole('button', { name: 'Confirm update' })).toBeVisible();
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
 });
 
 async function focusRing(page: Page): Promise<{ style: string; width: number }> {

@@ -7,6 +7,7 @@ import type diagnosticsEn from './features/device-diagnostics/locales/en.json';
 import type deviceActionsEn from './features/device-actions/locales/en.json';
 import type devicesSummaryEn from './features/devices/locales/summary.en.json';
 import type devicesLocationEn from './features/devices/locales/location.en.json';
+import type devicesOsEn from './features/devices/locales/os.en.json';
 import type preferencesEn from './features/preferences/locales/en.json';
 import type twoFactorEn from './features/two-factor/locales/en.json';
 import type accountEn from './features/account/locales/en.json';
@@ -26,6 +27,6 @@ import type variablesHistoryEn from './features/variables/history/locales/en.jso
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } & { variablesConfig: typeof variablesConfigEn; variablesEffective: typeof variablesEffectiveEn; variablesHistory: typeof variablesHistoryEn } };
+    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn & typeof devicesOsEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } & { variablesConfig: typeof variablesConfigEn; variablesEffective: typeof variablesEffectiveEn; variablesHistory: typeof variablesHistoryEn } };
   }
 }

@@ -1,54 +1,11 @@
 /**
  * Host OS lines (spec 2 §3 "OS lines: next, current, sunset, outdated"; default OS type
- * balenaOS, alternative ESR). A device's line follows from its reported `os_version` and the
- * OS release milestones below — reference data, like the device-type catalogue, which the
- * OS-update work will extend into a full release list. An ESR version is recognised by a
- * first number above 2000 (spec 2 §4).
+ * balenaOS, alternative ESR). A device's line comes from the host OS catalogue's releases
+ * (`osLineFromCatalogue` in os-updates.ts, over what balena-sdk's `os.getAvailableOsVersions`
+ * returns), not from constants: the catalogue is the one source of release lines and dates.
  */
 export const OS_LINES = ['next', 'current', 'sunset', 'outdated'] as const;
 export type OsLine = (typeof OS_LINES)[number];
-
-interface Milestones {
-  /** The newest released version: the current line. Newer ones are the next line. */
-  current: string;
-  /** The oldest version still supported: from here up to current is the sunset line. */
-  supportedFrom: string;
-}
-
-export const OS_RELEASE_MILESTONES: { balenaOS: Milestones; esr: Milestones } = {
-  balenaOS: { current: '6.0.10', supportedFrom: '5.0.0' },
-  esr: { current: '2025.7.0', supportedFrom: '2024.7.0' },
-};
-
-type Triple = [number, number, number];
-
-/** The x.y.z of an OS version string ('balenaOS 6.0.10', 'Resin OS 2.3.0+rev1', '2025.7.0'), or undefined. */
-export function osSemver(osVersion: string | null | undefined): Triple | undefined {
-  const m = osVersion?.match(/^(?:(?:balena\s?OS|resin\s?OS)\s+)?v?(\d+)\.(\d+)\.(\d+)(?:[+.-].*)?$/i);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
-}
-
-function compare(a: Triple, b: Triple): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
-
-/** Whether an OS version is on the ESR line (first number above 2000). */
-export function isEsrVersion(osVersion: string | null | undefined): boolean {
-  const v = osSemver(osVersion);
-  return v !== undefined && v[0] > 2000;
-}
-
-/** The OS line of a reported version; undefined for a host OS that is not balenaOS (e.g. `Linux 6.8.0`). */
-export function osLine(osVersion: string | null | undefined): OsLine | undefined {
-  const v = osSemver(osVersion);
-  if (!v) return undefined;
-  const m = v[0] > 2000 ? OS_RELEASE_MILESTONES.esr : OS_RELEASE_MILESTONES.balenaOS;
-  const current = osSemver(m.current)!;
-  const order = compare(v, current);
-  if (order > 0) return 'next';
-  if (order === 0) return 'current';
-  return compare(v, osSemver(m.supportedFrom)!) >= 0 ? 'sunset' : 'outdated';
-}
 
 /**
  * The fleets whose releases a device's `should_be_operated_by__release` (host OS) and

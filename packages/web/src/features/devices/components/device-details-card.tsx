@@ -5,13 +5,13 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { osLine, type OsLine } from '@flotilla/model';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DefinitionRows } from '../../../components/definition-rows';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import { useSetDeviceNote } from '../api/device-mutations';
+import { useOsVersions } from '../api/os-catalogue';
 import { useDeviceSummaryFacts } from '../api/device-summary-facts';
 import { useDeviceTags, useInvalidateDeviceTags } from '../api/device-tags';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
@@ -20,13 +20,25 @@ import { DeviceStatusChip } from './device-status-chip';
 import { LastSeen } from './last-seen';
 import { addressList, formatElapsed, formatTimestamp } from './format';
 import { paths } from '../../../lib/paths';
+import { osBadge, type OsBadge } from '../os-badge';
 
 // The rename form (react-hook-form, zod) loads when the dialog first opens.
 const DeviceRenameDialog = lazy(async () => ({ default: (await import('./device-rename-dialog')).DeviceRenameDialog }));
 // The tag manager loads when first opened.
 const DeviceTagsDialog = lazy(async () => ({ default: (await import('./device-tags-dialog')).DeviceTagsDialog }));
+// The OS update classification and supervisor status load after the first paint.
+const DeviceOsSummary = lazy(async () => ({ default: (await import('./device-os/device-os-status')).DeviceOsSummary }));
 
-const OS_LINE_COLOR: Record<OsLine, 'info' | 'success' | 'warning' | 'error'> = { next: 'info', current: 'success', sunset: 'warning', outdated: 'error' };
+const OS_LINE_BADGE = {
+  next: { color: 'info', label: 'devices.os_line_next', hint: 'devices.os_line_next_hint' },
+  current: { color: 'success', label: 'devices.os_line_current', hint: 'devices.os_line_current_hint' },
+  sunset: { color: 'warning', label: 'devices.os_line_sunset', hint: 'devices.os_line_sunset_hint' },
+  outdated: { color: 'error', label: 'devices.os_line_outdated', hint: 'devices.os_line_outdated_hint' },
+  'end-of-life': { color: 'error', label: 'devices.os_line_end_of_life', hint: 'devices.os_line_end_of_life_hint' },
+} as const satisfies Record<OsBadge['line'], { color: 'info' | 'success' | 'warning' | 'error'; label: string; hint: string }>;
+
+/** The line's colour is the outline; the text stays the primary text colour (warning/info text on white fails WCAG contrast). */
+const BADGE_TEXT = { color: 'text.primary' } as const;
 
 /** Spec 2 §4 "Support access: on, expired or off, by its expiry date". */
 function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'off' {
@@ -38,7 +50,9 @@ function supportAccess(until: string | null, now: number): 'on' | 'expired' | 'o
  * The device info card of the summary (spec 2 §2 "Device summary card fields", those the
  * model holds): name with rename, fleet, status, cloud link, heartbeat, versions, releases,
  * support access, local mode, public URL, addresses, tags (tag manager) and the markdown note.
- * The OS line badge comes from the model's OS release milestones (none for a non-balenaOS host).
+ * The OS line badge (line or end of life, and ESR) comes from the host OS catalogue read
+ * through balena-sdk (`os.getAvailableOsVersions`; none for a non-balenaOS host), and below
+ * the rows the OS update classification and supervisor status (spec 2 §4).
  */
 export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can: (permission: string) => boolean }) {
   const { t } = useTranslation();
@@ -54,7 +68,8 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
   const release = (r: ReleaseRef | null): ReactNode => (r ? `${r.raw_version} (${r.commit.slice(0, 7)})` : none);
   const target = device.pinned ?? device.fleet.target;
   const support = supportAccess(device.is_accessible_by_support_until__date, Date.now());
-  const line = osLine(device.os_version);
+  const osVersions = useOsVersions(device.deviceType.slug);
+  const badge = osVersions.data ? osBadge(device.os_version, osVersions.data) : undefined;
 
   const rows: [string, ReactNode][] = [
     [
@@ -94,9 +109,14 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
       t('devices.os_version'),
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
         <span>{text(device.os_version)}</span>
-        {line ? (
-          <Tooltip title={t(`devices.os_line_${line}_hint`)}>
-            <Chip size="small" variant="outlined" color={OS_LINE_COLOR[line]} label={t(`devices.os_line_${line}`)} tabIndex={0} />
+        {badge ? (
+          <Tooltip title={t(OS_LINE_BADGE[badge.line].hint)}>
+            <Chip size="small" variant="outlined" color={OS_LINE_BADGE[badge.line].color} label={t(OS_LINE_BADGE[badge.line].label)} tabIndex={0} sx={BADGE_TEXT} />
+          </Tooltip>
+        ) : null}
+        {badge?.esr ? (
+          <Tooltip title={t('devices.os_line_esr_hint')}>
+            <Chip size="small" variant="outlined" color="info" label={t('devices.os_line_esr')} tabIndex={0} sx={BADGE_TEXT} />
           </Tooltip>
         ) : null}
       </Stack>,
@@ -133,6 +153,9 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         {t('devices.details')}
       </Typography>
       <DefinitionRows rows={rows} />
+      <Suspense fallback={null}>
+        <DeviceOsSummary device={device} />
+      </Suspense>
       <Stack sx={{ mt: 2 }} id="note">
         <DeviceNoteField initialValue={device.note ?? ''} disabled={!canUpdate} onSave={(note) => setNote.mutateAsync(note)} />
       </Stack>

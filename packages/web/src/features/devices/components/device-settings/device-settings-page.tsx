@@ -18,13 +18,16 @@ import { DeviceSupportSetting } from './device-support-setting';
 const DeviceRenameDialog = lazy(async () => ({ default: (await import('../device-rename-dialog')).DeviceRenameDialog }));
 // Public URL, move, local mode, deactivate and delete (switches, radios, confirm dialogs) load
 // after the first paint: the route chunk stays within the 350 KB first-page budget.
+// The host OS and supervisor update rows (catalogue queries, the update dialog) load after the first paint.
+const DeviceOsSettings = lazy(async () => ({ default: (await import('../device-os/device-os-status')).DeviceOsSettings }));
 const DeviceSettingsAdvanced = lazy(async () => ({ default: (await import('./device-settings-advanced')).DeviceSettingsAdvanced }));
 
 /**
  * The device settings page (spec 2 §2 "Settings page"): rename, notes, release pin, public
  * URL, support access, move, local mode, deactivate and delete, each control disabled with
  * the permission tooltip when the caller's fleet role lacks its right (§6).
- * Group OS and supervisor updates wait for the OS-update feature.
+ * Host OS update (classification and targets) and supervisor update (status and the
+ * single-device dialog) come from the catalogue; group updates wait for the fleet table's dialogs.
  */
 export function DeviceSettingsPage({ device, access }: { device: DeviceDetails; access: FleetAccess }) {
   const { t } = useTranslation();
@@ -38,6 +41,9 @@ export function DeviceSettingsPage({ device, access }: { device: DeviceDetails; 
       </SettingRow>
       <DeviceReleaseSetting device={device} canUpdate={canUpdate} localMode={facts.data?.localMode ?? false} />
       <DeviceSupportSetting device={device} canUpdate={canUpdate} />
+      <Suspense fallback={null}>
+        <DeviceOsSettings device={device} canUpdate={canUpdate} />
+      </Suspense>
       {facts.data ? (
         <Suspense fallback={<Typography sx={{ py: 2 }}>{t('devices.settings_loading')}</Typography>}>
           <DeviceSettingsAdvanced device={device} facts={facts.data} access={access} />
