@@ -20,8 +20,15 @@ let prefix: string | undefined;
 
 test.afterAll(async () => {
   // The installer ran in its own process group: the agent (exec'd in the foreground) goes with it.
-  if (agent?.pid !== undefined && agent.exitCode === null) process.kill(-agent.pid, 'SIGTERM');
-  if (prefix) await rm(prefix, { recursive: true, force: true });
+  // Wait for it to exit before removing its directory: it writes its state on the way out.
+  const running = agent;
+  if (running?.pid !== undefined && running.exitCode === null) {
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    process.kill(-running.pid, 'SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    if (running.exitCode === null && running.signalCode === null) process.kill(-running.pid, 'SIGKILL');
+  }
+  if (prefix) await rm(prefix, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 async function fleetFor(request: Parameters<typeof registerApiUser>[0], admin: ApiUser, stamp: string, orgId?: number): Promise<number> {

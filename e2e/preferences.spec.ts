@@ -143,11 +143,17 @@ test('appearance: the header colour applies to the app bar and display-apps show
   await page.getByLabel('Header colour').fill('#aa3355');
   await page.getByRole('button', { name: 'Save colour' }).click();
   await expect(page.getByTestId('app-bar')).toHaveCSS('background-color', 'rgb(170, 51, 85)');
+  // The switches are disabled while a save is in flight: wait for the colour's save to finish.
+  await expect(page.getByText('Appearance saved').first()).toBeVisible();
+  const displayApps = page.getByLabel('Display apps');
+  await expect(displayApps).toBeEnabled();
   // Not a staging deployment: no navigation stripes preference.
   await expect(page.getByLabel('Navigation stripes')).toHaveCount(0);
 
-  await page.getByLabel('Display apps').check();
-  await expect(page.getByText('Appearance saved').first()).toBeVisible();
+  const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/user\(/.test(r.url()));
+  await displayApps.click();
+  await expect(displayApps).toBeChecked();
+  expect((await saved).ok()).toBe(true);
   await page.goto('/fleets');
   await expect(nav.getByRole('link', { name: 'Apps Alpha' })).toBeVisible();
   await expect(page.getByTestId('app-bar')).toHaveCSS('background-color', 'rgb(170, 51, 85)');
