@@ -52,8 +52,13 @@ export default defineConfig({
   outputDir: join(here, '.tmp', 'test-results'),
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Tracing records a screencast of every test: it doubled the browser's CPU on the 2-core CI
+    // machine. Off unless asked for (FLOTILLA_E2E_TRACE=retain-on-failure, or `--trace on`);
+    // a failure still leaves its screenshot and page snapshot (error-context.md).
+    trace: (process.env.FLOTILLA_E2E_TRACE as 'off' | 'on' | 'retain-on-failure' | undefined) ?? 'off',
     screenshot: 'only-on-failure',
+    // The dashboard honours reduced motion (no spinning, no transitions): less CPU per page.
+    contextOptions: { reducedMotion: 'reduce' },
   },
   projects: [
     {
