@@ -1,19 +1,12 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hookScriptDir } from './hook-script-dir.js';
 import { builtInRebootNames, loadAppliedHostConfig, runConfigHook, saveAppliedHostConfig } from './config-hook.js';
 import type { ConfigHookDocument } from '../core/device-config.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'flotilla-hook-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function script(name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\n${body}\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
+const { dir, script, remove } = hookScriptDir('flotilla-hook-');
+afterAll(remove);
 
 const doc: ConfigHookDocument = { version: 1, uuid: 'u'.repeat(32), deviceType: 'raspberrypi4-64', config: { BALENA_HOST_CONFIG_gpu_mem: '128' }, changed: ['BALENA_HOST_CONFIG_gpu_mem'], reboot: ['BALENA_HOST_CONFIG_gpu_mem'] };
 

@@ -1,19 +1,12 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OsUpdateParams } from '@flotilla/model';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hookScriptDir } from './hook-script-dir.js';
 import { installedOsVersion, osUpdateHookEnv, parseOsUpdateHookLine, runOsUpdateHook } from './os-update-hook.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'flotilla-os-hook-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function script(name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\n${body}\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
+const { dir, script, remove } = hookScriptDir('flotilla-os-hook-');
+afterAll(remove);
 
 const params: OsUpdateParams = { targetVersion: '6.1.0+rev0.prod', version: '6.1.0+rev0', variant: 'prod', kind: 'balenahup', takeover: false, image: 'https://example.test/os/6.1.0.img' };
 const ctx = { uuid: 'a'.repeat(32), deviceType: 'raspberrypi3', osVersion: 'balenaOS 6.0.10' };
