@@ -1,3 +1,4 @@
+import { ACTIONS_SERVICE_PATH, OS_UPDATE_ACTION, type OsUpdateTriggered } from '@flotilla/model';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
@@ -68,19 +69,34 @@ export function usePinSupervisorRelease(uuid: string) {
 }
 
 /**
- * Starts the OS update action (`device.startOsUpdate`: the actions service's resinhup) to
- * `version`; resolves only when its status is `triggered`, else rejects with spec 2 §4's
- * 'Cannot start the update process' (and the action's error).
+ * Starts the host OS update of one device to `version` (spec 2 §7 startOsUpdate): the actions
+ * service's `POST /{v2}/{uuid}/resinhup` with balena-sdk's body `{parameters: {target_version}}`.
+ * balena-sdk's `device.startOsUpdate` cannot reach it: it always posts to
+ * `https://actions.<deviceUrlsBase>` (no option names another actions URL), a host that a
+ * dashboard served from its own origin (and over http in development) does not have; it also
+ * re-checks with balena's own rules first. So this is the one place the dashboard calls the
+ * endpoint, through `sdk.request` on its own origin under ACTIONS_SERVICE_PATH, and lets the
+ * server decide. Resolves only when the status is `triggered`, else rejects with spec 2 §4's
+ * 'Cannot start the update process' (and the action's error); a refusal rejects with the
+ * server's message.
  */
+export async function startOsUpdate(uuid: string, version: string): Promise<OsUpdateTriggered> {
+  const { body } = await sdk.request.send<Partial<OsUpdateTriggered> & { status?: string; error?: string }>({
+    method: 'POST',
+    baseUrl: window.location.origin,
+    url: `${ACTIONS_SERVICE_PATH}/v2/${encodeURIComponent(uuid)}/${OS_UPDATE_ACTION}`,
+    body: { parameters: { target_version: version } },
+  });
+  const problem = osUpdateStartProblem(body);
+  if (problem) throw new Error(problem);
+  return body as OsUpdateTriggered;
+}
+
+/** `startOsUpdate` for the device's settings page, refreshing the device afterwards. */
 export function useStartOsUpdate(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (version: string) => {
-      const result = await sdk.models.device.startOsUpdate(uuid, version);
-      const problem = osUpdateStartProblem(result);
-      if (problem) throw new Error(problem);
-      return result;
-    },
+    mutationFn: (version: string) => startOsUpdate(uuid, version),
     onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKey(uuid) }),
   });
 }
