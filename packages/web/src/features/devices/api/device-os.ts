@@ -1,8 +1,10 @@
 import { ACTIONS_SERVICE_PATH, OS_UPDATE_ACTION, type OsUpdateTriggered } from '@flotilla/model';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
-import { osUpdateStartProblem, type SupervisorRelease } from '../os-rules';
+import type { GroupDevice } from '../os-group-rules';
+import { osUpdateStartProblem, type CatalogueOsVersion, type SupervisorRelease } from '../os-rules';
+import { mapWithConcurrency } from '../reason-checks';
 import { DEVICE_REFETCH_MS, deviceKey } from './keys';
 import { CATALOGUE_STALE_MS } from './os-catalogue';
 
@@ -100,3 +102,91 @@ export function useStartOsUpdate(uuid: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKey(uuid) }),
   });
 }
+
+/** A device of a group update as the dialog shows it: the rules' inputs and its progress. */
+export interface GroupDeviceRow extends GroupDevice {
+  status: string | null;
+  provisioningState: string | null;
+  provisioningProgress: number | null;
+  osRelease: string | null;
+  supervisorRelease: string | null;
+}
+
+/** Devices read per request of a group update (the `$in` list stays short). */
+const GROUP_READ_CHUNK = 100;
+
+/** The selected devices' OS, supervisor, type and progress fields, in chunks of 100 ids. */
+export async function getGroupDevices(ids: readonly number[]): Promise<GroupDeviceRow[]> {
+  const chunks: number[][] = [];
+  for (let i = 0; i < ids.length; i += GROUP_READ_CHUNK) chunks.push(ids.slice(i, i + GROUP_READ_CHUNK));
+  const rows = await mapWithConcurrency(chunks, 2, (chunk) =>
+    pineGet('device', {
+      $select: ['id', 'uuid', 'device_name', 'is_online', 'os_version', 'os_variant', 'supervisor_version', 'status', 'provisioning_state', 'provisioning_progress'],
+      $filter: { id: { $in: chunk } },
+      $top: chunk.length,
+      $expand: {
+        is_of__device_type: { $select: ['slug'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } },
+        should_be_operated_by__release: { $select: ['raw_version'] },
+        should_be_managed_by__release: { $select: ['raw_version'] },
+      },
+    }),
+  );
+  const byId = new Map(
+    rows.flat().map((d) => [
+      d.id,
+      {
+        id: d.id,
+        uuid: d.uuid,
+        name: d.device_name,
+        deviceType: d.is_of__device_type[0]?.slug ?? '',
+        architecture: d.is_of__device_type[0]?.is_of__cpu_architecture[0]?.slug ?? '',
+        isOnline: d.is_online,
+        osVersion: d.os_version,
+        osVariant: d.os_variant,
+        supervisorVersion: d.supervisor_version,
+        status: d.status,
+        provisioningState: d.provisioning_state,
+        provisioningProgress: d.provisioning_progress,
+        osRelease: d.should_be_operated_by__release[0]?.raw_version ?? null,
+        supervisorRelease: d.should_be_managed_by__release[0]?.raw_version ?? null,
+      } satisfies GroupDeviceRow,
+    ]),
+  );
+  // In the selection's order; a device deleted meanwhile drops out.
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The group's devices, re-read every `refetchMs` while an update runs (else once). */
+export function useGroupDevices(ids: readonly number[], refetchMs: number | false) {
+  return useQuery({ queryKey: ['device-group', [...ids].sort((a, b) => a - b)], queryFn: () => getGroupDevices(ids), refetchInterval: refetchMs });
+}
+
+/** The OS catalogue of each device type (`os.getAvailableOsVersions`), keyed by slug; undefined until all are read. */
+export function useOsVersionsByType(slugs: readonly string[]) {
+  return useQueries({
+    queries: slugs.map((slug) => ({ queryKey: ['os-catalogue', 'os', slug], queryFn: async (): Promise<CatalogueOsVersion[]> => sdk.models.os.getAvailableOsVersions(slug), staleTime: CATALOGUE_STALE_MS })),
+    combine: (results) => ({
+      data: results.every((r) => r.data !== undefined) ? new Map(slugs.map((slug, i) => [slug, results[i]!.data!])) : undefined,
+      isError: results.some((r) => r.isError),
+    }),
+  });
+}
+
+/** The supervisor releases of each CPU architecture, keyed by architecture; undefined until all are read. */
+export function useSupervisorReleasesByArch(architectures: readonly string[]) {
+  return useQueries({
+    queries: architectures.map((architecture) => ({
+      queryKey: ['os-catalogue', 'supervisor', architecture],
+      queryFn: async (): Promise<SupervisorRelease[]> =>
+        (await sdk.models.os.getSupervisorReleasesForCpuArchitecture(architecture, { $select: ['id', 'raw_version'] })).map((r) => ({ id: r.id, raw_version: r.raw_version })),
+      staleTime: CATALOGUE_STALE_MS,
+    })),
+    combine: (results) => ({
+      data: results.every((r) => r.data !== undefined) ? new Map(architectures.map((a, i) => [a, results[i]!.data!])) : undefined,
+      isError: results.some((r) => r.isError),
+    }),
+  });
+}
+
+/** Sets one device's supervisor release by id (the group update's call per device). */
+export const pinSupervisorRelease = (uuid: string, releaseId: number) => sdk.models.device.pinToSupervisorRelease(uuid, releaseId);
