@@ -1,4 +1,4 @@
-import { ACTIONS_SERVICE_PATH, OS_UPDATE_ACTION, type OsUpdateTriggered } from '@flotilla/model';
+import { ACTIONS_SERVICE_PATH, OS_UPDATE_ACTION, OS_UPDATE_DEVICE_STATUS, type OsUpdateTriggered } from '@flotilla/model';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
@@ -31,11 +31,13 @@ export interface DeviceOsTargets {
   architecture: string;
   osRelease: string | null;
   supervisorRelease: string | null;
+  /** While the host OS updates (status 'Updating host OS'): the step and percentage the device reports. */
+  osUpdate: { step: string | null; progress: number | null } | null;
 }
 
 export async function getDeviceOsTargets(uuid: string): Promise<DeviceOsTargets | null> {
   const [d] = await pineGet('device', {
-    $select: ['id'],
+    $select: ['id', 'status', 'provisioning_state', 'provisioning_progress'],
     $filter: { uuid },
     $expand: {
       is_of__device_type: { $select: ['id'], $expand: { is_of__cpu_architecture: { $select: ['slug'] } } },
@@ -48,13 +50,28 @@ export async function getDeviceOsTargets(uuid: string): Promise<DeviceOsTargets 
     architecture: d.is_of__device_type[0]?.is_of__cpu_architecture[0]?.slug ?? '',
     osRelease: d.should_be_operated_by__release[0]?.raw_version ?? null,
     supervisorRelease: d.should_be_managed_by__release[0]?.raw_version ?? null,
+    osUpdate: d.status === OS_UPDATE_DEVICE_STATUS ? { step: d.provisioning_state, progress: d.provisioning_progress } : null,
   };
 }
+
+/** While an OS update runs, its progress is re-read this often. */
+const OS_UPDATE_REFETCH_MS = 3_000;
 
 const osTargetsKey = (uuid: string) => [...deviceKey(uuid), 'os-targets'] as const;
 
 export function useDeviceOsTargets(uuid: string) {
-  return useQuery({ queryKey: osTargetsKey(uuid), queryFn: () => getDeviceOsTargets(uuid), refetchInterval: DEVICE_REFETCH_MS });
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: osTargetsKey(uuid),
+    queryFn: async () => {
+      const previous = queryClient.getQueryData<DeviceOsTargets | null>(osTargetsKey(uuid));
+      const next = await getDeviceOsTargets(uuid);
+      // The update ended (the device rebooted into the new OS): the device's versions changed.
+      if (previous?.osUpdate && !next?.osUpdate) void queryClient.invalidateQueries({ queryKey: deviceKey(uuid), exact: true });
+      return next;
+    },
+    refetchInterval: (query) => (query.state.data?.osUpdate ? OS_UPDATE_REFETCH_MS : DEVICE_REFETCH_MS),
+  });
 }
 
 /**

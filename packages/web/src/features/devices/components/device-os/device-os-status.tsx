@@ -1,3 +1,4 @@
+import { OS_UPDATE_DEVICE_STATUS } from '@flotilla/model';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -109,6 +110,13 @@ export function DeviceOsSettings({ device, canUpdate }: { device: DeviceDetails;
             <Typography variant="body2" color="text.secondary">
               {t('devices.os_targets')}: <OsTargetList os={os} />
             </Typography>
+            {targets?.osUpdate ? (
+              <Typography variant="body2" role="status">
+                {targets.osUpdate.progress !== null
+                  ? t('devices.os_update_progress', { status: OS_UPDATE_DEVICE_STATUS, step: targets.osUpdate.step ?? '', progress: targets.osUpdate.progress })
+                  : OS_UPDATE_DEVICE_STATUS}
+              </Typography>
+            ) : null}
             {/* Disabled while the classification (shown above with its reason) allows no update. */}
             <PermissionTooltip allowed={canUpdate}>
               <Button variant="outlined" disabled={!canUpdate || osUpdateUnavailable(os) !== undefined} onClick={() => setOsOpen(true)} aria-haspopup="dialog">

@@ -220,7 +220,7 @@ function progressText(kind: GroupUpdateKind, d: GroupDeviceRow, t: TFunction): s
   if (kind === 'os') {
     if (d.status === OS_UPDATE_DEVICE_STATUS) {
       return d.provisioningProgress !== null
-        ? t('devices.group_progress_step', { status: d.status, step: d.provisioningState ?? '', progress: d.provisioningProgress })
+        ? t('devices.os_update_progress', { status: d.status, step: d.provisioningState ?? '', progress: d.provisioningProgress })
         : d.status;
     }
     if (d.provisioningState) return d.provisioningState;
