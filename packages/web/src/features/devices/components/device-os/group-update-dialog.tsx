@@ -47,7 +47,7 @@ export type GroupUpdateKind = 'os' | 'supervisor';
 /** While a group update runs, the devices are re-read this often (their progress). */
 const PROGRESS_REFETCH_MS = 3_000;
 
-/** Per device: undefined when it may take `target`, else why not (the model's words). */
+/** Per device and target: `reason` (the model's words) when it may not take it; else what the confirmation needs (takeover, ESR switch, the supervisor release id). */
 type Judge = (device: GroupDevice, target: string) => { reason?: string; takeover?: boolean; esrSwitch?: boolean; releaseId?: number };
 
 interface Props {
