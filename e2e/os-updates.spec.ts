@@ -99,7 +99,7 @@ test('a simulated device shows its OS badge, classification and newer supervisor
     await expect(osRow).toContainText('Update available', { timeout: 20_000 });
     await expect(osRow).toContainText(`6.1.0+rev0.${variant}`);
     // Online with a target: the OS update dialog opens on the versions the classification allows
-    // (starting it needs the actions service's OS update, not part of this test).
+    // (starting it: os-group-update.spec.ts).
     await osRow.getByRole('button', { name: 'Update OS' }).click();
     const osDialog = page.getByRole('dialog', { name: `Update the host OS of ${device.device_name}` });
     await expect(osDialog.getByRole('radio', { name: `6.1.0+rev0.${variant}` })).toBeChecked();

@@ -2,6 +2,7 @@ import {
   classifyOsUpdate,
   compareParsedOsVersions,
   isOsUpdateAllowed,
+  OS_UPDATE_START_FAILED,
   parseOsVersion,
   recommendedOsVersion,
   supervisorUpdateBlock,
@@ -98,7 +99,7 @@ export function supervisorOverview(device: SupervisorUpdateDevice, releases: rea
 }
 
 /** Spec 2 §4: the message when an OS update does not start (its result is not `triggered`). */
-export const OS_UPDATE_NOT_STARTED = 'Cannot start the update process';
+export const OS_UPDATE_NOT_STARTED = OS_UPDATE_START_FAILED;
 
 /**
  * Why the OS update action did not start, from `device.startOsUpdate`'s result (spec 2 §4: the

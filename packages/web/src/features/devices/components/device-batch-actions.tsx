@@ -13,6 +13,11 @@ import { actionDisabledReason, batchOutcome, confirmList, contractSupportsBlink,
 // Dialogs load when first opened: they keep the form and dialog code off the table's first page.
 const TypeToConfirmDialog = lazy(async () => ({ default: (await import('../../../components/type-to-confirm-dialog')).TypeToConfirmDialog }));
 const UpdateLockDialog = lazy(async () => ({ default: (await import('./update-lock-dialog')).UpdateLockDialog }));
+const GroupUpdateDialog = lazy(async () => ({ default: (await import('./device-os/group-update-dialog')).GroupUpdateDialog }));
+
+/** Spec 2 §2 device settings' group updates: host OS and supervisor, on the selected devices. */
+const GROUP_UPDATES = ['os', 'supervisor'] as const;
+type GroupUpdate = (typeof GROUP_UPDATES)[number];
 
 export interface SelectedDevice {
   id: number;
@@ -38,6 +43,8 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [confirming, setConfirming] = useState<'reboot' | 'shutdown' | 'delete' | null>(null);
   const [locked, setLocked] = useState<{ action: 'reboot' | 'shutdown'; devices: SelectedDevice[] } | null>(null);
+  const [groupUpdate, setGroupUpdate] = useState<{ kind: GroupUpdate; deviceIds: number[] } | null>(null);
+  const canUpdate = can('resin.device.update');
 
   const label = (a: BatchAction) => t(a === 'delete' ? 'devices.action_delete' : `devices.action_${a}`);
   const allowed = (a: BatchAction) => can(a === 'delete' ? 'resin.device.delete' : DEVICE_MENU_ACTIONS[a].permission);
@@ -98,6 +105,15 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
     else setConfirming(a);
   };
 
+  const chooseGroupUpdate = (kind: GroupUpdate) => {
+    setAnchor(null);
+    if (selected.length === 0) {
+      enqueueSnackbar(t('devices.no_selected'), { variant: 'info' });
+      return;
+    }
+    setGroupUpdate({ kind, deviceIds: selected.map((d) => d.id) });
+  };
+
   const { shown, more } = confirmList(selected);
   return (
     <>
@@ -108,6 +124,11 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
         {BATCH_ACTIONS.map((a) => (
           <MenuItem key={a} disabled={!allowed(a)} onClick={() => choose(a)} title={allowed(a) ? undefined : t('devices.permission_denied')}>
             {label(a)}
+          </MenuItem>
+        ))}
+        {GROUP_UPDATES.map((kind) => (
+          <MenuItem key={kind} disabled={!canUpdate} onClick={() => chooseGroupUpdate(kind)} title={canUpdate ? undefined : t('devices.permission_denied')}>
+            {t(`devices.action_${kind}_update`)}
           </MenuItem>
         ))}
       </Menu>
@@ -142,6 +163,7 @@ export function DeviceBatchActions({ fleetId, selected, can, onDone }: Props) {
             onClose={() => setLocked(null)}
           />
         ) : null}
+        {groupUpdate ? <GroupUpdateDialog kind={groupUpdate.kind} fleetId={fleetId} deviceIds={groupUpdate.deviceIds} onClose={() => setGroupUpdate(null)} /> : null}
       </Suspense>
       <Typography component="span" color="text.secondary" sx={{ alignSelf: 'center' }}>
         {t('devices.selected', { count: selected.length })}

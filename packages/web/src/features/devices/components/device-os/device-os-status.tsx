@@ -1,8 +1,8 @@
+import { OS_UPDATE_DEVICE_STATUS } from '@flotilla/model';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import type { OsUpdateState } from '@flotilla/model';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionRows } from '../../../../components/definition-rows';
@@ -11,22 +11,13 @@ import { SettingRow } from '../../../../components/setting-row';
 import { useDeviceOsTargets, useOsVersions, useSupervisorReleases } from '../../api/device-os';
 import type { DeviceDetails } from '../../api/get-device';
 import { osUpdateOverview, osUpdateUnavailable, supervisorOverview, type OsUpdateOverview, type SupervisorOverview } from '../../os-rules';
+import { OS_STATE_KEY } from './os-state-keys';
 import '../../i18n-os';
 
 // The update dialogs load when first opened (the first-page budget).
 const OsUpdateDialog = lazy(async () => ({ default: (await import('./os-update-dialog')).OsUpdateDialog }));
 const SupervisorUpdateDialog = lazy(async () => ({ default: (await import('./supervisor-update-dialog')).SupervisorUpdateDialog }));
 
-const STATE_KEY = {
-  offline: 'devices.os_state_offline',
-  'not supported': 'devices.os_state_not_supported',
-  upToDate: 'devices.os_state_upToDate',
-  versionNotAvailable: 'devices.os_state_versionNotAvailable',
-  updatableSwitchToEsr: 'devices.os_state_updatableSwitchToEsr',
-  downgradeCannotSwitchToEsr: 'devices.os_state_downgradeCannotSwitchToEsr',
-  forbiddenSwitchToNonEsr: 'devices.os_state_forbiddenSwitchToNonEsr',
-  updatable: 'devices.os_state_updatable',
-} as const satisfies Record<OsUpdateState, string>;
 
 /** The device's OS and supervisor overviews from the catalogue (undefined while it loads). */
 function useOsOverviews(device: DeviceDetails) {
@@ -47,7 +38,7 @@ function OsUpdateText({ os, pinned }: { os: OsUpdateOverview; pinned: string | n
   const { state, reason } = os.classification;
   return (
     <>
-      <span>{t(STATE_KEY[state])}</span>
+      <span>{t(OS_STATE_KEY[state])}</span>
       {reason ? <span>{` — ${reason}`}</span> : null}
       {os.recommended && os.targets.some((x) => x.version === os.recommended) ? <span>{` · ${t('devices.os_recommended', { version: os.recommended })}`}</span> : null}
       {pinned ? <span>{` · ${t('devices.os_target_release', { version: pinned })}`}</span> : null}
@@ -119,6 +110,13 @@ export function DeviceOsSettings({ device, canUpdate }: { device: DeviceDetails;
             <Typography variant="body2" color="text.secondary">
               {t('devices.os_targets')}: <OsTargetList os={os} />
             </Typography>
+            {targets?.osUpdate ? (
+              <Typography variant="body2" role="status">
+                {targets.osUpdate.progress !== null
+                  ? t('devices.os_update_progress', { status: OS_UPDATE_DEVICE_STATUS, step: targets.osUpdate.step ?? '', progress: targets.osUpdate.progress })
+                  : OS_UPDATE_DEVICE_STATUS}
+              </Typography>
+            ) : null}
             {/* Disabled while the classification (shown above with its reason) allows no update. */}
             <PermissionTooltip allowed={canUpdate}>
               <Button variant="outlined" disabled={!canUpdate || osUpdateUnavailable(os) !== undefined} onClick={() => setOsOpen(true)} aria-haspopup="dialog">
