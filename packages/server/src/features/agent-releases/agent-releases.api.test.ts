@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AGENT_BUILD_TAG, AGENT_VERSION, catalogueFleets, MAX_AGENT_BUILD_BYTES, SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../users/user.service.js';
@@ -157,5 +162,40 @@ describe("the server's own agent and the device's target state", () => {
       id: releaseId,
       agent_build: { version: '18.5.0', url: `/download/agent/releases/${releaseId}`, sha256: sha(body), size: body.length },
     });
+  });
+});
+
+describe('flotilla deploy --supervisor', () => {
+  const CLI = fileURLToPath(new URL('../../../../cli/bin/flotilla.mjs', import.meta.url));
+  const flotilla = (args: string[], token: string, cwd: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { cwd, timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, FLOTILLA_CONFIG_DIR: join(cwd, 'config'), FLOTILLA_API_URL: apiUrl, FLOTILLA_TOKEN: token } },
+        (err, stdout, stderr) => done({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+      );
+    });
+
+  it('publishes a build file for an administrator, and shows the refusal to anyone else', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'flotilla-supervisor-'));
+    try {
+      const body = build('19.0.0');
+      await writeFile(join(work, 'agent.mjs'), body);
+      const refused = await flotilla(['deploy', '--supervisor', '--version', '19.0.0', '--file', 'agent.mjs'], owner.token, work);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('the server refused the release: Only platform administrators may publish supervisor releases (HTTP 403)');
+      const ok = await flotilla(['deploy', '--supervisor', '--version', '19.0.0', '--file', 'agent.mjs', '--arch', 'aarch64'], adminToken, work);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain(`aarch64: release `);
+      expect(ok.stdout).toContain(`sha256 ${sha(body)}`);
+      const listed = await sdkClient(apiUrl).models.os.getSupervisorReleasesForCpuArchitecture('aarch64', { $select: ['raw_version'] });
+      expect(listed[0]?.raw_version).toBe('19.0.0');
+      const again = await flotilla(['deploy', '--supervisor', '--version', '19.0.0', '--file', 'agent.mjs', '--arch', 'aarch64'], adminToken, work);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('Supervisor release 19.0.0 already exists for aarch64');
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });
