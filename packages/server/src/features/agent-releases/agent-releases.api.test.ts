@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_BUILD_TAG, AGENT_VERSION, catalogueFleets, MAX_AGENT_BUILD_BYTES, SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulation } from '@flotilla/agent';
 import { createUser } from '../users/user.service.js';
 import { bearer, buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { insertDevice } from '../../../test/support/cloud-link.js';
@@ -208,4 +209,36 @@ describe('flotilla deploy --supervisor', () => {
       await rm(work, { recursive: true, force: true });
     }
   });
+});
+
+describe('simulated devices', () => {
+  it('mimic the agent update: the new version, or with --fail-agent-update the failure and the old version', async () => {
+    const fleet = await insertFleet(t.db, owner, `SimFleet${randomBytes(3).toString('hex')}`);
+    const provKey = (
+      await t.app.inject({ method: 'POST', url: '/api-key/v2/', headers: bearer(owner.token), payload: { actorType: 'application', actorTypeId: fleet, roles: ['provisioning-api-key'] } })
+    ).json<string>();
+    const body = build('18.6.0');
+    const releaseId = ((await publish('version=18.6.0&arch=armv7hf', body, adminToken)).json() as { releases: { id: number }[] }).releases[0]!.id;
+    const sdk = sdkClient(apiUrl);
+    await sdk.auth.loginWithToken(owner.token);
+    const run = async (fail: boolean, seed: number) => {
+      const sim = await startSimulation({ api: apiUrl, provisioningKey: provKey, count: 1, fleetId: fleet, deviceType: 'raspberrypi3', seed, pollIntervalMs: 1_000, agentUpdateMs: [300, 600], failAgentUpdate: fail, logs: false, log: () => {} });
+      try {
+        const uuid = sim.devices[0]!.uuid;
+        const read = () => t.db.query<{ supervisor_version: string | null; provisioning_state: string | null }>('SELECT supervisor_version, provisioning_state FROM device WHERE uuid = $1', [uuid]);
+        await expect.poll(async () => (await read()).rows[0]?.supervisor_version, { timeout: 30_000 }).toBe(AGENT_VERSION);
+        await sdk.models.device.pinToSupervisorRelease(uuid, releaseId);
+        if (fail) {
+          await expect.poll(async () => (await read()).rows[0]?.provisioning_state ?? '', { timeout: 30_000 }).toContain('Agent update to 18.6.0 failed');
+          expect((await read()).rows[0]?.supervisor_version).toBe(AGENT_VERSION);
+        } else {
+          await expect.poll(async () => (await read()).rows[0]?.supervisor_version, { timeout: 30_000 }).toBe('18.6.0');
+        }
+      } finally {
+        await sim.stop();
+      }
+    };
+    await run(false, 101);
+    await run(true, 202);
+  }, 90_000);
 });
