@@ -156,6 +156,7 @@ describe('flotilla-agent simulate', () => {
 
   it('parses the log settings: --log-rate, --no-logs', () => {
     expect(parseCommand([...valid, '--log-rate', '120', '--no-logs'])).toMatchObject({ kind: 'simulate', logRate: 120, noLogs: true });
+    expect(parseCommand([...valid, '--fail-agent-update'])).toMatchObject({ kind: 'simulate', failAgentUpdate: true });
     expect(parseCommand([...valid, '--log-rate=0'])).toMatchObject({ kind: 'simulate', logRate: 0 });
   });
 

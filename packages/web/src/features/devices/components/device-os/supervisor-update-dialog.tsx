@@ -10,7 +10,8 @@ import '../../i18n-os';
  * Single-device supervisor update (spec 2 §4 "Supervisor update", §7 setSupervisorRelease):
  * choose one of the newer releases of the device's architecture, confirm, then
  * `device.pinToSupervisorRelease`. The server checks again; its refusal (400 with the
- * spec's message) stays in the dialog.
+ * spec's message) stays in the dialog. A release without a Flotilla agent build (seeded
+ * catalogue only) is marked: pinning it is allowed, but Flotilla's agent cannot install it.
  */
 export function SupervisorUpdateDialog({ device, releases, onClose }: { device: DeviceDetails; releases: readonly SupervisorRelease[]; onClose: () => void }) {
   const { t } = useTranslation();
@@ -24,8 +25,12 @@ export function SupervisorUpdateDialog({ device, releases, onClose }: { device: 
         device.supervisor_version ? t('devices.supervisor_dialog_current', { version: device.supervisor_version }) : t('devices.supervisor_dialog_current_unknown')
       }
       chooseLabel={t('devices.supervisor_dialog_choose')}
-      options={releases.map((r) => ({ value: String(r.id), label: r.raw_version }))}
+      options={releases.map((r) => ({
+        value: String(r.id),
+        label: r.hasAgentBuild === false ? `${r.raw_version} ${t('devices.supervisor_dialog_catalogue_only')}` : r.raw_version,
+      }))}
       confirmation={(value) => t('devices.supervisor_dialog_confirm', { name: device.device_name, version: byId(value)?.raw_version ?? '' })}
+      warning={(value) => (byId(value)?.hasAgentBuild === false ? t('devices.supervisor_dialog_catalogue_only_note') : undefined)}
       submitLabel={t('devices.supervisor_dialog_submit')}
       onSubmit={async (value) => {
         const release = byId(value)!;
