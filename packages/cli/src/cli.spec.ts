@@ -85,4 +85,29 @@ describe('flotilla command line', () => {
     expect(r.code).toBe(EXIT.usage);
     expect(r.stderr).toContain('must be http(s)');
   });
+
+  it('deploy --supervisor checks its arguments before reading credentials or the file', async () => {
+    const usage = async (argv: string[], text: string) => {
+      const r = await run(['deploy', ...argv]);
+      expect(r.code, argv.join(' ')).toBe(EXIT.usage);
+      expect(r.stderr, argv.join(' ')).toContain(text);
+    };
+    await usage(['--supervisor', '--file', 'a.mjs'], '--supervisor needs --version <x.y.z>');
+    await usage(['--supervisor', '--version', '17.1', '--file', 'a.mjs'], '--version must be a version like 17.1.0, not "17.1"');
+    await usage(['--supervisor', '--version', '17.1.0'], '--supervisor needs --file <agent.mjs>');
+    await usage(['--supervisor', '--version', '17.1.0', '--file', 'a.mjs', '--arch', 'ARM 64'], '--arch must be a CPU architecture (like aarch64) or all, not "ARM 64"');
+    await usage(['o/f', '--supervisor', '--version', '17.1.0', '--file', 'a.mjs'], 'not to a fleet: remove "o/f"');
+    await usage(['--supervisor', '--version', '17.1.0', '--file', 'a.mjs', '--semver', '1.0.0'], '--semver does not apply to --supervisor');
+    await usage(['o/f', '--version', '17.1.0'], '--version is for --supervisor only');
+    // Valid arguments: then the login is needed.
+    const r = await run(['deploy', '--supervisor', '--version', '17.1.0', '--file', 'a.mjs']);
+    expect(r.code).toBe(EXIT.failed);
+    expect(r.stderr).toContain('not logged in');
+  });
+
+  it('deploy --supervisor names a missing build file, without contacting the server', async () => {
+    const r = await run(['deploy', '--supervisor', '--version', '17.1.0', '--file', 'missing.mjs'], { FLOTILLA_API_URL: 'http://127.0.0.1:9', FLOTILLA_TOKEN: 't' });
+    expect(r.code).toBe(EXIT.failed);
+    expect(r.stderr).toContain(`--file ${join(dir, 'missing.mjs')}: no such file`);
+  });
 });

@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiErrorMessage, connectApi, type Whoami } from './api.js';
 import { ComposeError } from './compose.js';
@@ -7,6 +8,7 @@ import { connectEngine } from './engine.js';
 import { receiveTokenFromBrowser } from './login.js';
 import type { CliOutput } from './output.js';
 import { loadProject, type LoadedProject } from './project.js';
+import { publishSupervisorRelease } from './supervisor.js';
 
 export type { CliOutput } from './output.js';
 
@@ -27,6 +29,9 @@ Commands:
          [--draft] [--dry-run]
       Build the project's services with the local Docker or Podman engine, push
       them to the server's registry and create the release.
+  deploy --supervisor --version <x.y.z> --file <agent.mjs> [--arch <arch|all>]
+      Publish a Flotilla agent build as a supervisor release (platform
+      administrators).
   help, --help, -h
       Show this help.
 
@@ -49,6 +54,7 @@ Saves the API URL and token to ~/.flotilla/config.json (mode 0600).
 `;
 
 const DEPLOY_USAGE = `Usage: flotilla deploy <organization/fleet> [options]
+       flotilla deploy --supervisor --version <x.y.z> --file <agent.mjs> [--arch <arch|all>]
 
 Options:
   --source <dir>    project directory (default: the current directory) holding
@@ -61,6 +67,14 @@ Options:
   --dry-run         check the project and print what would be built; build,
                     push and create nothing
   -h, --help        show this help
+
+Publishing an agent (supervisor) release, platform administrators only:
+  --supervisor      publish a Flotilla agent build instead of a fleet release
+  --version <x.y.z> the supervisor release's version; the build's banner must
+                    declare the same (// flotilla-agent <x.y.z>: …)
+  --file <path>     the single-file agent build (like GET /download/agent)
+  --arch <arch>     the CPU architecture (rpi, armv7hf, aarch64, amd64) or
+                    all (default: all; the agent is plain JavaScript)
 
 Supported compose keys: see docs/cli.md.
 `;
@@ -204,12 +218,26 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 async function deployCommand(args: string[], out: CliOutput, deps: CliDeps): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { source: { type: 'string', short: 's' }, note: { type: 'string' }, semver: { type: 'string' }, draft: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
+    {
+      source: { type: 'string', short: 's' },
+      note: { type: 'string' },
+      semver: { type: 'string' },
+      draft: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      supervisor: { type: 'boolean' },
+      version: { type: 'string' },
+      file: { type: 'string' },
+      arch: { type: 'string' },
+    },
     DEPLOY_USAGE,
   );
   if (values.help) {
     out.stdout(DEPLOY_USAGE);
     return EXIT.ok;
+  }
+  if (values.supervisor) return supervisorDeploy(values, positionals, out, deps);
+  for (const option of ['version', 'file', 'arch'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`--${option} is for --supervisor only.\n\n${DEPLOY_USAGE}`);
   }
   if (positionals.length !== 1) throw new UsageError(`Name one fleet (<organization>/<fleet>).\n\n${DEPLOY_USAGE}`);
   const semver = values.semver as string | undefined;
@@ -235,5 +263,25 @@ async function deployCommand(args: string[], out: CliOutput, deps: CliDeps): Pro
     throw new Error(`the container engine does not answer (${err.message}); set DOCKER_HOST or start Docker or Podman`);
   });
   await deploy(api, docker, fleet, project, { ...(semver !== undefined ? { semver } : {}), ...(values.note !== undefined ? { note: values.note as string } : {}), draft: values.draft === true }, out);
+  return EXIT.ok;
+}
+
+const ARCH = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** `flotilla deploy --supervisor`: checks the arguments, then publishes the build (see supervisor.ts). */
+async function supervisorDeploy(values: Record<string, string | boolean | undefined>, positionals: string[], out: CliOutput, deps: CliDeps): Promise<number> {
+  if (positionals.length) throw new UsageError(`--supervisor publishes to the supervisor blocks, not to a fleet: remove "${positionals[0]}".\n\n${DEPLOY_USAGE}`);
+  for (const option of ['source', 'note', 'semver', 'draft', 'dry-run'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`--${option} does not apply to --supervisor.\n\n${DEPLOY_USAGE}`);
+  }
+  const version = values.version as string | undefined;
+  if (version === undefined) throw new UsageError(`--supervisor needs --version <x.y.z>.\n\n${DEPLOY_USAGE}`);
+  if (!SEMVER.test(version)) throw new UsageError(`--version must be a version like 17.1.0, not "${version}"`);
+  const file = values.file as string | undefined;
+  if (!file) throw new UsageError(`--supervisor needs --file <agent.mjs>: the agent build to publish.\n\n${DEPLOY_USAGE}`);
+  const arch = (values.arch as string | undefined) ?? 'all';
+  if (!ARCH.test(arch)) throw new UsageError(`--arch must be a CPU architecture (like aarch64) or all, not "${arch}"`);
+  const { apiUrl, token } = await credentials(deps);
+  await publishSupervisorRelease(apiUrl, token, { version, arch, file: resolvePath(deps.cwd, file) }, out);
   return EXIT.ok;
 }

@@ -46,6 +46,7 @@ import * as deviceDiagnostics from './features/device-diagnostics/index.js';
 import * as osUpdate from './features/os-update/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
+import * as agentReleases from './features/agent-releases/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -85,6 +86,7 @@ const FEATURES: readonly Feature[] = [
   osUpdate,
   referenceData,
   provisioning,
+  agentReleases,
 ];
 
 /** Features after the data API (the dashboard answers what no API route does). */

@@ -15,6 +15,7 @@ import { applyV2StateReport, v2StateReportSchema } from './state-report-v2.js';
 import { stateReportSchema } from './state-report.js';
 import { fleetTargetState, readableDeviceId } from './state-read.js';
 import { DEVICE_UUID } from '../../infra/http/schemas.js';
+import { agentBuildTarget } from '../agent-releases/index.js';
 
 const uuidParams = { type: 'object', required: ['uuid'], properties: { uuid: DEVICE_UUID } } as const;
 
@@ -55,7 +56,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   const systemApps = new FleetPartCache<SystemApp | undefined>();
   const shared: SharedParts = {
     fleetPart: (appId, target) => fleetParts.get(appId, target, () => buildFleetPart(db, appId, target)),
-    systemApp: (appId, releaseId, host) => systemApps.get(appId, host ? -releaseId : releaseId, () => buildSystemApp(db, appId, releaseId, host)),
+    systemApp: (appId, releaseId, host) => systemApps.get(appId, host ? -releaseId : releaseId, () => buildSystemApp(db, appId, releaseId, host, (id) => agentBuildTarget(app, db, id))),
   };
   const reports = new StateReportBatch(db);
   const heartbeats = new HeartbeatBatch(db, 1_000, (err) => app.log.error({ err }, 'heartbeat flush failed'));

@@ -124,8 +124,18 @@ export interface SystemApp {
 /** The label that tells the device a hostApp image goes to the root store (dialect §4.2). */
 export const HOST_IMAGE_STORE_LABEL = 'io.balena.image.store';
 
-/** Reads release `releaseId` of app `appId` as a supervisor or hostApp entry of `apps`. */
-export async function buildSystemApp(db: Db, appId: number, releaseId: number, host: boolean): Promise<SystemApp | undefined> {
+/**
+ * The agent build of a supervisor release (features/agent-releases) as the release entry's
+ * `agent_build` carries it: `{ version, url, sha256, size }`, undefined when it has none.
+ */
+export type AgentBuildLookup = (releaseId: number) => Promise<object | undefined>;
+
+/**
+ * Reads release `releaseId` of app `appId` as a supervisor or hostApp entry of `apps`. A
+ * supervisor release with an agent build carries it (`agent_build`): Flotilla's agent installs
+ * it when its version is newer than its own.
+ */
+export async function buildSystemApp(db: Db, appId: number, releaseId: number, host: boolean, agentBuild?: AgentBuildLookup): Promise<SystemApp | undefined> {
   const part = await buildFleetPart(db, appId, releaseId, false);
   if (!part?.release) return undefined;
   const services: Record<string, unknown> = {};
@@ -141,7 +151,10 @@ export async function buildSystemApp(db: Db, appId: number, releaseId: number, h
       ...rest,
     };
   }
-  return { appUuid: part.appUuid, app: { ...part.app, releases: { [part.release.commit]: { id: part.release.id, services } } } };
+  const build = host || !agentBuild ? undefined : await agentBuild(part.release.id);
+  const release: Record<string, unknown> = { id: part.release.id, services };
+  if (build) release.agent_build = build;
+  return { appUuid: part.appUuid, app: { ...part.app, releases: { [part.release.commit]: release } } };
 }
 
 /** What a device's target state is made of, before it is written in the v3 or v2 shape. */

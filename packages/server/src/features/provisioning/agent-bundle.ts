@@ -1,11 +1,34 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { AGENT_BUILD_BANNER, AGENT_VERSION } from '@flotilla/model';
 
 /** The single-file agent a device downloads, and its strong ETag (content hash). */
 export interface AgentBundle {
   body: Buffer;
   etag: string;
+}
+
+/** A bundle as the server serves it: with its gzipped body and the sha256 (hex) of the plain one. */
+export interface ServedBundle extends AgentBundle {
+  gzipped: Buffer;
+  sha256: string;
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Bundles the agent of `agentDir()` at the first call and keeps it; a failed bundle is not kept (the next call tries again). */
+export function agentBundleSource(agentDir: () => string): () => Promise<ServedBundle> {
+  let pending: Promise<ServedBundle> | null = null;
+  return () => {
+    pending ??= bundleAgent(agentDir()).then(async (b) => ({ ...b, sha256: b.etag.slice(1, -1), gzipped: await gzipAsync(b.body, { level: 9 }) }));
+    pending.catch(() => {
+      pending = null;
+    });
+    return pending;
+  };
 }
 
 /** The agent package's directory (packages/agent), found through its workspace link. */
@@ -28,7 +51,7 @@ process.exitCode = await main(
 // call require() for Node's built-ins and read __dirname, which an ES module lacks.
 const BANNER = [
   '#!/usr/bin/env node',
-  '// flotilla-agent: the Flotilla device agent in one file (needs Node.js >= 20). Served by GET /download/agent.',
+  `${AGENT_BUILD_BANNER}${AGENT_VERSION}: the Flotilla device agent in one file (needs Node.js >= 20). Served by GET /download/agent.`,
   "import { createRequire as __flotillaRequire } from 'node:module';",
   "import { fileURLToPath as __flotillaPath } from 'node:url';",
   "import { dirname as __flotillaDirname } from 'node:path';",

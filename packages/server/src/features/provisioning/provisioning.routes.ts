@@ -1,16 +1,7 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { etagMatches, negotiateEncoding, varyOnAcceptEncoding } from '../../infra/http/compression.js';
-import { bundleAgent, type AgentBundle } from './agent-bundle.js';
 import { registryHostOf } from '../registry/index.js';
 import { installScript } from './install-script.js';
-
-const gzipAsync = promisify(gzip);
-
-interface ServedBundle extends AgentBundle {
-  gzipped: Buffer;
-}
 
 /**
  * How a device gets Flotilla's agent (issue 14, the Add device dialog's Linux way in), both
@@ -20,16 +11,8 @@ interface ServedBundle extends AgentBundle {
  *   server start), gzipped once; a strong content-hash ETag answers If-None-Match with 304.
  * - `GET /download/agent/install.sh`: the POSIX sh installer the dialog's command pipes to sh.
  */
-export async function provisioningRoutes(app: FastifyInstance, { agentDir }: { agentDir: () => string }): Promise<void> {
-  let pending: Promise<ServedBundle> | null = null;
-  const bundle = (): Promise<ServedBundle> => {
-    pending ??= bundleAgent(agentDir()).then(async (b) => ({ ...b, gzipped: await gzipAsync(b.body, { level: 9 }) }));
-    // A failed bundle is not kept: the next request tries again.
-    pending.catch(() => {
-      pending = null;
-    });
-    return pending;
-  };
+export async function provisioningRoutes(app: FastifyInstance): Promise<void> {
+  const bundle = app.agentBundle;
 
   app.get('/download/agent', { config: { compress: false } }, async (request, reply) => {
     const agent = await bundle();

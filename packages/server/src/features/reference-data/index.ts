@@ -3,7 +3,7 @@ import type { Rules } from '../../infra/app/context.js';
 import { deviceTypesV1Routes } from './device-types-v1.routes.js';
 import { osReleasePublishRoutes } from './os-release-publish.routes.js';
 
-export { seedReferenceData } from './seed.js';
+export { catalogueCommit, seedReferenceData } from './seed.js';
 
 /** Reference data: balena's legacy device-type manifests; publishing and withdrawing host OS releases (/admin). */
 export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> {

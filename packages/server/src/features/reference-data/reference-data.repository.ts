@@ -233,3 +233,32 @@ export async function lockCatalogueOsRelease(db: Db, organizationHandle: string,
 export async function invalidateRelease(db: Db, release: number): Promise<void> {
   await db.query('UPDATE release SET is_invalidated = true WHERE id = $1', [release]);
 }
+
+/**
+ * Makes release `commit` of supervisor block `application` the one whose build is the
+ * server's own agent bundle (features/agent-releases): a `bundled` supervisor_build row and the
+ * agent-build release tag `bundled`. The block's other bundled rows (a previous server version's
+ * agent) are dropped with their tag: the server only has its current bundle. A release that
+ * already has a published build keeps it.
+ */
+export async function markBundledSupervisorBuild(db: Db, application: number, commit: string, tagKey: string): Promise<void> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM release WHERE belongs_to__application = $1 AND commit = $2`, [application, commit]);
+  const id = rows[0]?.id;
+  if (id === undefined) return;
+  await db.query(
+    `DELETE FROM release_tag t USING supervisor_build b, release r
+      WHERE b.bundled AND b.release = r.id AND r.belongs_to__application = $1 AND r.id <> $2 AND t.release = r.id AND t.tag_key = $3`,
+    [application, id, tagKey],
+  );
+  await db.query(
+    `DELETE FROM supervisor_build b USING release r WHERE b.bundled AND b.release = r.id AND r.belongs_to__application = $1 AND r.id <> $2`,
+    [application, id],
+  );
+  const inserted = await db.query(`INSERT INTO supervisor_build (release, bundled) VALUES ($1, true) ON CONFLICT (release) DO NOTHING`, [id]);
+  if ((inserted.rowCount ?? 0) > 0) {
+    await db.query(
+      `INSERT INTO release_tag (release, tag_key, value) VALUES ($1, $2, 'bundled') ON CONFLICT (release, tag_key) DO UPDATE SET value = excluded.value`,
+      [id, tagKey],
+    );
+  }
+}

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
+  AGENT_BUILD_TAG,
+  AGENT_VERSION,
   APPLICATION_MEMBERSHIP_ROLES,
   APPLICATION_TYPES,
   catalogueFleets,
@@ -32,6 +34,7 @@ import {
   upsertDeviceType,
   upsertDeviceTypeAlias,
   upsertOrganizationRole,
+  markBundledSupervisorBuild,
   upsertPlatformOrganization,
   type CatalogueReleaseValues,
 } from './reference-data.repository.js';
@@ -60,7 +63,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
 }
 
 /** A stable commit for a catalogue release: the same on every installation and every start. */
-const catalogueCommit = (fleetSlug: string, rawVersion: string) => createHash('sha1').update(`${fleetSlug}@${rawVersion}`).digest('hex');
+export const catalogueCommit = (fleetSlug: string, rawVersion: string) => createHash('sha1').update(`${fleetSlug}@${rawVersion}`).digest('hex');
 
 /** The release row (fields and tags) of OS release `r` in `variant`: the same for seeded and published releases. */
 export function osReleaseRow(r: CatalogueOsRelease, variant: OsVariant, commit: string): CatalogueReleaseValues {
@@ -86,6 +89,13 @@ function osReleaseRows(fleetSlug: string, releases: readonly CatalogueOsRelease[
   return releases.flatMap((r) => OS_VARIANTS.map((variant) => osReleaseRow(r, variant, catalogueCommit(fleetSlug, osReleaseRawVersion(r, variant)))));
 }
 
+/** The catalogue's supervisor releases and, when the catalogue lacks it, the server's own agent version (dated at its first start). */
+function supervisorReleases(): { semver: string; date: string; note?: string }[] {
+  const list: { semver: string; date: string; note?: string }[] = [...SUPERVISOR_RELEASES];
+  if (!list.some((r) => r.semver === AGENT_VERSION)) list.push({ semver: AGENT_VERSION, date: new Date().toISOString(), note: 'Flotilla agent bundled with this server.' });
+  return list;
+}
+
 /** The platform organization's public host-OS fleets and supervisor blocks with their releases. */
 async function seedOsCatalogue(db: Db): Promise<void> {
   const org = await upsertPlatformOrganization(db, PLATFORM_ORGANIZATION.handle, PLATFORM_ORGANIZATION.name);
@@ -105,7 +115,7 @@ async function seedOsCatalogue(db: Db): Promise<void> {
       await upsertCatalogueReleases(
         db,
         id,
-        SUPERVISOR_RELEASES.map((r) => ({
+        supervisorReleases().map((r) => ({
           commit: catalogueCommit(slug, r.semver),
           semver: r.semver,
           revision: 0,
@@ -118,6 +128,8 @@ async function seedOsCatalogue(db: Db): Promise<void> {
           tags: {},
         })),
       );
+      // The server's own agent is a supervisor release of every architecture (it is pure JavaScript).
+      await markBundledSupervisorBuild(db, id, catalogueCommit(slug, AGENT_VERSION), AGENT_BUILD_TAG);
     } else if (f.esr) {
       await upsertApplicationTags(db, id, { [RELEASE_POLICY_TAG]: 'esr', ...ESR_LINE_TAGS });
       await upsertCatalogueReleases(db, id, osReleaseRows(slug, ESR_OS_RELEASES));
