@@ -1,4 +1,4 @@
-import { CPU_ARCHITECTURES } from '@flotilla/model';
+import { CPU_ARCHITECTURES, isPlainSemver } from '@flotilla/model';
 import { Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
 import { SelectInput, TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
-import { requiredText } from '../../../lib/form-rules';
+import { ruleCheck } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
 import { usePublishSupervisorRelease } from '../api/os-releases';
 
@@ -26,7 +26,15 @@ export function PublishSupervisorDialog({ onClose }: { onClose: () => void }) {
   const [fileError, setFileError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
   const { form, onSubmit, submitting, fieldError } = useMutationForm({
-    schema: z.object({ version: requiredText(t('admin.supervisor_releases.version_required'), 100), arch: z.string() }),
+    schema: z.object({
+      // The server's rule and words (agent-releases): a plain x.y.z.
+      version: z.string().check(
+        z.trim(),
+        z.minLength(1, t('admin.supervisor_releases.version_required')),
+        ruleCheck((v: string) => (isPlainSemver(v) ? undefined : t('admin.supervisor_releases.version_invalid', { version: v.slice(0, 64) }))),
+      ),
+      arch: z.string(),
+    }),
     defaultValues: { version: '', arch: ALL },
     submit: async ({ version, arch }) => {
       if (!file) {
