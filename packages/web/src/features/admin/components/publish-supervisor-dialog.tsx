@@ -1,4 +1,4 @@
-import { CPU_ARCHITECTURES, isPlainSemver } from '@flotilla/model';
+import { CPU_ARCHITECTURES, DEVICE_TYPES, isPlainSemver } from '@flotilla/model';
 import { Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,8 @@ import { useMutationForm } from '../../../lib/use-mutation-form';
 import { usePublishSupervisorRelease } from '../api/os-releases';
 
 const ALL = 'all';
+/** Architectures with a supervisor block: those of at least one catalogue device type (the server refuses the others). */
+const ARCHITECTURES = CPU_ARCHITECTURES.filter((a) => DEVICE_TYPES.some((d) => d.arch === a));
 
 /**
  * Publish an agent build as a supervisor release (platform administrators): the file, its
@@ -98,7 +100,7 @@ export function PublishSupervisorDialog({ onClose }: { onClose: () => void }) {
           />
           <SelectInput {...form.register('arch', { onChange: edit })} id={`${id}-arch`} label={t('admin.supervisor_releases.architecture')}>
             <option value={ALL}>{t('admin.supervisor_releases.all_architectures')}</option>
-            {CPU_ARCHITECTURES.map((a) => (
+            {ARCHITECTURES.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>
