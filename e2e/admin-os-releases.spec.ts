@@ -101,6 +101,11 @@ test('the administrator publishes an OS release a device of that type is offered
     await dialog.getByLabel('Release notes').fill('Published from the e2e test.');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(dialog).toContainText(`Publish ${published} for ${TYPE_NAME}?`);
+    // Back to the form keeps what was typed.
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await expect(versionField).toHaveValue(version);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog).toContainText(`Publish ${published} for ${TYPE_NAME}?`);
     await dialog.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('alert').filter({ hasText: `Published ${published}` })).toBeVisible();
     await expect(dialog).toBeHidden();

@@ -1,5 +1,5 @@
 import { checkOsReleasePublish, OS_PUBLISH_MESSAGES, OS_RELEASE_PHASES, OS_RELEASE_TEXT_MAX, OS_VARIANTS, type OsReleasePublishInput } from '@flotilla/model';
-import { Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -74,6 +74,19 @@ export function PublishOsReleaseDialog({ deviceType, deviceTypeName, existing, o
       submitLabel={confirming ? t('admin.os_releases.confirm_publish') : t('admin.os_releases.continue')}
       form={{ onSubmit, submitting }}
       onClose={onClose}
+      // On the confirmation: Back to the form instead of Cancel.
+      actions={
+        confirming ? (
+          <>
+            <Button onClick={() => setConfirming(null)} disabled={submitting}>
+              {t('admin.os_releases.back')}
+            </Button>
+            <Button type="submit" variant="contained" loading={submitting}>
+              {t('admin.os_releases.confirm_publish')}
+            </Button>
+          </>
+        ) : undefined
+      }
     >
       {confirming ? (
         <Typography>{t('admin.os_releases.confirm_body', { version: confirming, deviceType: deviceTypeName })}</Typography>

@@ -1,5 +1,5 @@
 import { CPU_ARCHITECTURES, DEVICE_TYPES, isPlainSemver } from '@flotilla/model';
-import { Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -67,6 +67,19 @@ export function PublishSupervisorDialog({ onClose }: { onClose: () => void }) {
       submitLabel={confirming ? t('admin.supervisor_releases.confirm_publish') : t('admin.os_releases.continue')}
       form={{ onSubmit, submitting }}
       onClose={onClose}
+      // On the confirmation: Back to the form instead of Cancel.
+      actions={
+        confirming ? (
+          <>
+            <Button onClick={() => setConfirming(false)} disabled={submitting}>
+              {t('admin.os_releases.back')}
+            </Button>
+            <Button type="submit" variant="contained" loading={submitting}>
+              {t('admin.os_releases.confirm_publish')}
+            </Button>
+          </>
+        ) : undefined
+      }
     >
       {confirming ? (
         <Typography>
