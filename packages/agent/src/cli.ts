@@ -118,6 +118,8 @@ Options:
   --log-rate <n>            service log lines per minute per device (default 2; 0
                             sends only system lines), over one log stream per device
   --no-logs                 send no logs at all
+  --fail-agent-update       a newer agent build the target names "fails to start":
+                            the devices report the failure and keep their version
   --stats-file <path>       rewrite <path> every 5 s with the simulation's counters
                             and its poll latency histogram (JSON)
   --applied-file <path>     rewrite <path> every 5 s with what each device applied
@@ -149,6 +151,7 @@ export type Command =
       noLink?: boolean;
       logRate?: number;
       noLogs?: boolean;
+      failAgentUpdate?: boolean;
       statsFile?: string;
       appliedFile?: string;
       quiet?: boolean;
@@ -217,6 +220,7 @@ function parseSimulate(args: string[]): Command {
       'no-link': { type: 'boolean' },
       'log-rate': { type: 'string' },
       'no-logs': { type: 'boolean' },
+      'fail-agent-update': { type: 'boolean' },
       'stats-file': { type: 'string' },
       'applied-file': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -271,6 +275,7 @@ function parseSimulate(args: string[]): Command {
     command.logRate = Number(logRate);
   }
   if (parsed.values['no-logs'] === true) command.noLogs = true;
+  if (parsed.values['fail-agent-update'] === true) command.failAgentUpdate = true;
   const statsFile = text(parsed.values['stats-file']);
   if (statsFile !== undefined) command.statsFile = statsFile;
   const appliedFile = text(parsed.values['applied-file']);

@@ -3,6 +3,16 @@ import { ConfigError, loadConfig } from './core/config.js';
 import { startAgent } from './host/run-agent.js';
 import { EngineError } from './host/engine.js';
 import { startSimulation } from './simulate/simulator.js';
+import { launcherStateFile, runLauncher } from './host/launcher.js';
+import { RESTART_INTO_STAGED } from './core/self-update.js';
+
+/** The single-file build this process runs from (set by the bundle's entry; undefined from source). */
+let singleFileBuild: string | undefined;
+
+/** Called by the single-file bundle's entry with its own path: `run` then starts as the launcher (host/launcher.ts). */
+export function setSingleFileBuild(path: string): void {
+  singleFileBuild = path;
+}
 
 /** Resolves on SIGINT / SIGTERM (or on `also`), for long-lived commands. */
 function untilStopped(also?: Promise<void>): Promise<void> {
@@ -21,6 +31,26 @@ function untilStopped(also?: Promise<void>): Promise<void> {
 /** The bin's runner: the real `run` and `simulate`, until a signal stops them. */
 export const runCommand: CommandRunner = async (command, out) => {
   if (command.kind === 'run') {
+    const env = process.env;
+    const child = env.FLOTILLA_AGENT_CHILD === '1';
+    // A single-file build starts as the launcher, which runs the current build as its child (self-update).
+    if (singleFileBuild !== undefined && !child && env.FLOTILLA_AGENT_LAUNCHER !== '0') {
+      return runLauncher({
+        self: singleFileBuild,
+        args: process.argv.slice(2),
+        stateFile: launcherStateFile(command.config),
+        ...(env.FLOTILLA_AGENT_PROBATION_S ? { probationMs: Number(env.FLOTILLA_AGENT_PROBATION_S) * 1000 } : {}),
+        log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),
+      });
+    }
+    if (child) {
+      // The IPC channel to the launcher must not keep this process alive; a second signal (systemd
+      // signals the launcher and its child alike) does not cut the stop short.
+      process.channel?.unref();
+      process.on('SIGTERM', () => {});
+      process.on('SIGINT', () => {});
+    }
+    let restartRequested = false;
     let loaded;
     try {
       loaded = await loadConfig(command.config);
@@ -49,6 +79,17 @@ export const runCommand: CommandRunner = async (command, out) => {
           if (e.type === 'link') out.stdout(`${new Date().toISOString()} cloud link ${e.up ? 'up' : `down${e.error ? ` (${e.error})` : ''}`}\n`);
         },
         onShutdown: shutdown,
+        selfUpdate: {
+          underLauncher: child,
+          probation: env.FLOTILLA_AGENT_PROBATION === '1',
+          restart: () => {
+            restartRequested = true;
+            shutdown();
+          },
+          healthy: () => {
+            process.send?.({ type: 'healthy' });
+          },
+        },
       });
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
@@ -57,8 +98,17 @@ export const runCommand: CommandRunner = async (command, out) => {
     }
     out.stdout(`flotilla-agent: device ${loaded.config.uuid} → ${loaded.config.apiEndpoint}\n`);
     await untilStopped(shutdownRequested);
-    await agent.stop();
-    return EXIT.ok;
+    const stopped = agent.stop();
+    if (!child) {
+      await stopped;
+      return EXIT.ok;
+    }
+    // Under the launcher the process ends when the agent has stopped (or after 20 s): nothing
+    // it leaves open (the link, the engine's event stream, the IPC channel) may hold the restart.
+    const code = restartRequested ? RESTART_INTO_STAGED : EXIT.ok;
+    await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+    out.stdout(`${new Date().toISOString()} agent stopped${restartRequested ? ': restarting into the staged build' : ''}\n`);
+    process.exit(code);
   }
 
   let sim;
@@ -75,6 +125,7 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.noLink ? { link: false } : {}),
       ...(command.logRate !== undefined ? { logRate: command.logRate } : {}),
       ...(command.noLogs ? { logs: false as const } : {}),
+      ...(command.failAgentUpdate ? { failAgentUpdate: true } : {}),
       ...(command.statsFile !== undefined ? { statsFile: command.statsFile } : {}),
       ...(command.appliedFile !== undefined ? { appliedFile: command.appliedFile } : {}),
       locations: command.locations === true,

@@ -80,6 +80,8 @@ export interface DeviceOptions {
   osVersion: string;
   osVariant: string;
   supervisorVersion: string;
+  /** Each target the device receives (the agent's self-update reads its agent build). */
+  onTarget?(target: TargetSummary): void;
   ipAddress: string;
   macAddress: string;
   isUndervolted?: boolean;
@@ -199,6 +201,7 @@ export class Device {
   // Host OS update (issue 17): the OS version reported (changes after an update) and the update's progress.
   private osVersion: string;
   private hostUpdate: HostUpdateFacts | null = null;
+  private supervisorVersion: string | undefined;
   private hostUpdating = false;
   /** What this device applied (the simulator shows it): the target's configuration, each service's environment, config reboots. */
   readonly applied: { config: Record<string, string>; hostConfig: Record<string, string> | null; environment: Record<string, Record<string, string>>; configReboots: number } = {
@@ -372,6 +375,7 @@ export class Device {
   }
 
   private applyTarget(next: TargetSummary): void {
+    this.opts.onTarget?.(next);
     const first = this.target === null;
     const previous = this.target?.config ?? {};
     const diff = diffTarget(this.target, next);
@@ -776,7 +780,7 @@ export class Device {
     return {
       osVersion: this.osVersion,
       osVariant: this.opts.osVariant,
-      supervisorVersion: this.opts.supervisorVersion,
+      supervisorVersion: this.supervisorVersion ?? this.opts.supervisorVersion,
       hostUpdate: this.hostUpdate,
       ipAddress: this.opts.ipAddress,
       macAddress: this.opts.macAddress,
@@ -802,6 +806,23 @@ export class Device {
       linkUp: this.linkUp,
       serviceStatus: this.serviceStatus,
     };
+  }
+
+  /** The supervisor (agent) version reported from now on (the simulator's agent update). */
+  setSupervisorVersion(version: string): void {
+    this.supervisorVersion = version;
+    this.requestReport(0);
+  }
+
+  /**
+   * Reports an update step of the device itself as provisioning_progress /
+   * provisioning_state (the agent's self-update; null, null clears them), unless a host OS
+   * update is under way.
+   */
+  setProvisioningNotice(progress: number | null, state: string | null): void {
+    if (this.hostUpdating) return;
+    this.hostUpdate = { progress, state };
+    this.requestReport(0);
   }
 
   private async report(): Promise<void> {

@@ -25,6 +25,7 @@ describe('reading the v3 target state', () => {
       appUuid: 'fleet-app-uuid',
       appId: 12,
       appName: 'MyFleet',
+      agentBuild: null,
       release: {
         commit: 'c1',
         id: 40,

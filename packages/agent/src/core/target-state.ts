@@ -30,6 +30,30 @@ export interface TargetSummary {
   appName?: string;
   /** null when the fleet has no release to run yet. */
   release: TargetRelease | null;
+  /** The agent build of the device's supervisor release (issue 17), when it names one with a build. */
+  agentBuild?: AgentBuild | null;
+}
+
+/** An agent build the server offers (`agent_build` of the supervisor block's release): its version, where to download it (a path on the API), sha256 and size. */
+export interface AgentBuild {
+  version: string;
+  url: string;
+  sha256: string;
+  size: number;
+}
+
+/** The `agent_build` of the supervisor release (the `block` app) of the target's apps, or null. */
+export function agentBuildOf(apps: Record<string, unknown>): AgentBuild | null {
+  for (const app of Object.values(apps)) {
+    if (!isObject(app) || app.class !== 'block' || !isObject(app.releases)) continue;
+    for (const rel of Object.values(app.releases)) {
+      const b = isObject(rel) ? rel.agent_build : undefined;
+      if (isObject(b) && typeof b.version === 'string' && typeof b.url === 'string' && typeof b.sha256 === 'string' && /^[0-9a-f]{64}$/.test(b.sha256) && b.url.startsWith('/')) {
+        return { version: b.version, url: b.url, sha256: b.sha256, size: Number(b.size ?? 0) };
+      }
+    }
+  }
+  return null;
 }
 
 export class TargetStateError extends Error {}
@@ -44,13 +68,15 @@ export function summarizeTarget(body: unknown, uuid: string, applicationId: numb
   const config: Record<string, string> = {};
   if (isObject(device.config)) for (const [k, v] of Object.entries(device.config)) config[k] = String(v);
   const apps = isObject(device.apps) ? device.apps : {};
-  const candidates = Object.entries(apps).filter(([, app]) => isObject(app) && app.is_host !== true) as [string, Record<string, unknown>][];
+  const agentBuild = agentBuildOf(apps);
+  // The supervisor block is not the fleet's app.
+  const candidates = Object.entries(apps).filter(([, app]) => isObject(app) && app.is_host !== true && app.class !== 'block') as [string, Record<string, unknown>][];
   const picked =
     candidates.find(([, app]) => applicationId !== null && app.id === applicationId) ??
     // Without a known fleet id: the fleet app is the one that is neither host OS nor supervisor.
     candidates.find(([, app]) => app.class === 'fleet') ??
     candidates[0];
-  if (picked === undefined) return { name: String(device.name ?? ''), config, appUuid: null, appId: null, release: null };
+  if (picked === undefined) return { name: String(device.name ?? ''), config, appUuid: null, appId: null, release: null, agentBuild };
   const [appUuid, app] = picked;
   const releases = isObject(app.releases) ? Object.entries(app.releases) : [];
   let release: TargetRelease | null = null;
@@ -73,7 +99,7 @@ export function summarizeTarget(body: unknown, uuid: string, applicationId: numb
     services.sort((a, b) => a.name.localeCompare(b.name));
     release = { commit, id: Number(rel.id), services };
   }
-  return { name: String(device.name ?? ''), config, appUuid, appId: typeof app.id === 'number' ? app.id : null, appName: String(app.name ?? ''), release };
+  return { name: String(device.name ?? ''), config, appUuid, appId: typeof app.id === 'number' ? app.id : null, appName: String(app.name ?? ''), release, agentBuild };
 }
 
 function stringRecord(value: unknown): Record<string, string> {

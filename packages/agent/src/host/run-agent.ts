@@ -6,6 +6,7 @@ import { type Random } from '../core/backoff.js';
 import { registeredConfig, saveConfig, type AgentConfig } from '../core/config.js';
 import { Device, type DeviceEvent } from '../core/device.js';
 import type { Metrics } from '../core/report.js';
+import type { TargetSummary } from '../core/target-state.js';
 import { Scheduler } from '../core/scheduler.js';
 import { DeviceApi } from '../net/device-api.js';
 import { HttpClient } from '../net/http-client.js';
@@ -18,6 +19,9 @@ import { RecentLog } from '../core/diagnose.js';
 import { HostDiagnostics } from '../core/diagnose-host.js';
 import { builtInRebootNames, fetchRebootNames, loadAppliedHostConfig, runConfigHook, saveAppliedHostConfig } from './config-hook.js';
 import { runOsUpdateHook } from './os-update-hook.js';
+import { AGENT_VERSION } from '@flotilla/model';
+import { launcherStateFile } from './launcher.js';
+import { AgentSelfUpdate } from './self-update.js';
 
 /**
  * `flotilla-agent run` as a library: one real device (this host) on the shared protocol
@@ -29,11 +33,12 @@ import { runOsUpdateHook } from './os-update-hook.js';
  */
 
 /**
- * The supervisor version reported. The dashboard gates features on the balena supervisor
- * version (service controls need ≥ 7, local mode ≥ 4); this is the supervisor API level
- * the agent speaks, not the agent's own package version.
+ * The supervisor version reported: the agent's own version (AGENT_VERSION, the same in the
+ * single-file bundle's banner and in the supervisor release that carries the build). The
+ * dashboard gates features on the balena supervisor version (service controls need ≥ 7, local
+ * mode ≥ 4): the numbering continues the balena supervisor's.
  */
-export const REPORTED_SUPERVISOR_VERSION = '14.0.0';
+export const REPORTED_SUPERVISOR_VERSION = AGENT_VERSION;
 
 export interface RunAgentOptions {
   config: AgentConfig;
@@ -92,6 +97,12 @@ export interface RunAgentOptions {
    * reboot|poweroff`. Tests pass a recorder: they never reboot the machine.
    */
   hostPower?(kind: 'reboot' | 'shutdown'): void;
+  /**
+   * The self-update (issue 17 item 4; needs `configPath`): whether a launcher runs this build,
+   * whether it is on probation, how to restart into a staged build and tell the launcher it is
+   * healthy (runner.ts). Without it, a newer agent build in the target is refused and reported.
+   */
+  selfUpdate?: { underLauncher: boolean; probation: boolean; restart(): void; healthy?(): void };
 }
 
 /** `systemctl reboot|poweroff`, falling back to `reboot|poweroff` where there is no systemd. */
@@ -154,7 +165,24 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
         log,
       })
     : null;
-  const device = new Device(
+  // eslint-disable-next-line prefer-const -- the device is made after the self-update that reports through it
+  let device: Device;
+  const selfUpdate = o.configPath
+    ? new AgentSelfUpdate({
+        ownVersion: REPORTED_SUPERVISOR_VERSION,
+        stateFile: launcherStateFile(o.configPath),
+        apiEndpoint: config.apiEndpoint,
+        deviceApiKey: config.deviceApiKey,
+        underLauncher: o.selfUpdate?.underLauncher ?? false,
+        probation: o.selfUpdate?.probation ?? false,
+        log,
+        ...(logs ? { system: logs.system } : {}),
+        notice: (progress, state) => device.setProvisioningNotice(progress, state),
+        restart: () => (o.selfUpdate ? o.selfUpdate.restart() : undefined),
+        ...(o.selfUpdate?.healthy ? { healthy: o.selfUpdate.healthy } : {}),
+      })
+    : null;
+  device = new Device(
     {
       api: new DeviceApi(http),
       scheduler,
@@ -162,6 +190,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       log: (_d, m) => log(m),
       onEvent: (d, e) => {
         logs?.onEvent(e);
+        if (e.type === 'report') selfUpdate?.onReported();
         o.onEvent?.(e, d);
       },
     },
@@ -180,6 +209,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
       osVersion: config.osVersion ?? `${os.type()} ${os.release()}`,
       osVariant: config.osVariant ?? 'prod',
       supervisorVersion: REPORTED_SUPERVISOR_VERSION,
+      ...(selfUpdate ? { onTarget: (t: TargetSummary) => selfUpdate.onTarget(t.agentBuild) } : {}),
       ipAddress: net.ipAddress,
       macAddress: net.macAddress,
       isUndervolted: readUndervolted() ?? false,
@@ -233,6 +263,7 @@ export async function startAgent(o: RunAgentOptions): Promise<RunningAgent> {
     },
   );
   await logs?.start();
+  await selfUpdate?.start();
   device.start();
   return {
     device,

@@ -14,6 +14,7 @@ import { drift, driftMetrics, initialDrift, simulatedIdentity, simulatedLocation
 import { simulatedTerminals } from './simulated-shell.js';
 import { fetchRebootNames } from '../host/config-hook.js';
 import { simulatedOsUpdate } from './simulated-os-update.js';
+import { simulatedAgentUpdate } from './simulated-agent-update.js';
 
 /**
  * `flotilla-agent simulate`: N virtual devices in one process. They share one keep-alive
@@ -41,6 +42,10 @@ export interface SimulateOptions {
   rebootOfflineMs?: [number, number];
   /** Range [min, max] in ms of a simulated host OS update's install, before its reboot (default 8–15 s). */
   osUpdateMs?: [number, number];
+  /** Duration range of a simulated agent self-update (ms; default 4–8 s). */
+  agentUpdateMs?: [number, number];
+  /** `--fail-agent-update`: the new agent build "fails to start" and the device stays on its version. */
+  failAgentUpdate?: boolean;
   maxSockets?: number;
   /** Open the cloud link (default true); false leaves only the HTTP protocol. */
   link?: boolean;
@@ -163,6 +168,21 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
     const net = simulatedNetwork(i);
     let metrics = initialDrift(random);
     const undervolted = random() < (o.undervoltedShare ?? 0.05);
+    let agentVersion = REPORTED_SUPERVISOR_VERSION;
+    const agentUpdate = simulatedAgentUpdate(
+      scheduler,
+      {
+        version: () => agentVersion,
+        notice: (progress, state) => device.setProvisioningNotice(progress, state),
+        setVersion: (v) => {
+          agentVersion = v;
+          device.setSupervisorVersion(v);
+        },
+        log: (m) => log(`[${uuid.slice(0, 7)}] ${m}`),
+      },
+      () => between(o.agentUpdateMs ?? [4_000, 8_000]),
+      o.failAgentUpdate === true,
+    );
     const device: Device = new Device(env, {
       uuid,
       deviceApiKey,
@@ -178,6 +198,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       osVersion: 'balenaOS 6.0.10',
       osVariant: random() < 0.2 ? 'dev' : 'prod',
       supervisorVersion: REPORTED_SUPERVISOR_VERSION,
+      onTarget: (t) => agentUpdate(t.agentBuild),
       ipAddress: net.ipAddress,
       macAddress: net.macAddress,
       isUndervolted: undervolted,

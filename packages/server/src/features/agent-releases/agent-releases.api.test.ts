@@ -155,6 +155,16 @@ describe("the server's own agent and the device's target state", () => {
     const sdk = sdkClient(apiUrl);
     await sdk.auth.loginWithToken(owner.token);
     await sdk.models.device.pinToSupervisorRelease(device.uuid, releaseId);
+    // A user of another organization can neither pin the device nor read its target state.
+    const stranger = await signUp(t.app);
+    const theirs = sdkClient(apiUrl);
+    await theirs.auth.loginWithToken(stranger.token);
+    await expect(theirs.models.device.pinToSupervisorRelease(device.uuid, releaseId)).rejects.toThrow();
+    expect((await t.app.inject({ method: 'GET', url: `/device/v3/${device.uuid}/state`, headers: bearer(stranger.token) })).statusCode).toBeGreaterThanOrEqual(400);
+    await t.db.query('UPDATE device SET should_be_managed_by__release = NULL WHERE id = $1', [device.id]);
+    await theirs.models.device.pinToSupervisorRelease(device.uuid, releaseId).catch(() => undefined);
+    expect((await t.db.query('SELECT should_be_managed_by__release AS r FROM device WHERE id = $1', [device.id])).rows[0]).toEqual({ r: null });
+    await sdk.models.device.pinToSupervisorRelease(device.uuid, releaseId);
     const state = await t.app.inject({ method: 'GET', url: `/device/v3/${device.uuid}/state`, headers: bearer(device.key) });
     const apps = (state.json() as Record<string, { apps: Record<string, { class: string; releases: Record<string, { id: number; agent_build?: unknown }> }> }>)[device.uuid]!.apps;
     const supervisor = Object.values(apps).find((a) => a.class === 'block')!;

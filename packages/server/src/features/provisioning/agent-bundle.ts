@@ -38,8 +38,11 @@ export function defaultAgentDir(): string {
 }
 
 // The same program as packages/agent/bin/flotilla-agent.mjs, without the TypeScript loader.
-const ENTRY = `import { main } from './src/cli.ts';
-import { runCommand } from './src/runner.ts';
+// It tells the runner its own path: run starts as the launcher that swaps builds (self-update).
+const ENTRY = `import { fileURLToPath } from 'node:url';
+import { main } from './src/cli.ts';
+import { runCommand, setSingleFileBuild } from './src/runner.ts';
+setSingleFileBuild(fileURLToPath(import.meta.url));
 process.exitCode = await main(
   process.argv.slice(2),
   { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) },

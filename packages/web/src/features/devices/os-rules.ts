@@ -69,6 +69,11 @@ export function osUpdateOverview(device: OsUpdateDevice, versions: readonly Cata
 export interface SupervisorRelease {
   id: number;
   raw_version: string;
+  /**
+   * Whether the release carries a Flotilla agent build (release tag AGENT_BUILD_TAG): a device
+   * running Flotilla's agent installs only those; the others are catalogue only (issue 17).
+   */
+  hasAgentBuild?: boolean;
 }
 
 export interface SupervisorOverview {

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AGENT_BUILD_TAG } from '@flotilla/model';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
 import { osUpdateStartProblem, type SupervisorRelease } from '../os-rules';
@@ -17,7 +18,12 @@ export function useSupervisorReleases(architecture: string | undefined) {
   return useQuery({
     queryKey: ['os-catalogue', 'supervisor', architecture],
     queryFn: async (): Promise<SupervisorRelease[]> =>
-      (await sdk.models.os.getSupervisorReleasesForCpuArchitecture(architecture!, { $select: ['id', 'raw_version'] })).map((r) => ({ id: r.id, raw_version: r.raw_version })),
+      (
+        await sdk.models.os.getSupervisorReleasesForCpuArchitecture(architecture!, {
+          $select: ['id', 'raw_version'],
+          $expand: { release_tag: { $select: ['tag_key'], $filter: { tag_key: AGENT_BUILD_TAG } } },
+        })
+      ).map((r) => ({ id: r.id, raw_version: r.raw_version, hasAgentBuild: (r.release_tag?.length ?? 0) > 0 })),
     enabled: architecture !== undefined && architecture !== '',
     staleTime: CATALOGUE_STALE_MS,
   });

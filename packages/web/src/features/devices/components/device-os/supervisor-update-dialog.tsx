@@ -10,6 +10,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../../lib/errors';
@@ -23,7 +24,8 @@ import '../../i18n-os';
  * Single-device supervisor update (spec 2 §4 "Supervisor update", §7 setSupervisorRelease):
  * choose one of the newer releases of the device's architecture, confirm, then
  * `device.pinToSupervisorRelease`. The server checks again; its refusal (400 with the
- * spec's message) stays in the dialog.
+ * spec's message) stays in the dialog. A release without a Flotilla agent build (seeded
+ * catalogue only) is marked: pinning it is allowed, but Flotilla's agent cannot install it.
  */
 export function SupervisorUpdateDialog({ device, releases, onClose }: { device: DeviceDetails; releases: readonly SupervisorRelease[]; onClose: () => void }) {
   const { t } = useTranslation();
@@ -59,13 +61,36 @@ export function SupervisorUpdateDialog({ device, releases, onClose }: { device: 
             : t('devices.supervisor_dialog_current_unknown')}
         </DialogContentText>
         {confirming && release ? (
-          <DialogContentText>{t('devices.supervisor_dialog_confirm', { name: device.device_name, version: release.raw_version })}</DialogContentText>
+          <>
+            <DialogContentText>{t('devices.supervisor_dialog_confirm', { name: device.device_name, version: release.raw_version })}</DialogContentText>
+            {release.hasAgentBuild ? null : (
+              <Alert severity="info" sx={{ mt: 2 }}>
+                {t('devices.supervisor_dialog_catalogue_only_note')}
+              </Alert>
+            )}
+          </>
         ) : (
           <FormControl>
             <FormLabel id={labelId}>{t('devices.supervisor_dialog_choose')}</FormLabel>
             <RadioGroup aria-labelledby={labelId} value={chosen ?? ''} onChange={(e) => setChosen(Number(e.target.value))}>
               {releases.map((r) => (
-                <FormControlLabel key={r.id} value={r.id} control={<Radio />} label={r.raw_version} />
+                <FormControlLabel
+                  key={r.id}
+                  value={r.id}
+                  control={<Radio />}
+                  label={
+                    r.hasAgentBuild ? (
+                      r.raw_version
+                    ) : (
+                      <>
+                        {r.raw_version}{' '}
+                        <Typography component="span" variant="caption" color="text.secondary">
+                          {t('devices.supervisor_dialog_catalogue_only')}
+                        </Typography>
+                      </>
+                    )
+                  }
+                />
               ))}
             </RadioGroup>
           </FormControl>
