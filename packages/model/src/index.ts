@@ -31,6 +31,7 @@ export * from './device-type/os-lines.js';
 export * from './device-type/os-versions.js';
 export * from './device-type/os-catalogue.js';
 export * from './device-type/os-updates.js';
+export * from './device-type/os-publish.js';
 export * from './device-type/agent-builds.js';
 export * from './release/release.resource.js';
 export * from './release/release.rules.js';

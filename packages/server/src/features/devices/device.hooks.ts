@@ -1,3 +1,4 @@
+import { OS_RELEASE_MESSAGES } from '@flotilla/model';
 import type { Rules } from '../../infra/app/context.js';
 import { checkSupportAccessExpiry, deleteUnusedActors } from '../fleets/index.js';
 import { actorsOfDevices } from '../../infra/auth/actor.repository.js';
@@ -5,7 +6,7 @@ import { checkDeviceArchitecture } from './device-architecture.js';
 import { checkDeactivation } from './device-deactivate.js';
 import { checkCustomLocation } from './device-location.js';
 import { checkDeviceName, prepareDevice } from './device-identity.js';
-import { checkOsReleases } from './device-os-releases.js';
+import { checkOsReleases, SUPERVISOR_RELEASE_NOT_FOR_DEVICE } from './device-os-releases.js';
 import { checkDevicePin, dropPinsOfOldFleet } from './device-pin.js';
 import { checkRunningRelease, deriveReportedFields } from './device-reported.js';
 
@@ -17,6 +18,11 @@ import { checkRunningRelease, deriveReportedFields } from './device-reported.js'
  * fleet they cannot write.
  */
 export function registerDeviceRules(rules: Rules): void {
+  // Issue 17: a host OS or supervisor release that is not readable (another organization's
+  // private release, or none at all) is refused like any release outside the catalogue, so
+  // the answer does not tell whether it exists.
+  rules.registerReferenceMessage('device', 'should_be_operated_by__release', OS_RELEASE_MESSAGES.notForType);
+  rules.registerReferenceMessage('device', 'should_be_managed_by__release', SUPERVISOR_RELEASE_NOT_FOR_DEVICE);
   rules.register('device', 'POST', {
     before: async ({ tx, app, body }) => {
       await prepareDevice(tx, body);

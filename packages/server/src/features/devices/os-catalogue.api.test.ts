@@ -153,13 +153,25 @@ describe("a device's host OS and supervisor release writes", () => {
     expect(await releases()).toEqual(before);
   });
 
-  it("refuses another organization's private release: it is not even readable", async () => {
+  it("refuses another organization's private release as any non-catalogue release, the same as a release that does not exist", async () => {
     const theirs = await insertFleet(t.db, other, `Private${randomBytes(3).toString('hex')}`);
     const secret = await releaseOf(theirs);
+    const missing = (await t.db.query<{ id: number }>('SELECT coalesce(max(id), 0) + 1000 AS id FROM release')).rows[0]!.id;
     const before = await releases();
-    for (const field of ['should_be_operated_by__release', 'should_be_managed_by__release']) {
-      const res = await patch({ [field]: secret });
-      expect(res.statusCode, res.body).toBe(401);
+    for (const [field, message] of [
+      ['should_be_operated_by__release', 'OS version not supported for device type'],
+      ['should_be_managed_by__release', "A device's supervisor release must be a release of the public supervisor block of its CPU architecture"],
+    ] as const) {
+      const answers = [];
+      for (const value of [secret, missing]) {
+        for (const url of [`/v7/device(${device.id})`, `/v7/device?$filter=id eq ${device.id}`]) {
+          const res = await t.app.inject({ method: 'PATCH', url, headers: bearer(owner.token), payload: { [field]: value } });
+          answers.push(`${res.statusCode} ${res.body}`);
+        }
+      }
+      expect(new Set(answers), field).toEqual(new Set([`400 ${JSON.stringify(message)}`]));
+      // Through balena-sdk as well (its pin helper names the release by id).
+      await expect(sdk.pine.patch({ resource: 'device', id: device.id, body: { [field]: secret } })).rejects.toThrow(message);
     }
     expect(await releases()).toEqual(before);
   });

@@ -146,8 +146,11 @@ export interface CatalogueReleaseValues {
 }
 
 /**
- * Inserts the catalogue releases a fleet lacks (by commit), successful and final, and sets
- * their phase, known issues, notes and release tags. One statement each for all releases.
+ * Inserts the catalogue releases a fleet lacks (by commit, or by raw_version: a version an
+ * administrator published keeps its own row), successful and final, and sets their phase,
+ * known issues, notes and release tags (of the rows with these commits only: a published
+ * release has a commit of its own, so the seed never changes it; nor does it touch
+ * `is_invalidated`, so a withdrawn release stays withdrawn). One statement each for all releases.
  */
 export async function upsertCatalogueReleases(db: Db, application: number, releases: readonly CatalogueReleaseValues[]): Promise<void> {
   const json = JSON.stringify(releases.map(({ tags: _tags, ...r }) => r));
@@ -159,7 +162,7 @@ export async function upsertCatalogueReleases(db: Db, application: number, relea
             r.created_at::timestamptz, r.created_at::timestamptz, r.created_at::timestamptz
        FROM jsonb_to_recordset($2::jsonb) AS r(commit text, semver text, revision int, raw_version text, variant text, phase text,
                                                known_issue_list text, note text, created_at text)
-      WHERE NOT EXISTS (SELECT 1 FROM release x WHERE x.belongs_to__application = $1 AND x.commit = r.commit)`,
+      WHERE NOT EXISTS (SELECT 1 FROM release x WHERE x.belongs_to__application = $1 AND (x.commit = r.commit OR x.raw_version = r.raw_version))`,
     [application, json],
   );
   await db.query(
@@ -177,6 +180,58 @@ export async function upsertCatalogueReleases(db: Db, application: number, relea
      ON CONFLICT (release, tag_key) DO UPDATE SET value = excluded.value`,
     [application, JSON.stringify(tags)],
   );
+}
+
+// ---- Published OS releases (issue 17: /admin publishes and withdraws host OS releases) ----
+
+export interface HostFleetRow {
+  id: number;
+  slug: string;
+}
+
+/** The platform organization's host fleet `appName`, locked for the publish transaction (one publish of a version at a time). */
+export async function lockHostFleet(db: Db, organizationHandle: string, appName: string): Promise<HostFleetRow | undefined> {
+  const { rows } = await db.query<HostFleetRow>(
+    `SELECT a.id, a.slug FROM application a JOIN organization o ON o.id = a.organization
+      WHERE o.handle = $1 AND a.app_name = $2 AND a.is_host AND a.is_public AND NOT a.is_archived
+      FOR UPDATE OF a`,
+    [organizationHandle, appName],
+  );
+  return rows[0];
+}
+
+/** Every raw_version of a fleet's releases, withdrawn ones included. */
+export async function selectRawVersions(db: Db, application: number): Promise<string[]> {
+  const { rows } = await db.query<{ raw_version: string }>('SELECT raw_version FROM release WHERE belongs_to__application = $1 AND raw_version IS NOT NULL', [application]);
+  return rows.map((r) => r.raw_version);
+}
+
+/** The release of `application` with this commit. */
+export async function releaseIdByCommit(db: Db, application: number, commit: string): Promise<number> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM release WHERE belongs_to__application = $1 AND commit = $2', [application, commit]);
+  return rows[0]!.id;
+}
+
+export interface CatalogueOsReleaseRow {
+  id: number;
+  raw_version: string;
+  is_invalidated: boolean;
+}
+
+/** A release of one of the platform organization's host OS fleets, locked; undefined for any other release. */
+export async function lockCatalogueOsRelease(db: Db, organizationHandle: string, release: number): Promise<CatalogueOsReleaseRow | undefined> {
+  const { rows } = await db.query<CatalogueOsReleaseRow>(
+    `SELECT r.id, r.raw_version, r.is_invalidated FROM release r
+       JOIN application a ON a.id = r.belongs_to__application JOIN organization o ON o.id = a.organization
+      WHERE r.id = $2 AND o.handle = $1 AND a.is_host AND a.is_public
+      FOR UPDATE OF r`,
+    [organizationHandle, release],
+  );
+  return rows[0];
+}
+
+export async function invalidateRelease(db: Db, release: number): Promise<void> {
+  await db.query('UPDATE release SET is_invalidated = true WHERE id = $1', [release]);
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   RELEASE_POLICY_TAG,
   SUPERVISOR_RELEASES,
   type CatalogueOsRelease,
+  type OsVariant,
 } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import {
@@ -64,28 +65,28 @@ export async function seedReferenceData(db: Db): Promise<void> {
 /** A stable commit for a catalogue release: the same on every installation and every start. */
 export const catalogueCommit = (fleetSlug: string, rawVersion: string) => createHash('sha1').update(`${fleetSlug}@${rawVersion}`).digest('hex');
 
+/** The release row (fields and tags) of OS release `r` in `variant`: the same for seeded and published releases. */
+export function osReleaseRow(r: CatalogueOsRelease, variant: OsVariant, commit: string): CatalogueReleaseValues {
+  return {
+    commit,
+    semver: r.semver,
+    revision: r.revision,
+    raw_version: osReleaseRawVersion(r, variant),
+    variant,
+    phase: r.phase ?? null,
+    known_issue_list: r.knownIssues ?? null,
+    note: r.note ?? null,
+    created_at: r.date,
+    tags: {
+      [OS_RELEASE_TAGS.version]: osReleaseVersionTag(r),
+      [OS_RELEASE_TAGS.variant]: OS_VARIANT_TAG_VALUES[variant],
+      [OS_RELEASE_TAGS.basedOn]: r.basedOn ?? r.semver,
+    },
+  };
+}
+
 function osReleaseRows(fleetSlug: string, releases: readonly CatalogueOsRelease[]): CatalogueReleaseValues[] {
-  return releases.flatMap((r) =>
-    OS_VARIANTS.map((variant) => {
-      const raw = osReleaseRawVersion(r, variant);
-      return {
-        commit: catalogueCommit(fleetSlug, raw),
-        semver: r.semver,
-        revision: r.revision,
-        raw_version: raw,
-        variant,
-        phase: r.phase ?? null,
-        known_issue_list: r.knownIssues ?? null,
-        note: r.note ?? null,
-        created_at: r.date,
-        tags: {
-          [OS_RELEASE_TAGS.version]: osReleaseVersionTag(r),
-          [OS_RELEASE_TAGS.variant]: OS_VARIANT_TAG_VALUES[variant],
-          [OS_RELEASE_TAGS.basedOn]: r.basedOn ?? r.semver,
-        },
-      };
-    }),
-  );
+  return releases.flatMap((r) => OS_VARIANTS.map((variant) => osReleaseRow(r, variant, catalogueCommit(fleetSlug, osReleaseRawVersion(r, variant)))));
 }
 
 /** The catalogue's supervisor releases and, when the catalogue lacks it, the server's own agent version (dated at its first start). */

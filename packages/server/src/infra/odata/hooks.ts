@@ -89,6 +89,7 @@ const NONE: readonly never[] = [];
 export class RuleRegistry<App = unknown> implements ConstraintMessages {
   private readonly hooks = new Map<string, Hook<App>[]>();
   private readonly constraintMessages = new Map<string, string>();
+  private readonly referenceMessages = new Map<string, string>();
 
   /** A rule's own 409 message for a violation (23505/23503) of `constraint`, in place of the generic one. */
   registerConstraintMessage(constraint: string, message: string): void {
@@ -97,6 +98,21 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
 
   constraintMessage(constraint: string): string | undefined {
     return this.constraintMessages.get(constraint);
+  }
+
+
+  /**
+   * A rule's own 400 message for a foreign key `field` of `resource` that names a row the
+   * caller may not read (or no row at all), in place of the engine's 401: for a field whose
+   * rule refuses every row outside a public set with one message anyway, so the answer is
+   * the same whether the row exists, is another tenant's or is merely the wrong kind.
+   */
+  registerReferenceMessage<R extends ResourceName>(resource: R, field: FieldOf<R>['name'], message: string): void {
+    this.referenceMessages.set(`${resource}.${field}`, message);
+  }
+
+  referenceMessage(resource: string, field: string): string | undefined {
+    return this.referenceMessages.get(`${resource}.${field}`);
   }
 
   /**

@@ -11,6 +11,8 @@ import { finalize, ident, NEW_ROW_MARK, ParamBinder, paramsFor, paramsWith, runS
 import { parseUrl, type ParsedUrl } from './url.js';
 import { toColumns, validateInput, type Body } from './validate.js';
 
+type ReferenceMessages = Pick<RuleHost<unknown>['rules'], 'referenceMessage'>;
+
 /**
  * POST, PATCH/PUT and DELETE on the data API. Each runs in one transaction (joining the
  * caller's when `db` already is one): validate → hooks `before` → default references (POST)
@@ -60,12 +62,12 @@ function rowCheck(ctx: DataContext, resource: string, action: 'create' | 'update
   return stmt;
 }
 
-/** Throws 401 (rolling the transaction back) unless every row in `ids` passes `check`. */
-async function assertRowsAllowed(db: Db, ctx: DataContext, check: Statement | undefined, ids: readonly number[]): Promise<void> {
+/** Throws 401 (rolling the transaction back), or a rule's 400 `refusal`, unless every row in `ids` passes `check`. */
+async function assertRowsAllowed(db: Db, ctx: DataContext, check: Statement | undefined, ids: readonly number[], refusal?: string): Promise<void> {
   if (!check || ids.length === 0) return;
   const params = paramsWith(check, ctx.actorId, [ids]);
   const allowed = await withDbErrors(() => runStatement(db, check, params));
-  if (allowed.rowCount !== new Set(ids).size) throw new UnauthorizedError();
+  if (allowed.rowCount !== new Set(ids).size) throw refusal === undefined ? new UnauthorizedError() : new BadRequestError(refusal);
 }
 
 /**
@@ -96,18 +98,25 @@ function referenceCheck(ctx: DataContext, target: string): Statement | undefined
  * Every foreign key the caller writes (POST or PATCH, by id or by filter, any resource) must
  * name a row the caller may read: a row of another tenant and a row that does not exist both
  * get 401 before anything is written (no hook, no insert), so a write can neither link to
- * nor probe for rows the caller cannot see. Values set by hooks are the rules' own.
+ * nor probe for rows the caller cannot see. A field whose rule registered a message of its own
+ * gets that 400 instead (the same for a missing row, another tenant's and a readable row the
+ * rule refuses). Values set by hooks are the rules' own.
  */
-async function assertReferencesReadable(db: Db, ctx: DataContext, info: ResourceInfo, input: Body): Promise<void> {
-  const byTarget = new Map<string, number[]>();
+async function assertReferencesReadable(db: Db, ctx: DataContext, info: ResourceInfo, input: Body, rules: ReferenceMessages): Promise<void> {
+  // By target and the rule's own refusal (RuleRegistry.registerReferenceMessage), if any.
+  const byTarget = new Map<string, { target: string; refusal: string | undefined; ids: number[] }>();
   for (const [name, value] of Object.entries(input)) {
     const f = info.fields.get(name);
     if (f?.type !== 'ForeignKey' || f.references === undefined || typeof value !== 'number') continue;
-    const list = byTarget.get(f.references) ?? [];
-    list.push(value);
-    byTarget.set(f.references, list);
+    const refusal = rules.referenceMessage(info.name, name);
+    const key = `${f.references}\u0000${refusal ?? ''}`;
+    const entry = byTarget.get(key) ?? { target: f.references, refusal, ids: [] };
+    entry.ids.push(value);
+    byTarget.set(key, entry);
   }
-  for (const [target, ids] of byTarget) await assertRowsAllowed(db, ctx, referenceCheck(ctx, target), ids);
+  // The plain 401s first: a rule's message never answers for a field the caller may not name.
+  const checks = [...byTarget.values()].sort((a, b) => Number(a.refusal !== undefined) - Number(b.refusal !== undefined));
+  for (const { target, refusal, ids } of checks) await assertRowsAllowed(db, ctx, referenceCheck(ctx, target), ids, refusal);
 }
 
 /**
@@ -187,7 +196,7 @@ export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: Data
   const hooks = app.rules.hooksFor(info.name, 'POST');
   const input = validateInput(info, body, 'POST', acceptedFields(hooks));
   return db.tx(async (tx) => {
-    await assertReferencesReadable(tx, ctx, info, input);
+    await assertReferencesReadable(tx, ctx, info, input, app.rules);
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
     await runHooks(hooks, 'before', args);
     await fillDefaultReferences(tx, info, args.body);
@@ -228,7 +237,7 @@ export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: Dat
   const hooks = app.rules.hooksFor(info.name, 'PATCH');
   const input = validateInput(info, body, 'PATCH', acceptedFields(hooks));
   return db.tx(async (tx) => {
-    await assertReferencesReadable(tx, ctx, info, input);
+    await assertReferencesReadable(tx, ctx, info, input, app.rules);
     const ids = await affectedIds(tx, ctx, url, parsed, 'update');
     // A stored file belongs to one row: removing that row (or its file) removes the file.
     if (ids.length > 1 && Object.keys(input).some((n) => info.fields.get(n)?.type === 'WebResource' && input[n] !== null)) {

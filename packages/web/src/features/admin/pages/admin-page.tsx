@@ -13,6 +13,9 @@ import { paths } from '../../../lib/paths';
 
 // The form loads with it (only platform administrators see it; the first-page budget).
 const LoginAsForm = lazy(async () => ({ default: (await import('../components/login-as-form')).LoginAsForm }));
+// The catalogue sections (issue 17) and their strings load on their own, after the page.
+const OsReleasesSection = lazy(async () => ({ default: (await import('../components/os-releases-section')).OsReleasesSection }));
+const SupervisorReleasesSection = lazy(async () => ({ default: (await import('../components/supervisor-releases-section')).SupervisorReleasesSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
@@ -45,6 +48,22 @@ export function AdminPage() {
             {t('admin.login_as.title')}
           </Typography>
           {administrator ? <LoginAs /> : <Typography color="text.secondary">{t('admin.login_as.administrators_only')}</Typography>}
+        </section>
+        <section aria-labelledby="admin-os-releases">
+          <Typography id="admin-os-releases" variant="h6" component="h2" gutterBottom>
+            {t('admin.os_releases_title')}
+          </Typography>
+          <Suspense fallback={null}>
+            <OsReleasesSection canPublish={administrator} />
+          </Suspense>
+        </section>
+        <section aria-labelledby="admin-supervisor-releases">
+          <Typography id="admin-supervisor-releases" variant="h6" component="h2" gutterBottom>
+            {t('admin.supervisor_releases_title')}
+          </Typography>
+          <Suspense fallback={null}>
+            <SupervisorReleasesSection canPublish={administrator} />
+          </Suspense>
         </section>
       </Stack>
     </>
