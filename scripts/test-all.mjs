@@ -2,7 +2,7 @@
 // `npm test`: every tier — static checks (typecheck, lint), unit, api (real PostgreSQL,
 // real HTTP, balena-sdk) and e2e (Playwright in Chromium) — then one summary line
 // `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,38 +29,14 @@ function readJson(file) {
   }
 }
 
-/** Runs a command with its output buffered (for jobs that run side by side), printed when it ends. */
-function runBuffered(label, cmd, args) {
-  return new Promise((resolvePromise) => {
-    const started = Date.now();
-    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    child.stdout.on('data', (d) => chunks.push(d));
-    child.stderr.on('data', (d) => chunks.push(d));
-    child.on('close', (code) => {
-      console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
-      process.stdout.write(Buffer.concat(chunks));
-      resolvePromise({ status: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) });
-    });
-  });
-}
-
 if (want('static')) {
-  // tsc and eslint use one core each: the typecheck's projects (package.json "typecheck") run
-  // in two queues beside lint, so the static tier takes about half its serial time on 2 cores.
-  const projects = [...readJson(join(root, 'package.json')).scripts.typecheck.matchAll(/tsc -p (\S+)/g)].map((m) => m[1]);
-  const queues = [[], []];
-  projects.forEach((p, i) => queues[i % 2].push(p));
-  const started = Date.now();
-  const [typecheck, lint] = await Promise.all([
-    Promise.all(queues.map(async (queue) => {
-      let status = 0;
-      for (const p of queue) status ||= (await runBuffered(`typecheck ${p}`, 'npx', ['tsc', '-p', p])).status;
-      return status;
-    })).then((statuses) => ({ status: statuses.some((x) => x !== 0) ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000) })),
-    runBuffered('lint', 'npm', ['run', 'lint']),
-  ]);
-  for (const [name, r] of [['typecheck', typecheck], ['lint', lint]]) tiers.push({ name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+  for (const [name, args] of [
+    ['typecheck', ['run', 'typecheck']],
+    ['lint', ['run', 'lint']],
+  ]) {
+    const r = run(name, 'npm', args);
+    tiers.push({ name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+  }
 }
 
 for (const project of ['unit', 'api']) {
