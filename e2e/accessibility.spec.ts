@@ -179,6 +179,20 @@ async function focusRing(page: Page): Promise<{ style: string; width: number }> 
   });
 }
 
+/**
+ * The focused element draws an outline of at least 2 px. MUI marks keyboard focus
+ * (`Mui-focusVisible`) in a React state update after the focus event, so the ring may appear a
+ * render later: look until it does.
+ */
+async function expectFocusRing(page: Page, what: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const ring = await focusRing(page);
+      return ring.style !== 'none' && ring.width >= 2 ? 'ring' : `outline ${ring.style} ${ring.width}px`;
+    }, { message: `focus ring on ${what}` })
+    .toBe('ring');
+}
+
 test('keyboard focus on buttons, tabs, chips and the account button draws a visible outline', async ({ page, request }) => {
   const user = await registerApiUser(request, newEmail('focus'));
   await signIn(page, user.email);
@@ -196,15 +210,13 @@ test('keyboard focus on buttons, tabs, chips and the account button draws a visi
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
     await expect(target).toBeFocused();
-    const ring = await focusRing(page);
-    expect(ring.style, await target.evaluate((el) => el.outerHTML.slice(0, 80))).not.toBe('none');
-    expect(ring.width).toBeGreaterThanOrEqual(2);
+    await expectFocusRing(page, await target.evaluate((el) => el.outerHTML.slice(0, 80)));
   }
   // Arrow keys move between tabs (roving focus): the next tab shows the ring too.
   await page.getByRole('tab', { name: 'Account details' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'SSH keys' })).toBeFocused();
-  expect((await focusRing(page)).style).not.toBe('none');
+  await expectFocusRing(page, 'the SSH keys tab');
 
   // A clickable chip (the device list's status filters).
   const { fleetId } = await organizationWithFleet(request, user, `Focus ${Date.now().toString(36)}`, `focusfleet_${Date.now().toString(36)}`, 'raspberrypi4-64');
@@ -214,8 +226,7 @@ test('keyboard focus on buttons, tabs, chips and the account button draws a visi
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
   await expect(chip).toBeFocused();
-  expect((await focusRing(page)).style).not.toBe('none');
-  expect((await focusRing(page)).width).toBeGreaterThanOrEqual(2);
+  await expectFocusRing(page, 'a status chip');
 
   // A contained button.
   await page.goto('/fleets');
@@ -224,7 +235,5 @@ test('keyboard focus on buttons, tabs, chips and the account button draws a visi
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
   await expect(create).toBeFocused();
-  const ring = await focusRing(page);
-  expect(ring.style).not.toBe('none');
-  expect(ring.width).toBeGreaterThanOrEqual(2);
+  await expectFocusRing(page, 'the Create fleet button');
 });

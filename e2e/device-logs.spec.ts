@@ -426,10 +426,17 @@ test('logs panel: a real container writes lines, a real agent ships them, the pa
     agent = await startAgent({ config, engine: 'podman', engineEnv: { DOCKER_HOST: process.env.DOCKER_HOST }, log: () => {}, stopTimeoutS: 1, logs: {} });
     const uuid = agent.config().uuid;
 
+    const problems = await watchPageProblems(page);
     await signIn(page, admin.email);
     await page.goto(`/devices/${uuid}`);
     const hello = logLines(page).filter({ hasText: 'hello from a real container' });
-    await expect(hello).toHaveCount(1, { timeout: 90_000 });
+    // The page's own errors are the first thing to know if the line never shows (a CI run saw
+    // the route's "This page could not be loaded" once, without saying why).
+    await expect(hello)
+      .toHaveCount(1, { timeout: 90_000 })
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\npage errors:\n${problems.errors.join('\n') || '(none)'}`);
+      });
     await expect(hello.getByTestId('device-log-source')).toHaveText('app');
     const stderr = logLines(page).filter({ hasText: 'a real stderr line' });
     await expect(stderr).toHaveAttribute('data-stderr', 'true');
