@@ -1,17 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
+// The largest build the server accepts (checked here too, before uploading) and its answer's rows.
+import { MAX_AGENT_BUILD_BYTES, type PublishedSupervisorRelease } from '@flotilla/model';
 import type { CliOutput } from './output.js';
-
-/** The largest build the server accepts (its MAX_AGENT_BUILD_BYTES); checked here too, before uploading. */
-export const MAX_AGENT_BUILD_BYTES = 32 * 1024 * 1024;
-
-/** One release the server made. */
-export interface PublishedSupervisorRelease {
-  id: number;
-  arch: string;
-  version: string;
-  sha256: string;
-  size: number;
-}
 
 /** The server's answer to a refused request: its message (a JSON string) and the status. */
 export class PublishError extends Error {

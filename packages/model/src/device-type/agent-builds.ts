@@ -33,3 +33,16 @@ export function agentBuildVersion(head: string): string | undefined {
 
 /** A plain semver `major.minor.patch` (no prerelease or build part): what a supervisor release's version must be. */
 export const isPlainSemver = (v: string): boolean => /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})$/.test(v);
+
+/**
+ * One supervisor release that `POST /admin/v1/supervisor-releases` made (its answer is
+ * `{ releases: PublishedSupervisorRelease[] }`): the server, `flotilla deploy --supervisor`
+ * and the `/admin` page share this shape.
+ */
+export interface PublishedSupervisorRelease {
+  id: number;
+  arch: string;
+  version: string;
+  sha256: string;
+  size: number;
+}

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AGENT_BUILD_TAG, agentBuildVersion, isPlainSemver, PLATFORM_ORGANIZATION, SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
+import { AGENT_BUILD_TAG, agentBuildVersion, isPlainSemver, PLATFORM_ORGANIZATION, SUPERVISOR_BLOCK_SUFFIX, type PublishedSupervisorRelease } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
 import { catalogueCommit } from '../reference-data/index.js';
 import { insertSupervisorRelease, selectSupervisorBlocks, supervisorReleaseExists } from './agent-releases.repository.js';
 
-/** One release `publishAgentBuild` made. */
-export interface PublishedRelease {
-  id: number;
-  arch: string;
-  version: string;
-  sha256: string;
-  size: number;
-}
+/** One release `publishAgentBuild` made (the endpoint's answer, shared with the CLI and the dashboard). */
+export type PublishedRelease = PublishedSupervisorRelease;
 
 /**
  * Publishes `body`, a single-file agent build of version `version`, as a release of the

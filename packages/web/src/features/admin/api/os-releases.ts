@@ -1,4 +1,4 @@
-import { CPU_ARCHITECTURES, hostFleetName, PLATFORM_ORGANIZATION, supervisorFleetName, type OsReleasePublishInput } from '@flotilla/model';
+import { CPU_ARCHITECTURES, hostFleetName, PLATFORM_ORGANIZATION, supervisorFleetName, type OsReleasePublishInput, type PublishedSupervisorRelease } from '@flotilla/model';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pineGet } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
@@ -108,13 +108,6 @@ export function useWithdrawOsRelease(deviceType: string) {
   });
 }
 
-export interface PublishedSupervisorRelease {
-  id: number;
-  arch: string;
-  version: string;
-  sha256: string;
-  size: number;
-}
 
 /** The server's refusal text: a JSON string (the dialect) or `{message}`. */
 function refusalText(text: string): string {
