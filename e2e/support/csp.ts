@@ -13,7 +13,10 @@ export interface PageProblems {
 export async function watchPageProblems(page: Page): Promise<PageProblems> {
   const problems: PageProblems = { errors: [] };
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.errors.push(`console: ${msg.text()}`);
+    // ERR_NETWORK_CHANGED is this host, not the page: Chromium aborts requests in flight when
+    // a network interface appears, as the container engine adds one for each container a test's
+    // agent starts. A page that fails from it still fails its test's own assertions.
+    if (msg.type() === 'error' && !msg.text().includes('net::ERR_NETWORK_CHANGED')) problems.errors.push(`console: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
   await page.exposeFunction('__reportCspViolation', (text: string) => problems.errors.push(`csp: ${text}`));
