@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { createFleet, hex, requester, row } from '../../../test/support/fleet-helpers.js';
+import { ADJECTIVES, NOUNS } from '../devices/device-name.js';
 
 // The device side of the API (issue 5 item 2, dialect §4): registration with a
 // provisioning key, the key exchange, the v3 target state (ETag/304, cache invalidation),
@@ -91,6 +92,35 @@ describe('registering a device', () => {
     const d = await newDevice();
     expect(d.api_key).toMatch(/^\S{16,}$/);
     expect((await poll(d.api_key, d.uuid)).statusCode).toBe(200);
+  });
+
+  it('names a device without a name with a word pair no other device of its fleet uses, numbered once every pair is taken', async () => {
+    const crowded = await createFleet(t.app, t.db, owner, 'CrowdedNames');
+    const key: string = (await req(owner.token, 'POST', '/api-key/v2/', { actorType: 'application', actorTypeId: crowded, roles: ['provisioning-api-key'] })).json();
+    const pairs = ADJECTIVES.flatMap((a) => NOUNS.map((n) => `${a}-${n}`));
+    const [free, ...taken] = pairs;
+    // Every pair but one is already a device name in this fleet (another fleet's names do not count).
+    await t.db.query(
+      `WITH names AS (SELECT unnest($2::text[]) AS name), actors AS (INSERT INTO actor SELECT FROM names RETURNING id),
+            numbered AS (SELECT name, row_number() OVER () AS n FROM names), numbered_actors AS (SELECT id, row_number() OVER () AS n FROM actors)
+       INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type)
+       SELECT a.id, md5(random()::text || n.name), n.name, $1, (SELECT is_for__device_type FROM application WHERE id = $1)
+         FROM numbered n JOIN numbered_actors a USING (n)`,
+      [crowded, taken],
+    );
+    const names = new Set(taken);
+    for (let i = 0; i < 3; i++) {
+      const d = await newDevice(crowded, key);
+      const name = (await row<{ device_name: string }>(t.db, 'SELECT device_name FROM device WHERE id = $1', [d.id]))!.device_name;
+      expect(names.has(name), `${name} is already used in the fleet`).toBe(false);
+      expect(name === free || /^[a-z]+-[a-z]+-\d{4}$/.test(name), name).toBe(true);
+      names.add(name);
+    }
+    // A name the user chose is kept, even when another device has it.
+    const deviceType = (await row<{ type: number }>(t.db, 'SELECT is_for__device_type AS type FROM application WHERE id = $1', [crowded]))!.type;
+    const named = await req(owner.token, 'POST', '/v7/device', { belongs_to__application: crowded, is_of__device_type: deviceType, uuid: hex(), device_name: taken[0] });
+    expect(named.statusCode, named.body).toBe(201);
+    expect(named.json().device_name).toBe(taken[0]);
   });
 
   it('answers 409 for a known uuid', async () => {

@@ -43,7 +43,7 @@ export async function registerDevice(db: Db, caller: Actor | null, input: Regist
     const typeId = await selectDeviceTypeIdBySlugOrAlias(tx, input.device_type);
     if (typeId === undefined) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
     if (await deviceUuidExists(tx, input.uuid)) throw new ConflictError('"uuid" must be unique.');
-    const body: HookBody<'device', 'POST'> = { uuid: input.uuid };
+    const body: HookBody<'device', 'POST'> = { uuid: input.uuid, belongs_to__application: input.application };
     await prepareDevice(tx, body);
     const device = await insertRegisteredDevice(tx, {
       actor: body.actor,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError } from '../../infra/errors.js';
-import { randomDeviceName } from './device-name.js';
+import { freshDeviceName } from './device-name.js';
 import { insertActor } from '../../infra/auth/actor.repository.js';
 import type { HookBody } from '../../infra/odata/index.js';
 
@@ -10,7 +10,7 @@ const UUID = /^(?:[0-9a-f]{32}|[0-9a-f]{62})$/;
 
 /**
  * Rule: a new device gets its own actor (device API keys hang off it), a valid uuid
- * (generated when absent) and a name (a readable random one when absent).
+ * (generated when absent) and a name (a readable random one, unused in its fleet, when absent).
  */
 export async function prepareDevice(db: Db, body: HookBody<'device', 'POST'>): Promise<void> {
   if (body.uuid === undefined || body.uuid === null) {
@@ -18,7 +18,7 @@ export async function prepareDevice(db: Db, body: HookBody<'device', 'POST'>): P
   } else if (typeof body.uuid !== 'string' || !UUID.test(body.uuid)) {
     throw new BadRequestError('uuid must be 32 or 62 lowercase hexadecimal characters');
   }
-  if (body.device_name === undefined || body.device_name === null) body.device_name = randomDeviceName();
+  if (body.device_name === undefined || body.device_name === null) body.device_name = await freshDeviceName(db, body.belongs_to__application);
   checkDeviceName(body);
   body.actor = await insertActor(db);
 }
