@@ -14,6 +14,7 @@ export * from './identity/account-deletion.js';
 export * from './identity/cli-callback.js';
 export * from './identity/user-preferences.js';
 export * from './organization/organization.resource.js';
+export * from './billing/index.js';
 export * from './access/access.resource.js';
 export * from './access/support-access.js';
 export * from './fleet/application.resource.js';

@@ -22,6 +22,7 @@ import { application_membership_role, team, team_application_access, team_member
 import { social_service_account, user__has__public_key } from './ssh-keys/user-keys.resource.js';
 import { oauth_application, oauth_application_authorization } from './oauth/oauth.resource.js';
 import { terminal_session } from './terminal/terminal-session.resource.js';
+import { feature, plan, plan_addon, plan_feature, subscription } from './billing/billing.resource.js';
 
 const all = [
   actor,
@@ -69,6 +70,11 @@ const all = [
   oauth_application,
   oauth_application_authorization,
   terminal_session,
+  feature,
+  plan,
+  plan_feature,
+  plan_addon,
+  subscription,
 ] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

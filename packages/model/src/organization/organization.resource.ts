@@ -22,11 +22,16 @@ export const organization = {
     { name: 'logo_image', type: 'Text' },
     { name: 'is_frozen', type: 'Boolean', required: true, default: 'false', writable: 'never' },
     { name: 'is_using__billing_version', type: 'Short Text', writable: 'never' },
+    // Billing (spec 3 §3): the legal name on invoices (patched before payment setup), and
+    // since when an invoice has been past due (the daily past-due job; frozen at 60 days).
+    { name: 'company_name', type: 'Text', maxLength: 200 },
+    { name: 'has_past_due_invoice_since__date', type: 'Date Time', writable: 'never' },
   ],
   reverse: [
     { name: 'organization_membership', resource: 'organization_membership', via: 'is_member_of__organization' },
     { name: 'application', resource: 'application', via: 'organization' },
     { name: 'owns__team', resource: 'team', via: 'belongs_to__organization' },
+    { name: 'subscription', resource: 'subscription', via: 'is_for__organization' },
   ],
   alternateKeys: [['handle']],
   unique: [['handle']],

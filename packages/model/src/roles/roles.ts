@@ -128,6 +128,15 @@ export const ROLES = {
     `resin.organization.update?${isOrgAdmin()}`,
     `resin.organization.delete?${isOrgAdmin()}`,
 
+    // Billing (spec 3, docs/billing.md): the catalogue is public to signed-in users (the
+    // plans table, seat and device prices); an organization's subscription is read by its
+    // members (the invite dialog's seat price). Both are written by the billing service only.
+    'resin.feature.read',
+    'resin.plan.read',
+    'resin.plan_feature.read',
+    'resin.plan_addon.read',
+    `resin.subscription.read?${orgMemberOf('is_for__organization')}`,
+
     `resin.organization_membership.read?${orgMemberOf('is_member_of__organization')}`,
     `resin.organization_membership.create?${orgAdminOf('is_member_of__organization')}`,
     `resin.organization_membership.update?${orgAdminOf('is_member_of__organization')}`,

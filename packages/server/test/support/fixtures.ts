@@ -203,6 +203,14 @@ function insertVariableChange(w: World): Promise<number> {
   });
 }
 
+/** Billing catalogue rows (issue 18): server-maintained; a plan of its own per fixture. */
+const insertFeature = (w: World) => insert(w.db, 'feature', { title: 'Matrix feature', slug: `matrix:${uid()}` });
+const insertPlan = (w: World) => insert(w.db, 'plan', { title: 'Matrix plan', billing_code: `matrix-${uid()}` });
+/** An inactive subscription of the world organization (one active row per organization). */
+async function insertSubscription(w: World): Promise<number> {
+  return insert(w.db, 'subscription', { is_for__organization: w.orgId, is_for__plan: await insertPlan(w), is_active: false });
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   actor: {
     sample: async (w) => w.member.actorId,
@@ -503,6 +511,38 @@ export const FIXTURES: Record<string, Fixture> = {
       return insert(w.db, 'oauth_application_authorization', { belongs_to__user: w.member.userId, is_for__oauth_application: app });
     },
     body: async (w) => ({ belongs_to__user: w.member.userId }),
+  },
+  // Billing (issue 18): the catalogue is read by every signed-in user; an organization's
+  // subscription by its members. Only the billing service writes them.
+  feature: {
+    sample: insertFeature,
+    fresh: insertFeature,
+    body: async () => ({ title: 'Matrix', slug: `matrix:${uid()}` }),
+    createRejectedWith: SERVER_MAINTAINED('feature'),
+  },
+  plan: {
+    sample: insertPlan,
+    fresh: insertPlan,
+    body: async () => ({ title: 'Matrix', billing_code: `matrix-${uid()}` }),
+    createRejectedWith: SERVER_MAINTAINED('plan'),
+  },
+  plan_feature: {
+    sample: async (w) => insert(w.db, 'plan_feature', { plan: await insertPlan(w), feature: await insertFeature(w) }),
+    fresh: async (w) => insert(w.db, 'plan_feature', { plan: await insertPlan(w), feature: await insertFeature(w) }),
+    body: async (w) => ({ plan: await insertPlan(w), feature: await insertFeature(w) }),
+    createRejectedWith: SERVER_MAINTAINED('plan_feature'),
+  },
+  plan_addon: {
+    sample: async (w) => insert(w.db, 'plan_addon', { plan: await insertPlan(w), feature: await insertFeature(w), base_price: 100 }),
+    fresh: async (w) => insert(w.db, 'plan_addon', { plan: await insertPlan(w), feature: await insertFeature(w), base_price: 100 }),
+    body: async (w) => ({ plan: await insertPlan(w), feature: await insertFeature(w) }),
+    createRejectedWith: SERVER_MAINTAINED('plan_addon'),
+  },
+  subscription: {
+    sample: insertSubscription,
+    fresh: insertSubscription,
+    body: async (w) => ({ is_for__organization: w.orgId, is_for__plan: await insertPlan(w) }),
+    createRejectedWith: SERVER_MAINTAINED('subscription'),
   },
 };
 

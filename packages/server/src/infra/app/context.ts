@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { ResourceName } from '@flotilla/model';
+import type { Catalogue, ResourceName } from '@flotilla/model';
 import type { ApiKeyChanges } from '../auth/api-key-cache.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Bus } from '../bus/bus.js';
@@ -90,6 +90,40 @@ export interface AppConfig {
   cloudLinkPingIntervalMs?: number | undefined;
   /** Device logs (features/device-logs; main.ts: FLOTILLA_LOG_RETAIN_*); every field has a default. */
   logs?: DeviceLogsConfig | undefined;
+  /** Billing (issue 18, docs/billing.md; main.ts: FLOTILLA_BILLING, FLOTILLA_PLANS_FILE, FLOTILLA_STRIPE_*). Default off. */
+  billing?: BillingConfig | undefined;
+}
+
+/**
+ * Billing's settings. Off (the default, a single self-hosted organization): nothing is limited,
+ * no invoices are written, and the billing pages say billing is off. On: the catalogue's plans,
+ * limits, usage, invoices and the payment provider apply.
+ */
+export interface BillingConfig {
+  /** FLOTILLA_BILLING=on. */
+  enabled: boolean;
+  /** FLOTILLA_PLANS_FILE's catalogue; default the model's DEFAULT_CATALOGUE. */
+  catalogue?: Catalogue | undefined;
+  /**
+   * The payment provider (features/billing/payments): `manual` (bank transfer / purchase order;
+   * a platform administrator marks invoices paid) is the default; `stripe` when its keys are set.
+   */
+  provider?: ManualProviderConfig | StripeProviderConfig | undefined;
+}
+export interface ManualProviderConfig {
+  kind: 'manual';
+  /** The payment instructions printed on invoices (bank details); FLOTILLA_BILLING_MANUAL_INSTRUCTIONS. */
+  instructions?: string | undefined;
+}
+export interface StripeProviderConfig {
+  kind: 'stripe';
+  /** FLOTILLA_STRIPE_SECRET_KEY / FLOTILLA_STRIPE_PUBLISHABLE_KEY. */
+  secretKey: string;
+  publishableKey: string;
+  /** FLOTILLA_STRIPE_API_URL: default https://api.stripe.com (tests: a local stand-in). */
+  apiUrl?: string | undefined;
+  /** Per-request timeout (default 10 s). */
+  timeoutMs?: number | undefined;
 }
 
 /** Device logs' settings (issue 15; defaults in the model's LOG_LIMITS). */

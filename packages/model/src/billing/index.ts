@@ -1,0 +1,3 @@
+export * from './billing.resource.js';
+export * from './catalogue.js';
+export * from './rules.js';

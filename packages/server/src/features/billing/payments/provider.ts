@@ -1,0 +1,64 @@
+/**
+ * Issue 18 item 5: payment providers behind one interface. The billing service never knows
+ * which provider runs: the manual provider (bank transfer / purchase order, paid when a platform
+ * administrator marks the invoice paid) or the Stripe adapter (setup intents, off-session
+ * charges). Adapters live beside this file; `paymentProvider(app)` picks the configured one.
+ */
+
+/** The organization a provider acts for (its customer). */
+export interface BillingCustomer {
+  organizationId: number;
+  /** The billing account's email (invoices and receipts go there). */
+  email: string | null;
+  companyName: string | null;
+}
+
+/** Spec 3 §3 billing info: the payment method as the dashboard shows it, and the billing address. */
+export interface BillingInfo {
+  type: 'credit_card' | 'card' | 'bank_account' | 'us_bank_account' | 'sepa_debit' | 'paypal' | 'cashapp' | 'link' | 'manual';
+  company?: string | null;
+  full_name?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  phone?: string | null;
+  vat_number?: string | null;
+  last_four?: string | null;
+  first_one?: string | null;
+  card_type?: string | null;
+  month?: number | null;
+  year?: number | null;
+  routing_number?: string | null;
+}
+
+export interface ChargeRequest {
+  invoiceNumber: string;
+  amountCents: number;
+  description: string;
+}
+
+/**
+ * A charge's outcome: `paid` at once (a card), `pending` until money arrives (a bank transfer:
+ * the manual provider always answers this), `failed` with the provider's message.
+ */
+export type ChargeResult = { status: 'paid'; reference: string } | { status: 'pending'; reference: string } | { status: 'failed'; message: string };
+
+export interface PaymentProvider {
+  readonly kind: 'manual' | 'stripe';
+  /** Starts setting up a payment method (Stripe: a setup intent, USD, off-session). */
+  createSetupIntent(customer: BillingCustomer): Promise<{ id: string; client_secret: string }>;
+  /** Attaches the method a finished setup produced (`token_type: 'setup_intent'`, `token_id`). */
+  attachPaymentMethod(customer: BillingCustomer, token: { token_type: string; token_id: string }): Promise<BillingInfo>;
+  /** The customer's payment method, or null when none is set up. */
+  getPaymentMethod(customer: BillingCustomer): Promise<BillingInfo | null>;
+  removePaymentMethod(customer: BillingCustomer): Promise<void>;
+  /** Charges an invoice to the customer's payment method. */
+  charge(customer: BillingCustomer, request: ChargeRequest): Promise<ChargeResult>;
+  refund(customer: BillingCustomer, reference: string, amountCents: number): Promise<void>;
+}
+
+/** A provider that cannot be reached or is not configured: the caller answers 503 with this message. */
+export class PaymentProviderUnavailableError extends Error {}
