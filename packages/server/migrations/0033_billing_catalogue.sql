@@ -105,3 +105,30 @@ CREATE TABLE "invoice_line" (
   "amount_cents" integer NOT NULL CHECK ("amount_cents" >= 0),
   UNIQUE ("invoice", "position")
 );
+
+-- An organization's billing account (spec 3 §3 billing account and billing info): where invoices
+-- go, and its payment method as the dashboard shows it (card/bank/PayPal/… or `manual`) with the
+-- billing address. `provider_customer_id` is the provider's customer (Stripe `cus_…`).
+CREATE TABLE "billing_account" (
+  "organization" integer PRIMARY KEY REFERENCES "organization" ("id") ON DELETE CASCADE,
+  "email" varchar(255),
+  "cc_emails" text[] NOT NULL DEFAULT '{}',
+  "account_state" varchar(32) NOT NULL DEFAULT 'active',
+  "provider" varchar(32),
+  "provider_customer_id" text,
+  "billing_info" jsonb,
+  "updated_at" timestamp with time zone NOT NULL DEFAULT now()
+);
+
+-- The usage ledger (issue 18 item 3): per organization, billing period and resource
+-- (`device:<class>`, `member:<seat role>`), the latest count and the period's peak, recorded by a
+-- durable job and read by /billing/v1/account/{org}/usage and the period close.
+CREATE TABLE "usage_record" (
+  "organization" integer NOT NULL REFERENCES "organization" ("id") ON DELETE CASCADE,
+  "period_start" timestamp with time zone NOT NULL,
+  "resource" varchar(255) NOT NULL,
+  "current_usage" integer NOT NULL DEFAULT 0 CHECK ("current_usage" >= 0),
+  "peak_usage" integer NOT NULL DEFAULT 0 CHECK ("peak_usage" >= 0),
+  "recorded_at" timestamp with time zone NOT NULL DEFAULT now(),
+  PRIMARY KEY ("organization", "period_start", "resource")
+);

@@ -47,6 +47,7 @@ import * as osUpdate from './features/os-update/index.js';
 import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as agentReleases from './features/agent-releases/index.js';
+import * as billing from './features/billing/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -87,6 +88,7 @@ const FEATURES: readonly Feature[] = [
   referenceData,
   provisioning,
   agentReleases,
+  billing,
 ];
 
 /** Features after the data API (the dashboard answers what no API route does). */
@@ -192,7 +194,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataApiRoutes, { db: opts.db, files });
   for (const feature of LAST_FEATURES) await feature.setup(app, context.rules);
 
-  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs, [app.registry.job, app.deviceLogs.job]) : null);
+  app.decorate('jobs', opts.jobs ? await startJobs(app, files.store, opts.jobs === true ? {} : opts.jobs, [app.registry.job, app.deviceLogs.job, ...app.billingJobs]) : null);
   return app;
 }
 

@@ -4,7 +4,7 @@ import { getSdk } from 'balena-sdk';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { PoolDb } from '../src/infra/db/db.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 
 const TEMPLATE_DB = 'flotilla_template';
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
@@ -54,9 +54,10 @@ export interface TestApp {
 }
 
 /** The whole server (no dashboard) on a fresh database, for `inject` or real HTTP. */
-export async function buildTestApp(): Promise<TestApp> {
+/** An app on a fresh database; `options` adds settings (e.g. `{ billing: { enabled: true } }`, a clock). */
+export async function buildTestApp(options: Partial<Omit<AppOptions, 'db' | 'jwtSecret'>> = {}): Promise<TestApp> {
   const { db, url, drop } = await createTestDb();
-  const app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET });
+  const app = await buildApp({ db, jwtSecret: TEST_JWT_SECRET, ...options });
   return {
     app,
     db,
