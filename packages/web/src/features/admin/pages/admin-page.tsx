@@ -10,18 +10,22 @@ import { isPlatformAdministrator, isProviderStaff } from '../../../lib/session-c
 import { useLoginAs } from '../api/login-as';
 import { MailOutbox } from '../components/mail-outbox';
 import { paths } from '../../../lib/paths';
+import { useInstallConfig } from '../../../lib/dashboard-config';
 
 // The form loads with it (only platform administrators see it; the first-page budget).
 const LoginAsForm = lazy(async () => ({ default: (await import('../components/login-as-form')).LoginAsForm }));
 // The catalogue sections (issue 17) and their strings load on their own, after the page.
 const OsReleasesSection = lazy(async () => ({ default: (await import('../components/os-releases-section')).OsReleasesSection }));
 const SupervisorReleasesSection = lazy(async () => ({ default: (await import('../components/supervisor-releases-section')).SupervisorReleasesSection }));
+// Unpaid invoices (issue 18), only while billing is on; it and its strings load on their own.
+const InvoicesSection = lazy(async () => ({ default: (await import('../components/invoices-section')).InvoicesSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
   const { t } = useTranslation();
   const { data: session } = useSession();
   const claims = useSessionClaims(session?.id);
+  const { billing } = useInstallConfig();
 
   if (!claims) return null; // read from the stored token, no request
   if (!isProviderStaff(claims)) {
@@ -57,6 +61,16 @@ export function AdminPage() {
             <OsReleasesSection canPublish={administrator} />
           </Suspense>
         </section>
+        {billing && (
+          <section aria-labelledby="admin-invoices">
+            <Typography id="admin-invoices" variant="h6" component="h2" gutterBottom>
+              {t('admin.invoices_title')}
+            </Typography>
+            <Suspense fallback={null}>
+              <InvoicesSection canMarkPaid={administrator} />
+            </Suspense>
+          </section>
+        )}
         <section aria-labelledby="admin-supervisor-releases">
           <Typography id="admin-supervisor-releases" variant="h6" component="h2" gutterBottom>
             {t('admin.supervisor_releases_title')}
