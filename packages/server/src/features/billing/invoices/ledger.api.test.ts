@@ -461,3 +461,51 @@ describe('past due and frozen', () => {
     expect(afterPay.statusCode, afterPay.body).toBe(200);
   });
 });
+
+describe('a frozen organization’s devices', () => {
+  it('register no new device, yet a registered device still reports its state, reads its target and seeds its own variables', async () => {
+    const u = await signUp(app);
+    const rpi = await deviceTypeId(db, 'raspberrypi3');
+    const created = await app.inject({ method: 'POST', url: '/v7/application', headers: bearer(u.token), payload: { app_name: 'frozen-devices', organization: u.orgId, is_for__device_type: rpi } });
+    expect(created.statusCode, created.body).toBe(201);
+    const fleet = created.json<{ id: number }>().id;
+    const prov = await app.inject({ method: 'POST', url: '/api-key/v2/', headers: bearer(u.token), payload: { actorType: 'application', actorTypeId: fleet, roles: ['provisioning-api-key'] } });
+    expect(prov.statusCode, prov.body).toBe(200);
+    const provKey = prov.json<string>();
+    const register = () =>
+      app.inject({ method: 'POST', url: '/device/register', headers: bearer(provKey), payload: { application: fleet, uuid: randomBytes(16).toString('hex'), device_type: 'raspberrypi3' } });
+    const first = await register();
+    expect(first.statusCode, first.body).toBe(201);
+    const device = first.json<{ id: number; uuid: string; api_key: string }>();
+    const uuid = (await db.query<{ uuid: string }>('SELECT uuid FROM device WHERE id = $1', [device.id])).rows[0]!.uuid;
+
+    // Frozen: an invoice 60 days past due.
+    await invoice(u.orgId, { dueOn: new Date(nowMs - 61 * DAY) });
+    await recomputePastDue(app, db, [u.orgId]);
+    expect((await db.query('SELECT is_frozen FROM organization WHERE id = $1', [u.orgId])).rows[0]).toEqual({ is_frozen: true });
+
+    const second = await register();
+    expect(second.statusCode).toBe(402);
+    expect(second.json()).toBe(FROZEN_ORGANIZATION_MESSAGE);
+    expect((await db.query('SELECT count(*)::int AS n FROM device WHERE belongs_to__application = $1', [fleet])).rows[0]).toEqual({ n: 1 });
+
+    const report = await app.inject({ method: 'PATCH', url: '/device/v3/state', headers: bearer(device.api_key), payload: { [uuid]: { os_version: 'balenaOS 6.0.0' } } });
+    expect(report.statusCode, report.body).toBe(200);
+    const target = await app.inject({ method: 'GET', url: `/device/v3/${uuid}/state`, headers: bearer(device.api_key) });
+    expect(target.statusCode, target.body).toBe(200);
+    const seeded = await app.inject({
+      method: 'POST',
+      url: '/v6/device_config_variable',
+      headers: bearer(device.api_key),
+      payload: { device: device.id, name: 'RESIN_SUPERVISOR_POLL_INTERVAL', value: '900000' },
+    });
+    expect(seeded.statusCode, seeded.body).toBe(201);
+    // The owner may not set one for it.
+    const byOwner = await app.inject({ method: 'POST', url: '/v7/device_config_variable', headers: bearer(u.token), payload: { device: device.id, name: 'RESIN_HOST_X', value: '1' } });
+    expect(byOwner.statusCode).toBe(402);
+
+    // With billing off nothing is limited, frozen flag or not.
+    const offWrite = await offApp.inject({ method: 'PATCH', url: `/v7/device(${device.id})`, headers: bearer(u.token), payload: { device_name: 'billing-off' } });
+    expect(offWrite.statusCode, offWrite.body).toBe(200);
+  });
+});
