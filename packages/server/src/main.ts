@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     },
     sshKeys: { keysUrl: config.FLOTILLA_SSH_KEYS_URL },
     staging: config.FLOTILLA_STAGING,
+    billing: { enabled: config.FLOTILLA_BILLING, provider: { kind: 'manual', instructions: config.FLOTILLA_BILLING_MANUAL_INSTRUCTIONS } },
     trustProxy: config.FLOTILLA_TRUST_PROXY,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });

@@ -21,10 +21,10 @@ export async function dashboardConfigRoutes(
     mapTileUrl: opts.map?.tileUrl ?? null,
     mapAttribution: opts.map?.attribution ?? null,
     // Where the dashboard's documentation links go (FLOTILLA_DOCS_URL; default the guides
-    // this server ships at /docs/), and whether billing exists (seat prices are shown only
-    // then; no install has billing yet).
+    // this server ships at /docs/), and whether billing is on (FLOTILLA_BILLING; seat prices
+    // and billing sections are shown only then).
     docsUrl: opts.docsUrl ?? '/docs/',
-    billing: false,
+    billing: app.context.config.billing?.enabled === true,
     // Sign-up captcha (FLOTILLA_CAPTCHA_SITE_KEY; null = the dashboard sends a dummy response)
     // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
     captchaSiteKey: opts.captchaSiteKey ?? null,

@@ -68,6 +68,13 @@ const schema = z
     // Preferences → SSH keys → import: keys are read from FLOTILLA_SSH_KEYS_URL/<username>.keys
     // (GitHub's format); default FLOTILLA_CODE_HOST_URL.
     FLOTILLA_SSH_KEYS_URL: optionalUrl(['http://', 'https://']),
+    // Billing (issue 18, docs/billing.md): off by default (a single self-hosted organization).
+    FLOTILLA_BILLING: z
+      .enum(['on', 'off', 'true', 'false', '1', '0'], { message: 'must be on or off' })
+      .default('off')
+      .transform((v) => v === 'on' || v === 'true' || v === '1'),
+    // The manual payment provider's instructions (bank details), printed on invoices and in their mail.
+    FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: z.string().max(2000).optional(),
     // A staging deployment: the dashboard offers the navigation stripes preference (spec 1 §2).
     FLOTILLA_STAGING: z
       .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
