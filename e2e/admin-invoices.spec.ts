@@ -71,14 +71,14 @@ test('a platform administrator marks a past-due invoice paid and the frozen orga
   expect(await seriousViolations(page, 'section[aria-labelledby="admin-invoices"]')).toEqual([]);
 
   // Behind a confirmation: cancelling changes nothing.
-  await row.getByRole('button', { name: `Mark invoice ${number} paid` }).click();
+  await row.getByRole('button', { name: `Mark paid ${number}` }).click();
   let dialog = page.getByRole('dialog', { name: `Mark invoice ${number} paid?` });
   await expect(dialog).toContainText('$123.45 USD');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveCount(1);
 
-  await row.getByRole('button', { name: `Mark invoice ${number} paid` }).focus();
+  await row.getByRole('button', { name: `Mark paid ${number}` }).focus();
   await page.keyboard.press('Enter');
   dialog = page.getByRole('dialog', { name: `Mark invoice ${number} paid?` });
   expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
