@@ -1,3 +1,4 @@
 export * from './billing.resource.js';
 export * from './catalogue.js';
 export * from './rules.js';
+export * from './limits.js';
