@@ -152,10 +152,10 @@ export async function insertSubscription(
 ): Promise<SubscriptionRow | undefined> {
   const { rows } = await db.query<SubscriptionRow>(
     `INSERT INTO subscription (is_for__organization, is_for__plan, billing_cycle, starts_on__date, current_period_ends_on__date, origin, change_reason)
-     VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz + (CASE WHEN $3 = 'annual' THEN interval '1 year' ELSE interval '1 month' END), $5, $6)
+     VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz + $7::interval, $5, $6)
      ${onlyIfNone ? 'ON CONFLICT (is_for__organization) WHERE is_active DO NOTHING' : ''}
      RETURNING *`,
-    [input.organization, input.plan, input.cycle, input.now, input.origin, input.changeReason ?? null],
+    [input.organization, input.plan, input.cycle, input.now, input.origin, input.changeReason ?? null, input.cycle === 'annual' ? '1 year' : '1 month'],
   );
   return rows[0];
 }
@@ -252,7 +252,7 @@ export async function planCodesOf(db: Db, orgIds: readonly number[]): Promise<Ma
 /** The provider's reference of a subscription invoice's charge; paid at once (a card) or left open (manual). */
 export async function recordCharge(db: Db, invoiceId: number, reference: string, paid: boolean, now: Date): Promise<void> {
   await db.query(
-    `UPDATE invoice SET provider_reference = $2, state = $3, paid_at = CASE WHEN $3 = 'paid' THEN $4::timestamptz END WHERE id = $1`,
+    `UPDATE invoice SET provider_reference = $2, state = $3::text, paid_at = CASE WHEN $3::text = 'paid' THEN $4::timestamptz END WHERE id = $1`,
     [invoiceId, reference, paid ? 'paid' : 'open', now],
   );
 }
