@@ -391,3 +391,36 @@ describe('the admin catalogue editor', () => {
     await t.db.query(`UPDATE plan SET is_valid_until__date = NULL, title = 'Production', monthly_price = 89900 WHERE id = $1`, [production.id]);
   });
 });
+
+describe("the dashboard's catalogue query (web lib/organization-plan.ts)", () => {
+  it("lets any member read the organization's subscription with its plan's features and add-on prices through pine", async () => {
+    const owner = await signUp(t.app);
+    const member = await signUp(t.app);
+    const stranger = await signUp(t.app);
+    await addOrganizationMember(t.db, member.userId, owner.orgId);
+    const query = {
+      $select: ['id'],
+      $filter: { is_for__organization: owner.orgId, is_active: true },
+      $expand: {
+        is_for__plan: {
+          $select: ['billing_code'],
+          $expand: {
+            plan_feature: { $select: ['quantity'], $expand: { feature: { $select: ['slug'] } } },
+            plan_addon: { $select: ['base_price'], $expand: { feature: { $select: ['slug'] } } },
+          },
+        },
+      },
+    };
+    const sdk = await sdkAs(member.token);
+    const rows = (await sdk.pine.get({ resource: 'subscription', options: query } as never)) as unknown as {
+      is_for__plan: { billing_code: string; plan_feature: { quantity: number; feature: { slug: string }[] }[]; plan_addon: { base_price: number; feature: { slug: string }[] }[] }[];
+    }[];
+    expect(rows).toHaveLength(1);
+    const plan = rows[0]!.is_for__plan[0]!;
+    expect(plan.billing_code).toBe('free');
+    expect(plan.plan_feature.find((f) => f.feature[0]?.slug === 'device:microservices-v1')?.quantity).toBe(10);
+    expect(plan.plan_addon.find((a) => a.feature[0]?.slug === 'member:administrator')?.base_price).toBe(4900);
+    const other = await sdkAs(stranger.token);
+    expect(await other.pine.get({ resource: 'subscription', options: query } as never)).toEqual([]);
+  });
+});
