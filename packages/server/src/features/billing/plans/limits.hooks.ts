@@ -4,6 +4,7 @@ import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError } from '../../../infra/errors.js';
 import {
   countDevices,
+  countDevicesOutside,
   fleetRoleName,
   insertSubscription,
   lockOrganization,
@@ -89,6 +90,12 @@ export function registerLimitRules(rules: Rules): void {
   });
   rules.register('device', 'PATCH', {
     before: async ({ tx, body, ids }) => {
+      // A device moved into a fleet of another organization counts against that one's allowance.
+      if (typeof body.belongs_to__application === 'number' && ids.length > 0) {
+        const target = await organizationOfFleet(tx, body.belongs_to__application);
+        const arriving = target === undefined ? 0 : await countDevicesOutside(tx, ids, target);
+        if (arriving > 0) await checkDeviceAllowance(tx, body.belongs_to__application, arriving);
+      }
       if (body.is_active !== false || ids.length === 0) return;
       for (const org of await organizationsOfDevices(tx, ids)) {
         const problem = deactivationProblem(await planLimitsOf(tx, true, org));

@@ -352,6 +352,21 @@ describe('plan limits (issue 18 item 2)', () => {
     expect((await post()).statusCode).toBe(201);
   });
 
+  it('counts a device moved in from another organization against the free allowance', async () => {
+    const u = await signUp(t.app);
+    const full = await insertFleet(t.db, u, 'fullfleet');
+    await addDevices(t, full, 10);
+    const org = await t.app.inject({ method: 'POST', url: '/v7/organization', headers: bearer(u.token), payload: { name: `second ${u.username}` } });
+    expect(org.statusCode).toBe(201);
+    expect(await active(t, org.json<{ id: number }>().id)).toMatchObject([{ code: 'free', origin: 'signup' }]);
+    const elsewhere = await insertFleet(t.db, { ...u, orgId: org.json<{ id: number }>().id }, 'elsewhere');
+    const [device] = await addDevices(t, elsewhere, 1);
+    const move = await t.app.inject({ method: 'PATCH', url: `/v7/device(${device})`, headers: bearer(u.token), payload: { belongs_to__application: full } });
+    expect([move.statusCode, move.json()]).toEqual([400, M.freeAllowanceReached]);
+    const within = await t.app.inject({ method: 'PATCH', url: `/v7/device(${device})`, headers: bearer(u.token), payload: { belongs_to__application: elsewhere } });
+    expect(within.statusCode).toBe(200);
+  });
+
   it('tells issue 20 whether SAML is in the plan', async () => {
     const u = await signUp(t.app);
     expect(await planIncludes(t.db, true, u.orgId, 'saml')).toBe(false);

@@ -175,6 +175,15 @@ export async function countDevicesByClass(db: Db, orgId: number): Promise<Partia
   return Object.fromEntries(rows.map((r) => [r.class, r.n]));
 }
 
+/** How many of the devices `ids` belong to fleets of organizations other than `orgId`. */
+export async function countDevicesOutside(db: Db, ids: readonly number[], orgId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM device d JOIN application a ON a.id = d.belongs_to__application WHERE d.id = ANY($1::int[]) AND a.organization <> $2',
+    [ids, orgId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function countDevices(db: Db, orgId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM device d JOIN application a ON a.id = d.belongs_to__application WHERE a.organization = $1',
