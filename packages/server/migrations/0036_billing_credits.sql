@@ -33,3 +33,7 @@ ALTER TABLE "credit_bundle" ADD CONSTRAINT "credit_bundle_is_for__feature_fkey" 
 ALTER TABLE "credit_bundle" ADD CONSTRAINT "credit_bundle_is_created_by__user_fkey" FOREIGN KEY ("is_created_by__user") REFERENCES "user" ("id") ON DELETE SET NULL;
 ALTER TABLE "organization_credit_notification" ADD CONSTRAINT "organization_credit_notification_organization_fkey" FOREIGN KEY ("organization") REFERENCES "organization" ("id") ON DELETE CASCADE;
 ALTER TABLE "organization_credit_notification" ADD CONSTRAINT "organization_credit_notification_owns_credit_notification_for__feature_fkey" FOREIGN KEY ("owns_credit_notification_for__feature") REFERENCES "feature" ("id");
+
+-- The provider's payment method behind a billing account's billing_info (Stripe `pm_…`), so a
+-- charge uses it and removing the payment method detaches it.
+ALTER TABLE "billing_account" ADD COLUMN "provider_payment_method_id" text;

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../../infra/app/context.js';
+import { billingAccountRoutes } from './billing-account.routes.js';
 import { ManualPaymentProvider } from './manual.js';
 import type { PaymentProvider } from './provider.js';
+import { StripePaymentProvider } from './stripe.js';
 
 export * from './provider.js';
 export { selectBillingCustomer } from './payments.repository.js';
@@ -13,12 +15,13 @@ export function paymentProvider(app: FastifyInstance): PaymentProvider {
   let provider = providers.get(app);
   if (!provider) {
     const config = app.context.config.billing?.provider;
-    if (config?.kind === 'stripe') throw new Error('the Stripe adapter is not built yet');
-    provider = new ManualPaymentProvider(app.context.db);
+    provider = config?.kind === 'stripe' ? new StripePaymentProvider(app.context.db, config) : new ManualPaymentProvider(app.context.db);
     providers.set(app, provider);
   }
   return provider;
 }
 
 /** Routes and rules of payments (billing account, billing info, setup intents). */
-export async function setupPayments(_app: FastifyInstance, _rules: Rules): Promise<void> {}
+export async function setupPayments(app: FastifyInstance, _rules: Rules): Promise<void> {
+  await billingAccountRoutes(app);
+}
