@@ -36,5 +36,5 @@ export async function checkCreditNotifications(app: AppContext): Promise<void> {
 }
 
 export function creditNotificationJob(app: AppContext): JobDefinition {
-  return { name: CREDIT_NOTIFICATION_JOB, cron: '*/5 * * * *', run: () => checkCreditNotifications(app) };
+  return { name: CREDIT_NOTIFICATION_JOB, cron: '* * * * *', run: () => checkCreditNotifications(app) };
 }
