@@ -7,6 +7,7 @@ import { bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUp
 import { featureId, seedDefaultCatalogue, subscribe } from '../../../../test/support/billing-catalogue.js';
 import { StripeStandIn } from '../../../../test/support/stripe-stand-in.js';
 import { availableCredits } from '../credits/index.js';
+import { paymentProvider, selectBillingCustomer } from './index.js';
 
 /*
  * Issue 18 items 5 and 7 with the Stripe provider, against a local stand-in of the Stripe API
@@ -173,6 +174,14 @@ describe('buying credits by card', () => {
     expect(invoice).toMatchObject({ state: 'paid', total_in_cents: 2000 });
     expect(String((invoice as { provider_reference: string }).provider_reference)).toMatch(/^pi_/);
     expect(await availableCredits(t.db, buyer.orgId)).toBe(5);
+  });
+
+  it('a paid charge can be refunded through the provider', async () => {
+    const reference = (await t.db.query<{ provider_reference: string }>("SELECT provider_reference FROM invoice WHERE kind = 'credits' AND state = 'paid' AND organization = $1", [buyer.orgId])).rows[0]!.provider_reference;
+    const customer = (await selectBillingCustomer(t.db, buyer.orgId))!;
+    await paymentProvider(app).refund(customer, reference, 800);
+    expect(stripe.refunds).toEqual([expect.objectContaining({ payment_intent: reference, amount: 800 })]);
+    await expect(paymentProvider(app).refund(customer, 'pi_unknown', 100)).rejects.toThrow(/No such/);
   });
 
   it('a declined card: the bundle is kept as failed with the provider’s message, nothing charged, no invoice', async () => {
