@@ -7,6 +7,11 @@ export interface MapOptions {
   attribution?: string;
 }
 
+function stripePublishableKey(app: FastifyInstance): string | null {
+  const billing = app.context.config.billing;
+  return billing?.enabled === true && billing.provider?.kind === 'stripe' && billing.provider.publishableKey ? billing.provider.publishableKey : null;
+}
+
 /**
  * `GET /config/dashboard`: the server settings the dashboard needs before it can draw some
  * pages (today the map tile server). Unauthenticated and secret-free, like balena's `/config`,
@@ -29,6 +34,9 @@ export async function dashboardConfigRoutes(
     // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
     captchaSiteKey: opts.captchaSiteKey ?? null,
     requireEmailVerification: opts.requireEmailVerification ?? false,
+    // The card form's publishable key when billing runs with the Stripe provider (issue 18
+    // item 5; FLOTILLA_STRIPE_PUBLISHABLE_KEY), else null: payment is by invoice.
+    stripePublishableKey: stripePublishableKey(app),
   };
   app.get(
     '/config/dashboard',
@@ -45,6 +53,7 @@ export async function dashboardConfigRoutes(
               billing: { type: 'boolean' },
               captchaSiteKey: { type: ['string', 'null'] },
               requireEmailVerification: { type: 'boolean' },
+              stripePublishableKey: { type: ['string', 'null'] },
             },
           },
         },
