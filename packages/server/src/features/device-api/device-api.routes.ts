@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { billingEnabled, checkDeviceAllowance } from '../billing/index.js';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
@@ -81,7 +82,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
     if (request.actor?.kind === 'application' && request.actor.applicationId === request.body.application) {
       await assertNotFrozen(app, db, { applications: [request.body.application] });
     }
-    const result = await registerDevice(db, request.actor, request.body);
+    const result = await registerDevice(db, request.actor, request.body, billingEnabled(app) ? (tx, fleet) => checkDeviceAllowance(tx, fleet) : undefined);
     return reply.code(201).send(result);
   });
 

@@ -68,13 +68,6 @@ const schema = z
     // Preferences → SSH keys → import: keys are read from FLOTILLA_SSH_KEYS_URL/<username>.keys
     // (GitHub's format); default FLOTILLA_CODE_HOST_URL.
     FLOTILLA_SSH_KEYS_URL: optionalUrl(['http://', 'https://']),
-    // Billing (issue 18, docs/billing.md): off by default (a single self-hosted organization).
-    FLOTILLA_BILLING: z
-      .enum(['on', 'off', 'true', 'false', '1', '0'], { message: 'must be on or off' })
-      .default('off')
-      .transform((v) => v === 'on' || v === 'true' || v === '1'),
-    // The manual payment provider's instructions (bank details), printed on invoices and in their mail.
-    FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: z.string().max(2000).optional(),
     // A staging deployment: the dashboard offers the navigation stripes preference (spec 1 §2).
     FLOTILLA_STAGING: z
       .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
@@ -133,11 +126,25 @@ const schema = z
     // Device logs kept per device: the last N lines and D days (docs/logs.md).
     FLOTILLA_LOG_RETAIN_LINES: z.coerce.number().int().min(1).max(100_000).default(1000),
     FLOTILLA_LOG_RETAIN_DAYS: z.coerce.number().positive().max(3650).default(30),
+    // Billing (issue 18, docs/billing.md): `on` turns on plans, limits, invoices and payments.
+    FLOTILLA_BILLING: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
+    // The operator's catalogue (JSON of the model's Catalogue shape); unset = DEFAULT_CATALOGUE.
+    FLOTILLA_PLANS_FILE: z.string().min(1).max(4096).optional(),
+    // The manual provider's payment instructions printed on invoices (bank details).
+    FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: z.string().max(2000).optional(),
+    // Stripe (both keys turn the Stripe provider on; FLOTILLA_STRIPE_API_URL: a stand-in for tests).
+    FLOTILLA_STRIPE_SECRET_KEY: z.string().min(1).max(500).optional(),
+    FLOTILLA_STRIPE_PUBLISHABLE_KEY: z.string().min(1).max(500).optional(),
+    FLOTILLA_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
     message: 'an external registry needs FLOTILLA_REGISTRY_TOKEN_KEY (and its certificate in the registry\'s rootcertbundle)',
     path: ['FLOTILLA_REGISTRY_TOKEN_KEY'],
+  })
+  .refine((c) => (c.FLOTILLA_STRIPE_SECRET_KEY === undefined) === (c.FLOTILLA_STRIPE_PUBLISHABLE_KEY === undefined), {
+    message: 'Stripe needs both FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY',
+    path: ['FLOTILLA_STRIPE_PUBLISHABLE_KEY'],
   })
   .transform((c) => ({
     ...c,

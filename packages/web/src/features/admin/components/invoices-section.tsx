@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../../components/data-table';
 import { DateText } from '../../../components/date-text';
 import { FullPageError } from '../../../components/full-page-status';
 import { ADMIN_INVOICES_PAGE_SIZE, useMarkInvoicePaid, useUnpaidInvoices, type AdminInvoice } from '../api/invoices';
-import '../i18n-billing';
+import '../i18n-invoices';
 
 const TONE_COLOR = { done: 'success', waiting: 'warning', danger: 'error' } as const;
 

@@ -17,6 +17,8 @@ const LoginAsForm = lazy(async () => ({ default: (await import('../components/lo
 // The catalogue sections (issue 17) and their strings load on their own, after the page.
 const OsReleasesSection = lazy(async () => ({ default: (await import('../components/os-releases-section')).OsReleasesSection }));
 const SupervisorReleasesSection = lazy(async () => ({ default: (await import('../components/supervisor-releases-section')).SupervisorReleasesSection }));
+// The billing catalogue editor (issue 18), only while billing is on.
+const BillingPlansSection = lazy(async () => ({ default: (await import('../components/billing-plans-section')).BillingPlansSection }));
 // Unpaid invoices (issue 18), only while billing is on; it and its strings load on their own.
 const InvoicesSection = lazy(async () => ({ default: (await import('../components/invoices-section')).InvoicesSection }));
 
@@ -61,6 +63,24 @@ export function AdminPage() {
             <OsReleasesSection canPublish={administrator} />
           </Suspense>
         </section>
+        <section aria-labelledby="admin-supervisor-releases">
+          <Typography id="admin-supervisor-releases" variant="h6" component="h2" gutterBottom>
+            {t('admin.supervisor_releases_title')}
+          </Typography>
+          <Suspense fallback={null}>
+            <SupervisorReleasesSection canPublish={administrator} />
+          </Suspense>
+        </section>
+        {billing && (
+          <section aria-labelledby="admin-billing-plans">
+            <Typography id="admin-billing-plans" variant="h6" component="h2" gutterBottom>
+              {t('admin.billing_plans_title')}
+            </Typography>
+            <Suspense fallback={null}>
+              <BillingPlansSection canEdit={administrator} />
+            </Suspense>
+          </section>
+        )}
         {billing && (
           <section aria-labelledby="admin-invoices">
             <Typography id="admin-invoices" variant="h6" component="h2" gutterBottom>
@@ -71,14 +91,6 @@ export function AdminPage() {
             </Suspense>
           </section>
         )}
-        <section aria-labelledby="admin-supervisor-releases">
-          <Typography id="admin-supervisor-releases" variant="h6" component="h2" gutterBottom>
-            {t('admin.supervisor_releases_title')}
-          </Typography>
-          <Suspense fallback={null}>
-            <SupervisorReleasesSection canPublish={administrator} />
-          </Suspense>
-        </section>
       </Stack>
     </>
   );
