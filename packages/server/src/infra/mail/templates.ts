@@ -183,7 +183,9 @@ export interface InvoiceIssued {
   invoiceNumber: string;
   /** Formatted total, e.g. `$99.00 USD`. */
   total: string;
-  /** `YYYY-MM-DD`, or null when it is already paid. */
+  /** Paid already (a card charge): no payment is asked for. */
+  paid?: boolean | undefined;
+  /** `YYYY-MM-DD`; null: due on receipt. */
   dueOn: string | null;
   /** Absolute link to the organization's billing page, where the PDF is downloaded. */
   billingUrl: string;
@@ -194,8 +196,8 @@ export interface InvoiceIssued {
 export function invoiceIssued(p: InvoiceIssued): RenderedMail {
   const url = checkedUrl(p.billingUrl);
   const subject = `Invoice ${oneLine(p.invoiceNumber)} for ${oneLine(p.organizationName)}: ${oneLine(p.total)}`;
-  const due = p.dueOn ? `It is due on ${p.dueOn}.` : 'It is paid: no action is needed.';
-  const how = p.dueOn && p.paymentInstructions?.trim() ? p.paymentInstructions.trim() : undefined;
+  const due = p.paid ? 'It is paid: no action is needed.' : p.dueOn ? `It is due on ${p.dueOn}.` : 'It is due on receipt.';
+  const how = !p.paid && p.paymentInstructions?.trim() ? p.paymentInstructions.trim() : undefined;
   const footer = 'You receive this e-mail because it is the billing e-mail of this organization (or you administer it).';
   const text = [
     `Invoice ${p.invoiceNumber} for the organization "${p.organizationName}" totals ${p.total}.`,
