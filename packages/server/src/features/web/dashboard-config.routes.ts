@@ -20,16 +20,16 @@ function stripePublishableKey(app: FastifyInstance): string | null {
  */
 export async function dashboardConfigRoutes(
   app: FastifyInstance,
-  opts: { map?: MapOptions; docsUrl?: string | undefined; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined },
+  opts: { map?: MapOptions; docsUrl?: string | undefined; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined; billing?: boolean | undefined },
 ): Promise<void> {
   const body = {
     mapTileUrl: opts.map?.tileUrl ?? null,
     mapAttribution: opts.map?.attribution ?? null,
     // Where the dashboard's documentation links go (FLOTILLA_DOCS_URL; default the guides
-    // this server ships at /docs/), and whether billing exists (seat prices are shown only
-    // then; no install has billing yet).
+    // this server ships at /docs/), and whether billing is on (FLOTILLA_BILLING; seat prices,
+    // plan limits and the billing pages apply only then).
     docsUrl: opts.docsUrl ?? '/docs/',
-    billing: false,
+    billing: opts.billing === true,
     // Sign-up captcha (FLOTILLA_CAPTCHA_SITE_KEY; null = the dashboard sends a dummy response)
     // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
     captchaSiteKey: opts.captchaSiteKey ?? null,
