@@ -1,0 +1,28 @@
+/**
+ * Spec 3 §5 payment form (the manual provider's billing address): a billing address, the name
+ * split in two, the phone always asked. Each field is bounded (a bounded request).
+ */
+export const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'vat_number', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'phone'] as const;
+export type AddressField = (typeof ADDRESS_FIELDS)[number];
+export type AddressValues = Record<AddressField, string>;
+export const REQUIRED_ADDRESS_FIELDS: readonly AddressField[] = ['first_name', 'last_name', 'address1', 'city', 'zip', 'country', 'phone'];
+export const ADDRESS_FIELD_MAX = 200;
+
+export const emptyAddress = (): AddressValues => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, ''])) as AddressValues;
+
+/** The required fields left empty. */
+export function missingAddressFields(values: AddressValues): AddressField[] {
+  return REQUIRED_ADDRESS_FIELDS.filter((f) => values[f].trim().length === 0);
+}
+
+/** The manual provider's `PATCH …/info` body: the choice and the address (docs/billing.md). */
+export function manualBillingInfoBody(values: AddressValues): Record<string, string> {
+  const body: Record<string, string> = { token_type: 'manual', token_id: 'manual' };
+  for (const f of ADDRESS_FIELDS) {
+    const v = values[f].trim().slice(0, ADDRESS_FIELD_MAX);
+    if (v.length > 0) body[f] = v;
+  }
+  const fullName = [body.first_name, body.last_name].filter(Boolean).join(' ');
+  if (fullName) body.full_name = fullName;
+  return body;
+}
