@@ -29,9 +29,13 @@ import { DevicePricingTable, SeatPricingTable } from '../components/pricing-tabl
 // The dialogs load when opened (the first-page budget).
 const ChangePlanDialog = lazy(async () => ({ default: (await import('../components/change-plan-dialog')).ChangePlanDialog }));
 const PaymentFormDialog = lazy(async () => ({ default: (await import('../components/payment-form-dialog')).PaymentFormDialog }));
+const CardPaymentForm = lazy(async () => ({ default: (await import('../components/card-payment-form')).CardPaymentForm }));
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
 
 type Proposal = { code: string; cycle: BillingCycle };
+
+/** The query parameters the page reads once and then drops (spec 3 §2). */
+const RETURN_PARAMS = ['plan', 'cycle', 'setup-intent', 'setup_intent', 'setup_intent_client_secret', 'redirect_status', 'then-propose-plan-tier', 'then-propose-plan-cycle'];
 
 /** /orgs/{orgId}/billing with billing on (spec 3 §2): the cards, the plans table and the plan-change flow (§4). */
 export function BillingPage({ orgId, companyName, config }: { orgId: number; companyName: string | null; config: InstallConfig }) {
@@ -70,14 +74,15 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
   const handledParams = useRef(false);
   useEffect(() => {
     if (handledParams.current || !plan.data || !catalogue.data || info.data === undefined) return;
-    const setupIntent = params.get('setup-intent');
+    // Stripe's own return parameter is `setup_intent`; the spec names it `setup-intent`.
+    const setupIntent = params.get('setup-intent') ?? params.get('setup_intent');
     const fromQuery = proposalFromParams(params, 'plan', 'cycle');
     const afterSetup = proposalFromParams(params, 'then-propose-plan-tier', 'then-propose-plan-cycle');
     if (!setupIntent && !fromQuery) return;
     handledParams.current = true;
     setParams(
       (p) => {
-        for (const k of ['plan', 'cycle', 'setup-intent', 'then-propose-plan-tier', 'then-propose-plan-cycle']) p.delete(k);
+        for (const k of RETURN_PARAMS) p.delete(k);
         return p;
       },
       { replace: true },
@@ -170,7 +175,22 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
       </Stack>
 
       <Suspense fallback={null}>
-        {paymentForm && (
+        {paymentForm && config.stripePublishableKey && config.stripeJsUrl && (
+          <CardPaymentForm
+            orgId={orgId}
+            publishableKey={config.stripePublishableKey}
+            scriptUrl={config.stripeJsUrl}
+            companyName={companyName}
+            then={paymentForm.then}
+            onClose={() => setPaymentForm(null)}
+            onSaved={() => {
+              const then = paymentForm.then;
+              setPaymentForm(null);
+              if (then) setProposal(then);
+            }}
+          />
+        )}
+        {paymentForm && !(config.stripePublishableKey && config.stripeJsUrl) && (
           <PaymentFormDialog
             orgId={orgId}
             current={info.data}
