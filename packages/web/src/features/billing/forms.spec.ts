@@ -26,8 +26,6 @@ describe('payment form (spec 3 §5)', () => {
     expect(manualBillingInfoBody(values)).toEqual({
       token_type: 'manual',
       token_id: 'manual',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
       full_name: 'Ada Lovelace',
       address1: '1 Road',
       city: 'London',

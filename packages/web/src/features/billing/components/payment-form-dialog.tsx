@@ -5,7 +5,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
 import { setCompanyName, useUpdateBillingInfo, type PaymentMethod } from '../api/billing-api';
-import { ADDRESS_FIELD_MAX, ADDRESS_FIELDS, REQUIRED_ADDRESS_FIELDS, emptyAddress, manualBillingInfoBody, missingAddressFields, type AddressField, type AddressValues } from '../payment-form';
+import { ADDRESS_FIELD_MAX, ADDRESS_FIELDS, addressFieldMax, REQUIRED_ADDRESS_FIELDS, emptyAddress, manualBillingInfoBody, missingAddressFields, type AddressField, type AddressValues } from '../payment-form';
 
 const AUTOCOMPLETE: Record<AddressField, string> = {
   first_name: 'given-name',
@@ -103,7 +103,7 @@ export function PaymentFormDialog({
       autoComplete={AUTOCOMPLETE[f]}
       required={REQUIRED_ADDRESS_FIELDS.includes(f)}
       value={values[f]}
-      inputProps={{ maxLength: ADDRESS_FIELD_MAX }}
+      inputProps={{ maxLength: addressFieldMax(f) }}
       onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
       error={touched && missing.has(f) ? t('billing.form.required') : undefined}
     />

@@ -81,7 +81,7 @@ export function CurrentPlanCard({ plan }: { plan: QueryState<BillingPlanInfo> })
 /** Spec 3 §2 add-ons: the prepaid add-on plan, if any. */
 export function AddonsCard({ plan }: { plan: QueryState<BillingPlanInfo> }) {
   const { t } = useTranslation();
-  const addOns = plan.data?.addonPlan?.addOns ?? [];
+  const addOns = (plan.data?.addonPlan?.addOns ?? []).filter((a) => cents(a.quantity) > 0);
   return (
     <BillingCard title={t('billing.addons.heading')}>
       {plan.isError ? (
@@ -181,7 +181,9 @@ export function NextBillCard({ plan, usage }: { plan: QueryState<BillingPlanInfo
       </BillingCard>
     );
   }
-  const bill = nextBill(cents(plan.data.billing.totalCostCents), cents(plan.data.addonPlan?.billing.totalCostCents), usageRows(usage.data).totalCents);
+  // The plan's own charge; the add-ons are the add-on plan's total (the plan total includes both).
+  const planCents = plan.data.billing.charges.filter((c) => c.itemType === 'plan').reduce((sum, c) => sum + cents(c.unitCostCents) * (cents(c.quantity) || 1), 0);
+  const bill = nextBill(planCents, cents(plan.data.addonPlan?.billing.totalCostCents), usageRows(usage.data).totalCents);
   const rows: Array<[string, number, string?]> = [
     [t('billing.next_bill.plan'), bill.plan],
     [t('billing.next_bill.addons'), bill.addons],
