@@ -152,9 +152,10 @@ async function fillAddress(page: Page) {
   await form.getByLabel('Phone').fill('+44 20 7946 0000');
 }
 
-/** Signs in as the e2e platform administrator in a second page and marks the invoice paid in /admin. */
+/** Signs in as the e2e platform administrator in another browser context and marks the invoice paid in /admin (confirmed). */
 async function markPaidInAdmin(page: Page, invoiceNumber: string) {
-  const admin = await page.context().browser()!.newPage({ baseURL: BILLING_URL });
+  const context = await page.context().browser()!.newContext({ baseURL: BILLING_URL });
+  const admin = await context.newPage();
   try {
     await signIn(admin, PLATFORM_ADMIN.username, PLATFORM_ADMIN.password);
     await admin.goto('/admin');
@@ -162,9 +163,11 @@ async function markPaidInAdmin(page: Page, invoiceNumber: string) {
     await expect(row).toBeVisible({ timeout: 30_000 });
     await row.getByRole('button', { name: /mark.*paid/i }).click();
     const dialog = admin.getByRole('dialog');
-    if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button', { name: /mark.*paid|confirm/i }).click();
-    await expect(row.getByText(/^paid$/i)).toBeVisible({ timeout: 30_000 });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: /mark.*paid/i }).click();
+    // The section lists unpaid invoices: the paid one leaves it.
+    await expect(row).toHaveCount(0, { timeout: 30_000 });
   } finally {
-    await admin.close();
+    await context.close();
   }
 }
