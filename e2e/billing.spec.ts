@@ -137,6 +137,16 @@ test.describe('billing on', () => {
     await expect(page.getByText('plan updated')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText(/^Free plan, billed monthly$/)).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
+
+    // `plan` and `cycle` propose a change on load (the payment method is kept): the dialog, dismissed.
+    await page.goto(`/orgs/${orgId}/billing?plan=pilot-v2&cycle=annual#billing-plans`);
+    const proposed = page.getByRole('dialog', { name: 'Change plan to Pilot' });
+    await expect(proposed).toBeVisible({ timeout: 30_000 });
+    await expect(proposed.getByText(/^Pilot, billed annually:/)).toBeVisible();
+    await proposed.getByRole('button', { name: 'Cancel' }).click();
+    await expect(proposed).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/billing#billing-plans$`));
+    await expect(page.getByText(/^Free plan, billed monthly$/)).toBeVisible();
   });
 });
 

@@ -100,6 +100,16 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
     }
   });
 
+  // #billing-plans / #payment-method: scroll there once the cards have drawn (spec 3 §2 anchors).
+  const scrolled = useRef(false);
+  const ready = !!plan.data && !!catalogue.data && info.data !== undefined;
+  useEffect(() => {
+    if (scrolled.current || !ready) return;
+    scrolled.current = true;
+    const id = window.location.hash.slice(1);
+    if (id === 'billing-plans' || id === 'payment-method') document.getElementById(id)?.scrollIntoView();
+  }, [ready]);
+
   const target = proposal ? plans.find((p) => p.code === proposal.code) : undefined;
   const view = target
     ? proposalView({ target, current: currentPlan, paymentType: info.data?.type, devices: { total: devices.data ?? 0, frozen: 0 } })
