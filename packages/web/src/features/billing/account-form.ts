@@ -1,20 +1,20 @@
-import { isValidEmail } from '@flotilla/model';
-
-/** The most cc addresses one account keeps (a bounded request). */
-export const MAX_CC_EMAILS = 10;
+import { billingAccountProblem } from '@flotilla/model';
 
 /**
- * Spec 3 §5 billing account form: the email is required and must be an email; cc emails are a
- * comma-separated list of emails. Returns the body to send, or which rule failed.
+ * Spec 3 §5 billing account form: the email is required; the rest is the model's
+ * `billingAccountProblem` (the server's own rule: a valid email, at most 10 valid, distinct cc
+ * emails). CC emails are typed as a comma-separated list.
  */
-export function readAccountForm(email: string, cc: string): { ok: true; body: { email: string; cc_emails: string[] } } | { ok: false; error: 'required' | 'invalid_email' | 'invalid_cc' } {
+export function readAccountForm(email: string, cc: string): { ok: true; body: { email: string; cc_emails: string[] } } | { ok: false; error: 'required' } | { ok: false; error: 'invalid'; message: string; field: 'email' | 'cc' } {
   const trimmed = email.trim();
   if (trimmed.length === 0) return { ok: false, error: 'required' };
-  if (!isValidEmail(trimmed)) return { ok: false, error: 'invalid_email' };
   const ccEmails = cc
     .split(/[,;\s]+/)
     .map((e) => e.trim())
     .filter((e) => e.length > 0);
-  if (ccEmails.length > MAX_CC_EMAILS || ccEmails.some((e) => !isValidEmail(e))) return { ok: false, error: 'invalid_cc' };
-  return { ok: true, body: { email: trimmed, cc_emails: [...new Set(ccEmails)] } };
+  const emailProblem = billingAccountProblem({ email: trimmed });
+  if (emailProblem) return { ok: false, error: 'invalid', message: emailProblem, field: 'email' };
+  const problem = billingAccountProblem({ email: trimmed, cc_emails: ccEmails });
+  if (problem) return { ok: false, error: 'invalid', message: problem, field: 'cc' };
+  return { ok: true, body: { email: trimmed, cc_emails: ccEmails } };
 }

@@ -6,14 +6,15 @@ import { addressLines, cardBrand } from './payment-method-text';
 describe('billing account form (spec 3 §5)', () => {
   it('requires an email and a valid one', () => {
     expect(readAccountForm('  ', '')).toEqual({ ok: false, error: 'required' });
-    expect(readAccountForm('not-an-email', '')).toEqual({ ok: false, error: 'invalid_email' });
+    expect(readAccountForm('not-an-email', '')).toEqual({ ok: false, error: 'invalid', field: 'email', message: 'Please enter a valid email address' });
   });
   it('reads cc emails as a list and refuses an invalid one', () => {
     expect(readAccountForm('a@example.com', 'b@example.com, c@example.com')).toEqual({
       ok: true,
       body: { email: 'a@example.com', cc_emails: ['b@example.com', 'c@example.com'] },
     });
-    expect(readAccountForm('a@example.com', 'b@example.com, nope')).toEqual({ ok: false, error: 'invalid_cc' });
+    expect(readAccountForm('a@example.com', 'b@example.com, nope')).toMatchObject({ ok: false, error: 'invalid', field: 'cc' });
+    expect(readAccountForm('a@example.com', 'b@example.com, B@example.com')).toEqual({ ok: false, error: 'invalid', field: 'cc', message: 'Each cc recipient may be listed once' });
   });
 });
 

@@ -1,3 +1,5 @@
+import { BILLING_ADDRESS_FIELD_MAX, BILLING_VAT_NUMBER_MAX } from '@flotilla/model';
+
 /**
  * Spec 3 §5 payment form (the manual provider's billing address): a billing address, the name
  * split in two, the phone always asked. Each field is bounded (a bounded request).
@@ -6,9 +8,9 @@ export const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'vat_number
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 export type AddressValues = Record<AddressField, string>;
 export const REQUIRED_ADDRESS_FIELDS: readonly AddressField[] = ['first_name', 'last_name', 'address1', 'city', 'zip', 'country', 'phone'];
-export const ADDRESS_FIELD_MAX = 200;
+export const ADDRESS_FIELD_MAX = BILLING_ADDRESS_FIELD_MAX;
 /** The server's bounds per field (docs/billing.md, `PATCH …/info`); the rest take ADDRESS_FIELD_MAX. */
-export const ADDRESS_FIELD_LIMITS: Partial<Record<AddressField, number>> = { zip: 32, country: 64, phone: 64, vat_number: 32 };
+export const ADDRESS_FIELD_LIMITS: Partial<Record<AddressField, number>> = { zip: 32, country: 64, phone: 64, vat_number: BILLING_VAT_NUMBER_MAX };
 export const addressFieldMax = (f: AddressField) => ADDRESS_FIELD_LIMITS[f] ?? ADDRESS_FIELD_MAX;
 
 export const emptyAddress = (): AddressValues => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, ''])) as AddressValues;

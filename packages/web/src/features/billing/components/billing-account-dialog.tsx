@@ -14,14 +14,14 @@ export function BillingAccountDialog({ orgId, email, ccEmails, onClose }: { orgI
   const run = useRunMutation();
   const [emailValue, setEmail] = useState(email);
   const [cc, setCc] = useState(ccEmails.join(', '));
-  const [error, setError] = useState<'invalid_email' | 'invalid_cc' | null>(null);
+  const [error, setError] = useState<{ field: 'email' | 'cc'; message: string } | null>(null);
   const empty = emailValue.trim().length === 0;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const read = readAccountForm(emailValue, cc);
     if (!read.ok) {
-      if (read.error !== 'required') setError(read.error);
+      if (read.error === 'invalid') setError({ field: read.field, message: read.message });
       return;
     }
     setError(null);
@@ -48,7 +48,7 @@ export function BillingAccountDialog({ orgId, email, ccEmails, onClose }: { orgI
           setEmail(e.target.value);
           setError(null);
         }}
-        error={error === 'invalid_email' ? t('errors.invalid_email') : undefined}
+        error={error?.field === 'email' ? error.message : undefined}
       />
       <TextInput
         id="billing-account-cc"
@@ -58,7 +58,7 @@ export function BillingAccountDialog({ orgId, email, ccEmails, onClose }: { orgI
           setCc(e.target.value);
           setError(null);
         }}
-        error={error === 'invalid_cc' ? t('errors.invalid_email') : undefined}
+        error={error?.field === 'cc' ? error.message : undefined}
         helperText={t('billing.account.cc_help')}
       />
       {empty && (

@@ -28,7 +28,7 @@ export function CardPaymentForm({
 }: {
   orgId: number;
   publishableKey: string;
-  scriptUrl: string;
+  scriptUrl: string | null;
   companyName: string | null;
   then: { code: string; cycle: BillingCycle } | null;
   onSaved: () => void;
@@ -48,6 +48,10 @@ export function CardPaymentForm({
   useEffect(() => {
     let cancelled = false;
     const mounted: Array<{ destroy(): void }> = [];
+    if (!scriptUrl) {
+      setState('failed');
+      return;
+    }
     loadStripe(scriptUrl).then(
       (Stripe) => {
         if (cancelled || !paymentBox.current || !addressBox.current) return;

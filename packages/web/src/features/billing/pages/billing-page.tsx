@@ -185,7 +185,7 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
       </Stack>
 
       <Suspense fallback={null}>
-        {paymentForm && config.stripePublishableKey && config.stripeJsUrl && (
+        {paymentForm && config.stripePublishableKey && (
           <CardPaymentForm
             orgId={orgId}
             publishableKey={config.stripePublishableKey}
@@ -200,7 +200,7 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
             }}
           />
         )}
-        {paymentForm && !(config.stripePublishableKey && config.stripeJsUrl) && (
+        {paymentForm && !config.stripePublishableKey && (
           <PaymentFormDialog
             orgId={orgId}
             current={info.data}
