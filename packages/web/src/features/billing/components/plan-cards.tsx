@@ -14,6 +14,8 @@ export function resourceLabel(resource: string): string {
   return resource;
 }
 
+const FOOTER_CELL = { fontWeight: 600, fontSize: 'inherit', color: 'text.primary' } as const;
+
 interface QueryState<T> {
   data: T | undefined;
   isError: boolean;
@@ -65,8 +67,10 @@ export function CurrentPlanCard({ plan }: { plan: QueryState<BillingPlanInfo> })
             </TableBody>
             <TableFooter>
               <TableRow>
-                <TableCell colSpan={3}>{t('billing.current_plan.total')}</TableCell>
-                <TableCell align="right" data-testid="plan-total">
+                <TableCell colSpan={3} sx={FOOTER_CELL}>
+                  {t('billing.current_plan.total')}
+                </TableCell>
+                <TableCell align="right" data-testid="plan-total" sx={FOOTER_CELL}>
                   {formatCents(cents(plan.data.billing.totalCostCents))}
                 </TableCell>
               </TableRow>
@@ -152,8 +156,10 @@ export function UsageCard({ usage }: { usage: QueryState<BillingUsage> }) {
           </TableBody>
           <TableFooter>
             <TableRow>
-              <TableCell colSpan={5}>{t('billing.usage.total')}</TableCell>
-              <TableCell align="right" data-testid="usage-total">
+              <TableCell colSpan={5} sx={FOOTER_CELL}>
+                {t('billing.usage.total')}
+              </TableCell>
+              <TableCell align="right" data-testid="usage-total" sx={FOOTER_CELL}>
                 {formatCents(totalCents)}
               </TableCell>
             </TableRow>
