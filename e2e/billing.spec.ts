@@ -17,7 +17,8 @@ import { newEmail, signIn } from './support/users';
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
 test.use({ bypassCSP: true });
 
-const BILLING_URL = `http://127.0.0.1:${E2E_PORTS.billingServer}`;
+// The second node (support/second-node.ts), started below with billing on.
+const BILLING_URL = `http://127.0.0.1:${E2E_PORTS.server2}`;
 
 async function newOrganization(request: Parameters<typeof apiAs>[0], user: Awaited<ReturnType<typeof registerApiUser>>, name: string) {
   const { id } = await apiAs<{ id: number }>(request, user, 'POST', '/v7/organization', { name });
@@ -41,7 +42,7 @@ test.describe('billing on', () => {
   let node: SecondNode;
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    node = await startSecondNode({ port: E2E_PORTS.billingServer, env: { FLOTILLA_BILLING: 'on' } });
+    node = await startSecondNode({ FLOTILLA_BILLING: 'on' });
   });
   test.afterAll(async () => {
     await node?.stop();
