@@ -171,14 +171,12 @@ async function markPaidInAdmin(page: Page, invoiceNumber: string) {
   try {
     await signIn(admin, PLATFORM_ADMIN.username, PLATFORM_ADMIN.password);
     await admin.goto('/admin');
-    const row = admin.getByRole('row').filter({ hasText: invoiceNumber });
+    const row = admin.getByRole('table', { name: 'Unpaid invoices' }).getByRole('row').filter({ hasText: invoiceNumber });
     await expect(row).toBeVisible({ timeout: 30_000 });
-    await row.getByRole('button', { name: /mark.*paid/i }).click();
-    const dialog = admin.getByRole('dialog');
-    await expect(dialog).toBeVisible();
-    await dialog.getByRole('button', { name: /mark.*paid/i }).click();
-    // The section lists unpaid invoices: the paid one leaves it.
-    await expect(row).toHaveCount(0, { timeout: 30_000 });
+    await row.getByRole('button', { name: `Mark paid ${invoiceNumber}` }).click();
+    const dialog = admin.getByRole('dialog', { name: `Mark invoice ${invoiceNumber} paid?` });
+    await dialog.getByRole('button', { name: 'Mark paid' }).click();
+    await expect(admin.getByText(`Invoice ${invoiceNumber} marked paid`)).toBeVisible({ timeout: 30_000 });
   } finally {
     await context.close();
   }
