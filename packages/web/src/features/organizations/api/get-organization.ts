@@ -12,7 +12,7 @@ export async function getOrganization(id: number) {
   const organization = await sdk.pine.get({
     resource: 'organization',
     id,
-    options: { $select: ['id', 'name', 'handle', 'created_at', 'logo_image', 'is_frozen'] },
+    options: { $select: ['id', 'name', 'handle', 'created_at', 'logo_image', 'is_frozen', 'company_name'] },
   });
   return organization ?? null;
 }
