@@ -174,6 +174,19 @@ export const DEFAULT_CATALOGUE: Catalogue = {
   ],
 };
 
+/**
+ * How many units of a usage resource a plan includes: for devices, the plan's `plan_feature`
+ * quantity (10 on free); for seats, one administrator (every organization needs one, so its
+ * first administrator is never billed) and no other seat (`member:operator` among a plan's
+ * features is the capability to have operators, not a free seat). One rule for the plan's
+ * charges, the usage ledger's overage and the dashboard.
+ */
+export function includedQuantity(resource: string, includes: Readonly<Record<string, number>>): number {
+  if (resource.startsWith('device:')) return includes[resource] ?? 0;
+  if (resource === seatFeature('administrator')) return 1;
+  return 0;
+}
+
 /** Spec 3 §9: annual price / 12 is the monthly cost. */
 export function monthlyCost(plan: Pick<CataloguePlan, 'monthlyPrice' | 'annualPrice'>, cycle: BillingCycle): number {
   return cycle === 'annual' ? Math.round(plan.annualPrice / 12) : plan.monthlyPrice;

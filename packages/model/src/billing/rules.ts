@@ -76,5 +76,14 @@ export function creditsNeeded(input: { currentDevices: number; estimatedDevices:
   const { currentDevices, estimatedDevices, includedDevices, months, balance } = input;
   return Math.max(0, Math.ceil(((currentDevices + estimatedDevices - includedDevices) * months) / 2) - balance);
 }
+/**
+ * One credit covers this many device-months beyond the plan (the runway formula's `/ 2`,
+ * spec 3 §5): covering `devices` for a period of `months` takes ceil(devices × months / 2).
+ */
+export const DEVICE_MONTHS_PER_CREDIT = 2;
+export const creditsToCover = (devices: number, months: number) => Math.ceil((devices * months) / DEVICE_MONTHS_PER_CREDIT);
+/** Devices that `credits` cover for a period of `months`. */
+export const devicesCoveredBy = (credits: number, months: number) => Math.floor((credits * DEVICE_MONTHS_PER_CREDIT) / months);
+
 /** Default notification threshold: twice the device count (spec 3 §5). */
 export const defaultCreditThreshold = (deviceCount: number) => 2 * deviceCount;

@@ -6,6 +6,8 @@ import { Mailer } from '../../../infra/mail/mailer.js';
 import { addOrganizationMember, bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../../test/harness.js';
 import { featureId, seedDefaultCatalogue, subscribe } from '../../../../test/support/billing-catalogue.js';
 import { SmtpInbox } from '../../../../test/support/smtp-inbox.js';
+import { createFleet } from '../../../../test/support/fleet-helpers.js';
+import { closePeriodsOf } from '../invoices/index.js';
 import { availableCredits, CREDIT_NOTIFICATION_JOB } from './index.js';
 
 /*
@@ -208,5 +210,51 @@ describe('the low-credit notification', () => {
     const sdk = await sdkAs(admin);
     await sdk.pine.delete({ resource: 'organization_credit_notification', id: notificationId });
     expect(await sdk.pine.get({ resource: 'organization_credit_notification', options: { $filter: { organization: admin.orgId } } })).toEqual([]);
+  });
+});
+
+describe('credits paying for devices beyond the plan', () => {
+  it('cover whole devices in /usage (consumed, overage reduced) and are spent, soonest-expiring first, when the period closes', async () => {
+    const owner = await signUp(app);
+    await subscribe(t.db, owner.orgId, 'pilot-v2');
+    expect((await setUpInvoicePayment(owner)).statusCode).toBe(200);
+    const fleet = await createFleet(app, t.db, owner, `CreditFleet${owner.userId}`);
+    // 103 microservices devices: 3 beyond the pilot plan's 100.
+    await t.db.query(
+      `WITH actors AS (INSERT INTO actor SELECT FROM generate_series(1, 103) RETURNING id)
+       INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type)
+       SELECT a.id, md5(random()::text || a.id), 'credit-' || a.id, $1, (SELECT is_for__device_type FROM application WHERE id = $1) FROM actors a`,
+      [fleet],
+    );
+    const usage = async () => {
+      const res = await app.inject({ method: 'GET', url: `/billing/v1/account/${owner.orgId}/usage`, headers: bearer(owner.token) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ peakUsage: Record<string, number>; overage: Record<string, number>; charges: Record<string, number>; creditConsumption: Record<string, number> }>();
+    };
+    const resource = deviceFeature('microservices-v1');
+    const before = await usage();
+    expect(before.peakUsage[resource]).toBe(103);
+    expect(before.overage[resource]).toBe(3);
+    expect(before.creditConsumption).toEqual({});
+
+    const sdk = await sdkAs(owner);
+    await sdk.models.creditBundle.create(owner.orgId, credits, 1); // expires last
+    await sdk.models.creditBundle.create(owner.orgId, credits, 5);
+    await t.db.query(`UPDATE credit_bundle SET expires_on__date = now() + interval '1 year' WHERE belongs_to__organization = $1 AND original_quantity = 5`, [owner.orgId]);
+    // A credit covers two device-months: 3 devices for a month take ceil(3 / 2) = 2 credits.
+    const covered = await usage();
+    expect(covered.creditConsumption).toEqual({ [resource]: 2 });
+    expect(covered.overage[resource]).toBe(0);
+    expect(covered.charges[resource]).toBe(0);
+
+    await t.db.query(`UPDATE subscription SET current_period_ends_on__date = now() - interval '1 minute' WHERE is_for__organization = $1 AND is_active`, [owner.orgId]);
+    const [invoice] = await closePeriodsOf(app, owner.orgId);
+    expect(invoice?.total_in_cents).toBe(29900); // the next month of the plan; no device overage line
+    expect(await availableCredits(t.db, owner.orgId)).toBe(4);
+    const { rows } = await t.db.query<{ original_quantity: number; available_balance: number }>(
+      'SELECT original_quantity, available_balance FROM credit_bundle WHERE belongs_to__organization = $1 ORDER BY original_quantity',
+      [owner.orgId],
+    );
+    expect(rows).toEqual([{ original_quantity: 1, available_balance: 1 }, { original_quantity: 5, available_balance: 3 }]);
   });
 });

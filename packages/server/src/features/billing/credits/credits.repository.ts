@@ -90,6 +90,27 @@ export async function availableCredits(db: Db, organization: number, now: Date =
   return Number(rows[0]!.n);
 }
 
+/**
+ * Spends `credits` from the organization's counted, unexpired bundles, the soonest to expire
+ * first; answers how many could not be spent (0 when the balance sufficed).
+ */
+export async function spendCredits(db: Db, organization: number, credits: number, now: Date): Promise<number> {
+  const { rows } = await db.query<{ id: number; available_balance: number }>(
+    `SELECT id, available_balance FROM credit_bundle
+      WHERE belongs_to__organization = $1 AND payment_status = ANY($2) AND expires_on__date > $3 AND available_balance > 0
+      ORDER BY expires_on__date, id FOR UPDATE`,
+    [organization, COUNTED_CREDIT_STATUSES, now],
+  );
+  let left = credits;
+  for (const bundle of rows) {
+    if (left <= 0) break;
+    const take = Math.min(left, bundle.available_balance);
+    await db.query('UPDATE credit_bundle SET available_balance = available_balance - $2, modified_at = now() WHERE id = $1', [bundle.id, take]);
+    left -= take;
+  }
+  return left;
+}
+
 export interface CreditNotificationRow {
   id: number;
   organization: number;

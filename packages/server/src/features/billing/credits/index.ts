@@ -3,6 +3,8 @@ import type { Rules } from '../../../infra/app/context.js';
 import type { JobDefinition } from '../../../infra/jobs/job-runner.js';
 import { registerCreditBundleRules } from './credit-bundle.hooks.js';
 import { creditNotificationJob } from './credit-notification.job.js';
+import { creditConsumption } from './credit-consumption.js';
+import { useCreditConsumptionSource } from '../usage/index.js';
 
 export { availableCredits } from './credits.repository.js';
 export { CREDIT_NOTIFICATION_JOB, checkCreditNotifications } from './credit-notification.job.js';
@@ -12,8 +14,9 @@ export { CREDIT_NOTIFICATION_JOB, checkCreditNotifications } from './credit-noti
  * rule (priced from the plan, charged through the payment provider) and the low-credit
  * notification's rules and job.
  */
-export async function setupCredits(_app: FastifyInstance, rules: Rules): Promise<void> {
+export async function setupCredits(app: FastifyInstance, rules: Rules): Promise<void> {
   registerCreditBundleRules(rules);
+  useCreditConsumptionSource(app, creditConsumption);
 }
 
 /** Durable jobs of credits: the low-credit notification check. */

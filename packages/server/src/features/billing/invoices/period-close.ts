@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../infra/db/db.js';
 import { billingEnabled } from '../access.js';
 import { paymentProvider, selectBillingCustomer } from '../payments/index.js';
-import { nextPeriod, periodEndingAt, recordUsageFor, selectActiveSubscription, selectOrganizationsWithEndedPeriods, updateSubscriptionPeriodEnd, usageSummary } from '../usage/index.js';
+import { creditConsumptionSource, nextPeriod, periodEndingAt, recordUsageFor, selectActiveSubscription, selectOrganizationsWithEndedPeriods, updateSubscriptionPeriodEnd, usageSummary } from '../usage/index.js';
 import { insertInvoice, selectBilledTo, selectInvoiceById, updateInvoiceCharge, type InvoiceLineInput, type InvoiceRow } from './invoice.repository.js';
 import { issueInvoiceMail } from './invoice-mail.js';
 import { recomputePastDue } from './past-due.js';
@@ -38,6 +38,9 @@ export async function closePeriodsOf(app: FastifyInstance, organization: number)
       const closed = periodEndingAt(end, sub.billing_cycle);
       const next = nextPeriod(end, sub.billing_cycle);
       const usage = await usageSummary(app, tx, sub, closed);
+      // Credits that paid for the closed period's devices beyond the plan are spent now.
+      const spent = Object.values(usage.creditConsumption).reduce((sum, n) => sum + n, 0);
+      if (spent > 0) await creditConsumptionSource(app)?.consume(tx, organization, spent, now);
       const lines: InvoiceLineInput[] = [];
       for (const [resource, over] of Object.entries(usage.overage)) {
         const charge = usage.charges[resource] ?? 0;

@@ -1,4 +1,5 @@
 import {
+  includedQuantity,
   BILLING_LIMIT_MESSAGES as M,
   DEVICE_CLASS_LABELS,
   DEVICE_CLASSES,
@@ -19,6 +20,7 @@ import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError, ConflictError, HttpError } from '../../../infra/errors.js';
 import { insertInvoice } from '../invoices/invoice.repository.js';
 import { issueInvoiceMail } from '../invoices/invoice-mail.js';
+import { INVOICE_DUE_DAYS } from '../invoices/period-close.js';
 import { paymentProvider, selectBillingCustomer } from '../payments/index.js';
 import {
   countDevices,
@@ -88,14 +90,14 @@ export async function planInfo(db: Db, orgId: number, now: Date) {
     const slug = seatFeature(role);
     const count = seats[role] ?? 0;
     if (count === 0) continue;
-    const over = Math.max(0, count - (plan.includes[slug] ?? 0));
+    const over = Math.max(0, count - includedQuantity(slug, plan.includes));
     addons.push({ itemType: 'addon', name: SEAT_ROLE_LABELS[role], code: slug, unitCostCents: String(plan.addons[slug] ?? 0), quantity: String(over), isQuantifiable: true });
   }
   for (const c of DEVICE_CLASSES) {
     const slug = deviceFeature(c);
     const count = devices[c] ?? 0;
     if (count === 0) continue;
-    const over = Math.max(0, count - (plan.includes[slug] ?? 0));
+    const over = Math.max(0, count - includedQuantity(slug, plan.includes));
     addons.push({ itemType: 'addon', name: DEVICE_CLASS_LABELS[c], code: slug, unitCostCents: String(plan.addons[slug] ?? 0), quantity: String(over), isQuantifiable: true });
   }
   const base: Charge = { itemType: 'plan', name: plan.title, code: plan.billing_code, unitCostCents: String(cyclePrice(plan, cycle)), quantity: '1', isQuantifiable: false };
@@ -182,7 +184,7 @@ export async function changePlan(
         state: 'open',
         lines: [{ code: target.billing_code, description: `${target.title} plan (${cycle})`, quantity: 1, unitCostCents: price }],
         issuedAt: now,
-        dueOn: now,
+        dueOn: new Date(now.getTime() + INVOICE_DUE_DAYS * 24 * 60 * 60 * 1000),
         periodStart: now,
         periodEnd: created.current_period_ends_on__date,
         provider: provider.kind,

@@ -169,8 +169,9 @@ describe('GET /billing/v1/account/{org}/plan', () => {
     expect(plan).toMatchObject({ tier: 'free', code: 'free', title: 'Free', intervalUnit: 'month', support: { name: 'community' } });
     expect(new Date(plan.currentPeriodEndDate!).getTime()).toBeGreaterThan(Date.now());
     const charges = Object.fromEntries(plan.billing.charges.map((c) => [c.code, [c.unitCostCents, c.quantity]]));
-    expect(charges).toEqual({ free: ['0', '1'], 'member:administrator': ['4900', '1'], 'member:developer': ['4900', '1'], 'device:microservices-v1': ['0', '0'] });
-    expect(plan.billing.totalCostCents).toBe('9800');
+    expect(charges).toEqual({ free: ['0', '1'], 'member:administrator': ['4900', '0'], 'member:developer': ['4900', '1'], 'device:microservices-v1': ['0', '0'] });
+    // The first administrator's seat is included (the model's includedQuantity).
+    expect(plan.billing.totalCostCents).toBe('4900');
   });
 });
 

@@ -4,7 +4,7 @@ import type { JobDefinition } from '../../../infra/jobs/job-runner.js';
 import { requireBillingAccess } from '../access.js';
 import { currentUsage, recordAllUsage } from './usage.service.js';
 
-export { recordUsageFor, recordAllUsage, usageSummary, includedQuantity, useCreditConsumptionSource, type CreditConsumptionSource, type UsageSummary } from './usage.service.js';
+export { recordUsageFor, recordAllUsage, usageSummary, useCreditConsumptionSource, creditConsumptionSource, type CreditConsumptionSource, type UsageSummary } from './usage.service.js';
 export { selectActiveSubscription, updateSubscriptionPeriodEnd, selectOrganizationsWithEndedPeriods } from './usage.repository.js';
 export { currentPeriod, periodEndingAt, nextPeriod, addMonths, periodMonths, type ActiveSubscription } from './period.js';
 

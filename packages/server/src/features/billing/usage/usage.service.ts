@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { devicesCoveredBy, includedQuantity } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
 import { billingEnabled } from '../access.js';
 import { currentPeriod, periodMonths, type ActiveSubscription } from './period.js';
@@ -34,28 +35,25 @@ export async function recordAllUsage(app: FastifyInstance): Promise<number> {
   return n;
 }
 
-/**
- * What a plan includes of a resource: devices, the plan's included quantity of their class;
- * seats, one administrator (the organization's owner) and no other role (`member:operator`
- * among a plan's features is the capability to have operators, not a free seat).
- */
-export function includedQuantity(resource: string, prices: PlanPrices): number {
-  if (resource.startsWith('device:')) return prices.includes[resource] ?? 0;
-  if (resource === 'member:administrator') return 1;
-  return 0;
-}
 
-/** Device credits consumed in a period, by resource (the credits slice sets the source). */
-export type CreditConsumptionSource = (db: Db, organization: number, period: { start: Date; end: Date }) => Promise<Record<string, number>>;
+/**
+ * Device credits (the credits part sets the source): `cover` says how many credits, by device
+ * resource, pay for the overage of a period of `months` (whole devices only, within the
+ * balance); `consume` deducts them from the organization's bundles when the period closes.
+ */
+export interface CreditConsumptionSource {
+  cover(db: Db, organization: number, overage: Record<string, number>, months: number, now: Date): Promise<Record<string, number>>;
+  consume(db: Db, organization: number, credits: number, now: Date): Promise<void>;
+}
 const creditSources = new WeakMap<FastifyInstance, CreditConsumptionSource>();
 
-/**
- * The hook for the credits slice: how many device credits an organization consumed in a
- * period, by resource. Until it is set, `creditConsumption` is `{}` and nothing is deducted.
- */
+/** The hook for the credits part. Until it is set, `creditConsumption` is `{}` and nothing is deducted. */
 export function useCreditConsumptionSource(app: FastifyInstance, source: CreditConsumptionSource): void {
   creditSources.set(app, source);
 }
+
+/** The credits part's source, if any (the period close deducts through it). */
+export const creditConsumptionSource = (app: FastifyInstance): CreditConsumptionSource | undefined => creditSources.get(app);
 
 export interface UsageSummary {
   currentUsage: Record<string, number>;
@@ -71,14 +69,18 @@ export interface UsageSummary {
 export async function usageSummary(app: FastifyInstance, db: Db, sub: ActiveSubscription, period: { start: Date; end: Date }): Promise<UsageSummary & { prices: PlanPrices }> {
   const rows = await selectUsage(db, sub.organization, period.start);
   const prices = await selectPlanPrices(db, sub.plan);
-  const source = creditSources.get(app);
-  const creditConsumption = source ? await source(db, sub.organization, period) : {};
-  const summary: UsageSummary = { currentUsage: {}, peakUsage: {}, overage: {}, charges: {}, creditConsumption };
   const months = periodMonths(sub.billing_cycle);
+  const beyondPlan: Record<string, number> = {};
+  for (const r of rows) beyondPlan[r.resource] = Math.max(0, r.peak_usage - includedQuantity(r.resource, prices.includes));
+  const source = creditSources.get(app);
+  const devicesOver = Object.fromEntries(Object.entries(beyondPlan).filter(([resource, over]) => resource.startsWith('device:') && over > 0));
+  const creditConsumption = source && Object.keys(devicesOver).length > 0 ? await source.cover(db, sub.organization, devicesOver, months, new Date(app.context.clock())) : {};
+  const summary: UsageSummary = { currentUsage: {}, peakUsage: {}, overage: {}, charges: {}, creditConsumption };
   for (const r of rows) {
     summary.currentUsage[r.resource] = r.current_usage;
     summary.peakUsage[r.resource] = r.peak_usage;
-    const over = Math.max(0, r.peak_usage - includedQuantity(r.resource, prices) - (creditConsumption[r.resource] ?? 0));
+    const covered = Math.min(beyondPlan[r.resource] ?? 0, devicesCoveredBy(creditConsumption[r.resource] ?? 0, months));
+    const over = (beyondPlan[r.resource] ?? 0) - covered;
     summary.overage[r.resource] = over;
     summary.charges[r.resource] = over * (prices.addons[r.resource] ?? 0) * months;
   }
