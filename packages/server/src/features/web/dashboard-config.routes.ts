@@ -12,6 +12,19 @@ function stripePublishableKey(app: FastifyInstance): string | null {
   return billing?.enabled === true && billing.provider?.kind === 'stripe' && billing.provider.publishableKey ? billing.provider.publishableKey : null;
 }
 
+/** Where the dashboard loads Stripe.js from, when billing runs with Stripe and it is configured. */
+export function stripeJsUrl(app: FastifyInstance): string | undefined {
+  const billing = app.context.config.billing;
+  return billing?.enabled === true && billing.provider?.kind === 'stripe' ? billing.provider.jsUrl : undefined;
+}
+
+/** The operator's name, contact and service agreement (the plans file's `seller`), when billing is on. */
+function billingSeller(app: FastifyInstance): { name: string; email: string | null; agreementUrl: string | null } | null {
+  const billing = app.context.config.billing;
+  const seller = billing?.enabled === true ? billing.catalogue?.seller : undefined;
+  return seller ? { name: seller.name, email: seller.email ?? null, agreementUrl: seller.agreementUrl ?? null } : null;
+}
+
 /**
  * `GET /config/dashboard`: the server settings the dashboard needs before it can draw some
  * pages (today the map tile server). Unauthenticated and secret-free, like balena's `/config`,
@@ -37,6 +50,9 @@ export async function dashboardConfigRoutes(
     // The card form's publishable key when billing runs with the Stripe provider (issue 18
     // item 5; FLOTILLA_STRIPE_PUBLISHABLE_KEY), else null: payment is by invoice.
     stripePublishableKey: stripePublishableKey(app),
+    stripeJsUrl: stripeJsUrl(app) ?? null,
+    // Who bills (the service agreement link, contact sales, the bank-debit terms' name).
+    billingSeller: billingSeller(app),
   };
   app.get(
     '/config/dashboard',
@@ -54,6 +70,11 @@ export async function dashboardConfigRoutes(
               captchaSiteKey: { type: ['string', 'null'] },
               requireEmailVerification: { type: 'boolean' },
               stripePublishableKey: { type: ['string', 'null'] },
+              stripeJsUrl: { type: ['string', 'null'] },
+              billingSeller: {
+                type: ['object', 'null'],
+                properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, agreementUrl: { type: ['string', 'null'] } },
+              },
             },
           },
         },

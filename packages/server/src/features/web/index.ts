@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../infra/app/context.js';
 import { mapTileSource } from '../../infra/config/map-tiles.js';
-import { dashboardConfigRoutes } from './dashboard-config.routes.js';
+import { dashboardConfigRoutes, stripeJsUrl } from './dashboard-config.routes.js';
 import { webRoutes } from './web.routes.js';
 
 /** The dashboard's configuration and, when built, the dashboard itself. */
@@ -16,6 +16,11 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
   });
   if (config.webDistDir) {
     const tiles = config.map?.tileUrl ? mapTileSource(config.map.tileUrl) : null;
-    await app.register(webRoutes, { distDir: config.webDistDir, imgSources: tiles ? [tiles] : [], captcha: Boolean(config.accounts?.captcha?.siteKey) });
+    await app.register(webRoutes, {
+      distDir: config.webDistDir,
+      imgSources: tiles ? [tiles] : [],
+      captcha: Boolean(config.accounts?.captcha?.siteKey),
+      stripeJsUrl: stripeJsUrl(app),
+    });
   }
 }

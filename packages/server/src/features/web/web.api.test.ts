@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_CATALOGUE } from '@flotilla/model';
 import { buildApp } from '../../app.js';
 import { createTestDb, TEST_JWT_SECRET } from '../../../test/harness.js';
 
@@ -69,6 +70,30 @@ describe('dashboard serving', () => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
       expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it("allows the configured Stripe.js origin (and Stripe's API and 3-D Secure hosts) only when billing runs with Stripe; /config/dashboard names the script and the seller", async () => {
+    const stripe = { kind: 'stripe' as const, secretKey: 'sk_test_x', publishableKey: 'pk_test_x', jsUrl: 'https://js.stripe.com/v3/' };
+    const seller = { name: 'Fleet Ops Ltd', address: ['1 Harbour Road'], email: 'billing@fleetops.test', agreementUrl: 'https://fleetops.test/terms' };
+    const withStripe = await buildApp({ db: app.context.db, jwtSecret: TEST_JWT_SECRET, webDistDir: dir, billing: { enabled: true, provider: stripe, catalogue: { ...DEFAULT_CATALOGUE, seller } } });
+    const billingOff = await buildApp({ db: app.context.db, jwtSecret: TEST_JWT_SECRET, webDistDir: dir, billing: { enabled: false, provider: stripe } });
+    try {
+      const csp = String((await withStripe.inject({ method: 'GET', url: '/orgs/1/billing', headers: { accept: 'text/html' } })).headers['content-security-policy']);
+      expect(/script-src ([^;]*)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'", 'https://js.stripe.com']);
+      expect(/frame-src ([^;]*)/.exec(csp)?.[1]?.split(' ')).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
+      expect(/connect-src ([^;]*)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'", 'https://js.stripe.com', 'https://api.stripe.com']);
+      expect((await withStripe.inject({ method: 'GET', url: '/config/dashboard' })).json()).toMatchObject({
+        stripePublishableKey: 'pk_test_x',
+        stripeJsUrl: 'https://js.stripe.com/v3/',
+        billingSeller: { name: 'Fleet Ops Ltd', email: 'billing@fleetops.test', agreementUrl: 'https://fleetops.test/terms' },
+      });
+      const offCsp = String((await billingOff.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } })).headers['content-security-policy']);
+      expect(offCsp).not.toContain('stripe.com');
+      expect((await billingOff.inject({ method: 'GET', url: '/config/dashboard' })).json()).toMatchObject({ stripeJsUrl: null, billingSeller: null });
+    } finally {
+      await withStripe.close();
+      await billingOff.close();
     }
   });
 

@@ -7,21 +7,39 @@ import { loadStaticAssets, readVariant, type StaticAsset } from './static-assets
 /** reCAPTCHA's widget: its script and its iframe, allowed only when a captcha site key is set. */
 export const CAPTCHA_SOURCES = ['https://www.google.com', 'https://www.gstatic.com'];
 
+/**
+ * The origins the card payment form needs (issue 18 item 5): the configured Stripe.js URL's
+ * origin for its script, frames and calls; for Stripe's own script host, also the hosts
+ * Stripe documents for its API and 3-D Secure frames.
+ */
+export function paymentSources(jsUrl: string | undefined): { script: string[]; frame: string[]; connect: string[] } {
+  if (!jsUrl) return { script: [], frame: [], connect: [] };
+  const origin = new URL(jsUrl).origin;
+  const stripeHosted = origin === 'https://js.stripe.com';
+  return {
+    script: [origin],
+    frame: stripeHosted ? [origin, 'https://hooks.stripe.com'] : [origin],
+    connect: stripeHosted ? [origin, 'https://api.stripe.com'] : [origin],
+  };
+}
+
 export function contentSecurityPolicy(
   imgSources: string[] = [],
-  options: { captcha?: boolean; formTargets?: string[] } = {},
+  options: { captcha?: boolean; formTargets?: string[]; payment?: { script: string[]; frame: string[]; connect: string[] } } = {},
 ): string {
   const captcha = options.captcha ? CAPTCHA_SOURCES : [];
+  const payment = options.payment ?? { script: [], frame: [], connect: [] };
+  const frames = [...captcha, ...payment.frame];
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...captcha].join(' '),
-    ...(captcha.length ? [['frame-src', ...captcha].join(' ')] : []),
+    ["script-src 'self'", ...captcha, ...payment.script].join(' '),
+    ...(frames.length ? [['frame-src', ...frames].join(' ')] : []),
     // MUI/emotion inject <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
     // Map tiles come from the configured tile server's origin (FLOTILLA_MAP_TILE_URL) only.
     ["img-src 'self' data: blob:", ...imgSources].join(' '),
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...payment.connect].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
@@ -103,10 +121,11 @@ async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: St
  */
 export async function webRoutes(
   app: FastifyInstance,
-  { distDir, imgSources, captcha }: { distDir: string; imgSources?: string[]; captcha?: boolean },
+  { distDir, imgSources, captcha, stripeJsUrl }: { distDir: string; imgSources?: string[]; captcha?: boolean; stripeJsUrl?: string | undefined },
 ): Promise<void> {
   const root = resolve(distDir); // no trailing separator, whatever the caller passed
-  const policy = contentSecurityPolicy(imgSources, { captcha });
+  const payment = paymentSources(stripeJsUrl);
+  const policy = contentSecurityPolicy(imgSources, { captcha, payment });
   // Only the indexed files are served: a URL never becomes a file-system path.
   // Brotli variants missing from the build (see static-assets.ts) are made in the background.
   const { assets } = await loadStaticAssets(root, (message) => app.log.warn(message));
@@ -147,7 +166,7 @@ export async function webRoutes(
         .send('The dashboard has not been built. Run `npm run build` (npm start does this for you).');
     }
     const formTarget = cliFormTarget(request.url);
-    if (formTarget) reply.header('Content-Security-Policy', contentSecurityPolicy(imgSources, { captcha, formTargets: [formTarget] }));
+    if (formTarget) reply.header('Content-Security-Policy', contentSecurityPolicy(imgSources, { captcha, payment, formTargets: [formTarget] }));
     reply.header('Cache-Control', 'no-cache');
     return sendAsset(request, reply, indexHtml, TYPES['.html']!);
   });

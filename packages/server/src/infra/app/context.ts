@@ -124,6 +124,12 @@ export interface StripeProviderConfig {
   apiUrl?: string | undefined;
   /** Per-request timeout (default 10 s). */
   timeoutMs?: number | undefined;
+  /**
+   * FLOTILLA_STRIPE_JS_URL: where the dashboard loads Stripe.js from (e.g.
+   * https://js.stripe.com/v3/); its origin is allowed by the dashboard's CSP. Unset: the card
+   * form says 'error loading billing api'.
+   */
+  jsUrl?: string | undefined;
 }
 
 /** Device logs' settings (issue 15; defaults in the model's LOG_LIMITS). */

@@ -136,6 +136,8 @@ const schema = z
     FLOTILLA_STRIPE_SECRET_KEY: z.string().min(1).max(500).optional(),
     FLOTILLA_STRIPE_PUBLISHABLE_KEY: z.string().min(1).max(500).optional(),
     FLOTILLA_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
+    // Where the dashboard loads Stripe.js from (its origin joins the dashboard's CSP).
+    FLOTILLA_STRIPE_JS_URL: optionalUrl(['http://', 'https://']),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
