@@ -63,10 +63,10 @@ export class SmtpInbox {
     return this.mails.filter((m) => m.to.includes(address.toLowerCase()));
   }
 
-  /** Waits for the `n`th mail (1-based) to `address`. */
-  async nth(address: string, n: number): Promise<ReceivedMail> {
+  /** Waits for the `n`th mail (1-based) to `address` (of those `which` accepts, when given). */
+  async nth(address: string, n: number, which: (mail: ReceivedMail) => boolean = () => true): Promise<ReceivedMail> {
     const list = await eventually(
-      async () => this.to(address),
+      async () => this.to(address).filter(which),
       (l) => l.length >= n,
     );
     return list[n - 1]!;

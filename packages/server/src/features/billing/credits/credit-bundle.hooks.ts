@@ -12,6 +12,7 @@ import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError, NotFoundError } from '../../../infra/errors.js';
 import { BILLING_OFF_MESSAGE } from '../access.js';
 import { insertInvoice } from '../invoices/invoice.repository.js';
+import { issueInvoiceMail } from '../invoices/invoice-mail.js';
 import { paymentProviderOf, selectBillingCustomer, selectBillingInfo } from '../payments/index.js';
 import {
   deleteInvoice,
@@ -102,10 +103,12 @@ export function registerCreditBundleRules(rules: Rules): void {
       }
       if (result.status === 'paid') {
         await updateCreditInvoice(tx, invoice.id, 'paid', now, result.reference);
+        await issueInvoiceMail(app, tx, { ...invoice, state: 'paid' });
         await updateBundleOutcome(tx, bundle.id, { status: 'paid', balance: bundle.original_quantity, invoiceNumber: invoice.invoice_number, errorMessage: null });
       } else if (provider.kind === 'manual') {
         // Payment by invoice: the credits are usable now; the invoice waits for the transfer.
         await updateCreditInvoice(tx, invoice.id, 'pending', now, result.reference);
+        await issueInvoiceMail(app, tx, { ...invoice, state: 'pending' });
         await updateBundleOutcome(tx, bundle.id, { status: 'manually invoiced', balance: bundle.original_quantity, invoiceNumber: invoice.invoice_number, errorMessage: null });
       } else {
         // A card payment still processing (a bank debit): not counted until it is paid.

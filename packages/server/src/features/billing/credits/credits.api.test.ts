@@ -97,6 +97,9 @@ describe('buying credits with payment by invoice', () => {
     expect(all).toHaveLength(1);
     expect((all[0] as unknown as { is_created_by__user: { username: string }[] }).is_created_by__user[0]!.username).toBe(admin.username);
     expect(await availableCredits(t.db, admin.orgId)).toBe(10);
+    // The credits invoice is mailed to the billing contact (here the administrator).
+    const mail = await inbox.nth(admin.email, 1, (m) => m.text.includes(bundle.is_associated_with__invoice_id as string));
+    expect(mail.text).toContain('$40.00');
   });
 
   it('another organization’s users and its members without billing access read none of its bundles', async () => {
@@ -165,16 +168,17 @@ describe('the low-credit notification', () => {
 
   it('mails the billing contacts once when the balance falls below the threshold, and again only after it was back above', async () => {
     const sdk = await sdkAs(admin);
-    const mailsTo = (a: string) => inbox.to(a).filter((m) => m.text.includes('are running low'));
+    const lowCredits = (m: { text: string }) => m.text.includes('are running low');
+    const mailsTo = (a: string) => inbox.to(a).filter(lowCredits);
     await runNotificationJob(); // 10 credits, threshold 5: nothing
     expect(mailsTo(BILLING_EMAIL)).toHaveLength(0);
 
     await sdk.pine.patch({ resource: 'organization_credit_notification', id: notificationId, body: { is_sent_when_below__threshold: 50 } });
     await runNotificationJob();
-    const first = await inbox.nth(BILLING_EMAIL, 1);
+    const first = await inbox.nth(BILLING_EMAIL, 1, lowCredits);
     expect(first.text).toContain('10 device credits left');
     expect(first.text).toContain(`http://dashboard.test:8080/orgs/${admin.orgId}/credits`);
-    await inbox.nth(CC, 1);
+    await inbox.nth(CC, 1, lowCredits);
     await runNotificationJob();
     await runNotificationJob();
     await new Promise((r) => setTimeout(r, 300));
@@ -186,7 +190,7 @@ describe('the low-credit notification', () => {
     expect((await t.db.query('SELECT is_notified FROM organization_credit_notification WHERE id = $1', [notificationId])).rows[0]).toEqual({ is_notified: false });
     await sdk.pine.patch({ resource: 'organization_credit_notification', id: notificationId, body: { is_sent_when_below__threshold: 200 } });
     await runNotificationJob();
-    const second = await inbox.nth(BILLING_EMAIL, 2);
+    const second = await inbox.nth(BILLING_EMAIL, 2, lowCredits);
     expect(second.text).toContain('110 device credits left');
     await new Promise((r) => setTimeout(r, 300));
     expect(mailsTo(BILLING_EMAIL)).toHaveLength(2);
