@@ -3,15 +3,16 @@ import { Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListI
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, CreditsIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
 import { paths } from '../../lib/paths';
+import { useBillingNavOrganization } from './organization-nav';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
 interface NavItem {
   to: string;
-  labelKey: 'nav.fleets' | 'nav.apps' | 'nav.blocks' | 'nav.organizations' | 'nav.admin';
+  labelKey: 'nav.fleets' | 'nav.apps' | 'nav.blocks' | 'nav.organizations' | 'nav.admin' | 'nav.credits';
   Icon: ComponentType;
   /** Spec 1 line 7: the Apps section carries an Alpha badge. */
   badge?: 'nav.alpha';
@@ -33,7 +34,10 @@ export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: 
   const { t } = useTranslation();
   const width = open ? SIDEBAR_WIDTH_OPEN : SIDEBAR_WIDTH_COLLAPSED;
   const appsEnabled = useAppsEnabled() === true;
-  const items = [FLEETS_ITEM, ...(appsEnabled ? [APPS_ITEM] : []), ...OTHER_NAV_ITEMS, ...(isStaff ? STAFF_NAV_ITEMS : [])];
+  // Spec 3 §6: on an organization's pages, its credits entry for those with billing access.
+  const billingOrg = useBillingNavOrganization();
+  const billingItems: NavItem[] = billingOrg === undefined ? [] : [{ to: paths.organization(billingOrg, 'credits'), labelKey: 'nav.credits', Icon: CreditsIcon }];
+  const items = [FLEETS_ITEM, ...(appsEnabled ? [APPS_ITEM] : []), ...OTHER_NAV_ITEMS, ...billingItems, ...(isStaff ? STAFF_NAV_ITEMS : [])];
   return (
     <Drawer
       variant="permanent"

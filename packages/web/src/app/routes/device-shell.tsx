@@ -13,6 +13,7 @@ import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
+import { BillingBanners } from '../../features/billing-banners';
 
 
 /**
@@ -63,6 +64,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
+        <BillingBanners organizationId={device.fleet.organization.id} />
         {/* Issue 16: Variables and Configuration directly after Summary, then the rest of spec 2 §2's order. */}
         <Tabs value={DEVICE_TABS.has(tab) && (tab !== 'diagnostics' || canDiagnose) ? tab : false} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />

@@ -1,4 +1,5 @@
 import { AddDeviceButton } from '../../features/add-device/components/add-device-button';
+import { FreeAllowanceNotice } from '../../features/billing-banners';
 import { FleetDeviceTable } from '../../features/devices/components/fleet-device-table';
 import { useFleetRouteContext } from './fleet-context';
 import '../../features/devices/i18n';
@@ -9,5 +10,11 @@ import '../../features/devices/i18n';
  */
 export function FleetDevicesRoute() {
   const { fleet, access } = useFleetRouteContext();
-  return <FleetDeviceTable fleetId={fleet.id} can={access.can} actions={<AddDeviceButton fleet={fleet} role={access.role} />} />;
+  return (
+    <FleetDeviceTable
+      fleetId={fleet.id}
+      can={access.can}
+      actions={<AddDeviceButton fleet={fleet} role={access.role} notice={<FreeAllowanceNotice organizationId={fleet.organization.id} />} />}
+    />
+  );
 }

@@ -6,6 +6,7 @@ import { FullPageError, FullPageSpinner } from '../../components/full-page-statu
 import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
+import { BillingBanners } from '../../features/billing-banners';
 import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
 import type { FleetAccess } from '../../lib/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
@@ -73,6 +74,7 @@ function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: Flee
           {t('fleet.organization_link', { name: fleet.organization.name })}
         </Link>
         <SupportAccessBanner access={access} supportUntil={fleet.is_accessible_by_support_until__date} />
+        <BillingBanners organizationId={fleet.organization.id} />
         {/* Spec 2 §2: discontinued device type and legacy fleet warnings. */}
         <Suspense fallback={null}>
           <ApplicationWarnings applicationId={fleet.id} canChangeType={access.can('resin.application.change-type')} />

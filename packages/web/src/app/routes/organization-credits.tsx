@@ -1,25 +1,29 @@
-import { Button, Paper, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
-import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
-import { parseRouteId } from '../../lib/route-id';
+import { CreditsBillingOff, CreditsPage } from '../../features/credits/pages/credits-page';
+import { hasBillingAccess } from '../../lib/billing';
+import { useInstallConfig } from '../../lib/dashboard-config';
 import { paths } from '../../lib/paths';
+import { OrganizationGate } from './organization-gate';
 
-/** /orgs/{orgId}/credits (spec 3): says that credits need billing, which this installation does not have. */
+/**
+ * /orgs/{orgId}/credits (spec 3 §2, §6): billing access only (others go to /orgs with the
+ * reason); with billing off, the page says so.
+ */
 export function OrganizationCreditsRoute() {
   const { t } = useTranslation();
-  const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
+  const { billing } = useInstallConfig();
   return (
-    <>
-      <PageHeader title={t('org_summary.credits_title')} />
-      <Paper variant="outlined" sx={{ p: 3 }}>
-        <Typography gutterBottom>{t('org_summary.credits_unavailable')}</Typography>
-        <Button component={RouterLink} to={paths.organization(id)} variant="outlined">
-          {t('org_summary.back_to_organization')}
-        </Button>
-      </Paper>
-    </>
+    <OrganizationGate>
+      {({ id, membership }) =>
+        !billing ? (
+          <CreditsBillingOff organizationId={id} />
+        ) : !hasBillingAccess(membership?.role) ? (
+          <RedirectWithError to={paths.organizations()} message={t('billing_access_required')} />
+        ) : (
+          <CreditsPage organizationId={id} />
+        )
+      }
+    </OrganizationGate>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { BillingBanners } from '../../features/billing-banners';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import {
@@ -59,5 +60,10 @@ function LoadedOrganization({ id, children }: { id: number; children: (context: 
       <RedirectWithError to={paths.organizations()} message={t('reach_administrators')} />
     );
   }
-  return <>{children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}</>;
+  return (
+    <>
+      <BillingBanners organizationId={id} />
+      {children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}
+    </>
+  );
 }

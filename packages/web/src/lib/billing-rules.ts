@@ -1,0 +1,24 @@
+import { COUNTED_CREDIT_STATUSES, CREDIT_PLAN_CODES, FREE_PLAN_CODE, tierOf, type CreditBundleStatus } from '@flotilla/model';
+
+/** The billing rules the credits page and the billing banners share (pure; lib/billing.ts has the queries). */
+
+/** Spec 3 §4: credits only on pilot-v2, production-v2 and enterprise-v2. */
+export function planSupportsCredits(code: string): boolean {
+  return (CREDIT_PLAN_CODES as readonly string[]).includes(code);
+}
+
+/** Whether the plan is the free tier (a -vN suffix allowed). */
+export const isFreePlan = (code: string) => tierOf(code) === FREE_PLAN_CODE;
+
+/** Spec 3 §4: the balance sums only paid, complimentary and manually invoiced bundles. */
+export function countedCreditBalance(bundles: readonly { payment_status: string; total_balance: number }[]): number {
+  return bundles
+    .filter((b) => (COUNTED_CREDIT_STATUSES as readonly string[]).includes(b.payment_status as CreditBundleStatus))
+    .reduce((sum, b) => sum + b.total_balance, 0);
+}
+
+/**
+ * Who may see billing (spec 3 §6 resin.organization.access_billing): the organization's
+ * administrators (docs/billing.md; the server decides, this only picks what to show).
+ */
+export const hasBillingAccess = (membershipRole: string | null | undefined) => membershipRole === 'administrator';
