@@ -61,10 +61,19 @@ describe('the threshold (spec 3 §5)', () => {
 });
 
 describe('countedCreditBalance (spec 3 §4)', () => {
+  const now = new Date('2026-11-27T12:00:00Z');
+  const later = '2036-11-27T12:00:00Z';
   it('sums only paid, complimentary and manually invoiced bundles', () => {
     const statuses = ['processing', 'paid', 'failed', 'complimentary', 'cancelled', 'refunded', 'manually invoiced'];
-    const bundles = statuses.map((payment_status, i) => ({ payment_status, total_balance: 10 ** i }));
-    expect(countedCreditBalance(bundles)).toBe(10 + 1000 + 1_000_000);
-    expect(countedCreditBalance([])).toBe(0);
+    const bundles = statuses.map((payment_status, i) => ({ payment_status, available_balance: 10 ** i, expires_on__date: later }));
+    expect(countedCreditBalance(bundles, now)).toBe(10 + 1000 + 1_000_000);
+    expect(countedCreditBalance([], now)).toBe(0);
+  });
+  it('leaves out expired bundles', () => {
+    const bundles = [
+      { payment_status: 'paid', available_balance: 5, expires_on__date: '2026-11-27T11:59:59Z' },
+      { payment_status: 'paid', available_balance: 7, expires_on__date: later },
+    ];
+    expect(countedCreditBalance(bundles, now)).toBe(7);
   });
 });

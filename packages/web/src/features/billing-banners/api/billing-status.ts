@@ -1,7 +1,7 @@
 import { COUNTED_CREDIT_STATUSES } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
 import { myOrganizationRoleQueryOptions, organizationDeviceCountQueryOptions, organizationPlanQueryOptions } from '../../../lib/billing';
-import { hasBillingAccess, isFreePlan } from '../../../lib/billing-rules';
+import { countedCreditBalance, hasBillingAccess, isFreePlan } from '../../../lib/billing-rules';
 import { pineGetOne } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
 import type { BillingFacts } from '../banner-rules';
@@ -14,10 +14,10 @@ async function getCreditStanding(organizationId: number): Promise<{ balance: num
   });
   if (!notification) return null;
   const bundles = await sdk.models.creditBundle.getAllByOrg(organizationId, {
-    $select: ['total_balance'],
+    $select: ['payment_status', 'available_balance', 'expires_on__date'],
     $filter: { payment_status: { $in: [...COUNTED_CREDIT_STATUSES] } },
   });
-  return { balance: bundles.reduce((sum, b) => sum + b.total_balance, 0), threshold: notification.is_sent_when_below__threshold };
+  return { balance: countedCreditBalance(bundles, new Date()), threshold: notification.is_sent_when_below__threshold };
 }
 
 export interface BillingStatus {

@@ -18,13 +18,15 @@ export interface CreditBundleRow {
   original_quantity: number;
   payment_status: string;
   total_balance: number;
+  available_balance: number;
+  expires_on__date: string;
   total_cost: number;
   username: string | null;
 }
 
 export async function getCreditBundles(organizationId: number): Promise<CreditBundleRow[]> {
   const rows = await sdk.models.creditBundle.getAllByOrg(organizationId, {
-    $select: ['id', 'created_at', 'original_quantity', 'payment_status', 'total_balance', 'total_cost'],
+    $select: ['id', 'created_at', 'original_quantity', 'payment_status', 'total_balance', 'available_balance', 'expires_on__date', 'total_cost'],
     $expand: { is_created_by__user: { $select: ['username'] } },
     $orderby: { created_at: 'desc' },
   });
@@ -34,6 +36,8 @@ export async function getCreditBundles(organizationId: number): Promise<CreditBu
     original_quantity: r.original_quantity,
     payment_status: r.payment_status,
     total_balance: r.total_balance,
+    available_balance: r.available_balance,
+    expires_on__date: r.expires_on__date,
     total_cost: r.total_cost,
     username: r.is_created_by__user[0]?.username ?? null,
   }));
@@ -44,7 +48,7 @@ export function useCreditBundles(organizationId: number) {
     queryOptions({
       queryKey: [...creditsKey(organizationId), 'bundles'],
       queryFn: () => getCreditBundles(organizationId),
-      select: (bundles) => ({ bundles, balance: countedCreditBalance(bundles) }),
+      select: (bundles) => ({ bundles, balance: countedCreditBalance(bundles, new Date()) }),
     }),
   );
 }
