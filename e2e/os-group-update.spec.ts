@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { arrangeSql } from './support/db';
-import { organizationWithFleet } from './support/fleets';
+import { fleetInOrganization, organizationWithFleet, registerOfflineDevice } from './support/fleets';
 import { reloadUntil } from './support/settle';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
@@ -21,23 +21,6 @@ import { newEmail, signIn } from './support/users';
  */
 
 const DEVICE_TYPE = 'raspberrypi4-64';
-const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-
-async function fleetOfType(request: APIRequestContext, user: ApiUser, orgId: number, name: string): Promise<number> {
-  const types = await apiAs<V7<'device_type', 'id'>>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
-  const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', { app_name: name, organization: orgId, is_for__device_type: types.d[0]!.id, is_of__class: 'fleet' });
-  return fleet.id;
-}
-
-/** POST /device/register as balenaOS does, reporting the given versions (it never connects: offline). */
-async function registerDevice(request: APIRequestContext, provisioningKey: string, fleetId: number, osVersion: string, supervisorVersion: string) {
-  const res = await request.post('/device/register', {
-    headers: { Authorization: `Bearer ${provisioningKey}` },
-    data: { application: fleetId, uuid: hex(32), device_type: DEVICE_TYPE, api_key: hex(32), supervisor_version: supervisorVersion, os_version: osVersion, os_variant: 'prod' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: number; uuid: string };
-}
 
 interface DeviceRow {
   id: number;
@@ -152,13 +135,13 @@ test('group host OS and supervisor updates from the fleet table: eligible device
   const admin = await registerApiUser(request, newEmail('osgroup'));
   const observer = await registerApiUser(request, newEmail('osgroupobs'));
   const orgId = await organizationWithMember(request, admin, observer, `OS group E2E ${stamp}`);
-  const fleetId = await fleetOfType(request, admin, orgId, `osgroup_${stamp}`);
+  const fleetId = (await fleetInOrganization(request, admin, orgId, `osgroup_${stamp}`, DEVICE_TYPE)).fleetId;
   const observerRole = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: observerRole.d[0]!.id });
   const provisioningKey = await createProvisioningKey(request, admin, fleetId);
   // Ineligible for the OS update: offline (one on the default line, one on ESR).
-  const offline = await registerDevice(request, provisioningKey, fleetId, 'balenaOS 6.0.10', '14.0.0');
-  const esr = await registerDevice(request, provisioningKey, fleetId, 'balenaOS 2024.10.1', '14.0.0');
+  const offline = await registerOfflineDevice(request, provisioningKey, fleetId, DEVICE_TYPE, { os: 'balenaOS 6.0.10', supervisor: '14.0.0' });
+  const esr = await registerOfflineDevice(request, provisioningKey, fleetId, DEVICE_TYPE, { os: 'balenaOS 2024.10.1', supervisor: '14.0.0' });
 
   let simulation: Simulation | undefined;
   try {

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { arrangeSql } from './support/db';
+import { fleetInOrganization, registerOfflineDevice } from './support/fleets';
 import { reloadUntil } from './support/settle';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
 import { newEmail, signIn } from './support/users';
@@ -17,23 +18,6 @@ import { newEmail, signIn } from './support/users';
  */
 
 const DEVICE_TYPE = 'raspberrypi4-64';
-const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-
-async function fleetOfType(request: APIRequestContext, user: ApiUser, orgId: number, name: string): Promise<number> {
-  const types = await apiAs<V7<'device_type', 'id'>>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE}'`)}`);
-  const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', { app_name: name, organization: orgId, is_for__device_type: types.d[0]!.id, is_of__class: 'fleet' });
-  return fleet.id;
-}
-
-/** POST /device/register as balenaOS does, reporting the given versions (the device never connects: offline). */
-async function registerDevice(request: APIRequestContext, provisioningKey: string, fleetId: number, osVersion: string, supervisorVersion: string) {
-  const res = await request.post('/device/register', {
-    headers: { Authorization: `Bearer ${provisioningKey}` },
-    data: { application: fleetId, uuid: hex(32), device_type: DEVICE_TYPE, api_key: hex(32), supervisor_version: supervisorVersion, os_version: osVersion, os_variant: 'prod' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: number; uuid: string };
-}
 
 interface DeviceOsRow {
   id: number;
@@ -62,12 +46,12 @@ test('a simulated device shows its OS badge, classification and newer supervisor
   const admin = await registerApiUser(request, newEmail('osadmin'));
   const observer = await registerApiUser(request, newEmail('osobserver'));
   const orgId = await organizationWithMember(request, admin, observer, `OS updates E2E ${stamp}`);
-  const fleetId = await fleetOfType(request, admin, orgId, `os_${stamp}`);
+  const fleetId = (await fleetInOrganization(request, admin, orgId, `os_${stamp}`, DEVICE_TYPE)).fleetId;
   const observerRole = await apiAs<V7<'application_membership_role', 'id'>>(request, admin, 'GET', `/v7/application_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'observer'")}`);
   await apiAs(request, admin, 'POST', '/v7/user_application_membership', { user: observer.id, is_member_of__application: fleetId, application_membership_role: observerRole.d[0]!.id });
   const provisioningKey = await createProvisioningKey(request, admin, fleetId);
-  const endOfLife = await registerDevice(request, provisioningKey, fleetId, 'balenaOS 2.113.18', '16.1.0');
-  const esr = await registerDevice(request, provisioningKey, fleetId, 'balenaOS 2024.10.1', '14.0.0');
+  const endOfLife = await registerOfflineDevice(request, provisioningKey, fleetId, DEVICE_TYPE, { os: 'balenaOS 2.113.18', supervisor: '16.1.0' });
+  const esr = await registerOfflineDevice(request, provisioningKey, fleetId, DEVICE_TYPE, { os: 'balenaOS 2024.10.1', supervisor: '14.0.0' });
 
   let simulation: Simulation | undefined;
   try {

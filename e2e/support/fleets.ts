@@ -85,13 +85,45 @@ export async function organizationWithFleet(
   deviceType: string,
 ): Promise<{ fleetId: number; deviceTypeId: number }> {
   const org = await apiAs<{ id: number }>(request, user, 'POST', '/v7/organization', { name: orgName });
+  return fleetInOrganization(request, user, org.id, fleetName, deviceType);
+}
+
+/** Through the API: a new fleet of `deviceType` in organization `orgId`; its id and its device type's id. */
+export async function fleetInOrganization(
+  request: APIRequestContext,
+  user: ApiUser,
+  orgId: number,
+  fleetName: string,
+  deviceType: string,
+): Promise<{ fleetId: number; deviceTypeId: number }> {
   const types = await apiAs<V7<'device_type', 'id'>>(request, user, 'GET', `/v7/device_type?$select=id&$filter=${encodeURIComponent(`slug eq '${deviceType}'`)}`);
   const deviceTypeId = types.d[0]!.id;
   const fleet = await apiAs<{ id: number }>(request, user, 'POST', '/v7/application', {
     app_name: fleetName,
-    organization: org.id,
+    organization: orgId,
     is_for__device_type: deviceTypeId,
     is_of__class: 'fleet',
   });
   return { fleetId: fleet.id, deviceTypeId };
+}
+
+const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+
+/**
+ * `POST /device/register` as balenaOS does, with a fleet's provisioning key, reporting the given
+ * OS and supervisor versions. The device never connects, so it stays offline.
+ */
+export async function registerOfflineDevice(
+  request: APIRequestContext,
+  provisioningKey: string,
+  fleetId: number,
+  deviceType: string,
+  versions: { os: string; supervisor: string },
+): Promise<{ id: number; uuid: string }> {
+  const res = await request.post('/device/register', {
+    headers: { Authorization: `Bearer ${provisioningKey}` },
+    data: { application: fleetId, uuid: hex(32), device_type: deviceType, api_key: hex(32), supervisor_version: versions.supervisor, os_version: versions.os, os_variant: 'prod' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: number; uuid: string };
 }
