@@ -21,9 +21,3 @@ export function countedCreditBalance(bundles: readonly { payment_status: string;
     .filter((b) => new Date(b.expires_on__date).getTime() > now.getTime())
     .reduce((sum, b) => sum + b.available_balance, 0);
 }
-
-/**
- * Who may see billing (spec 3 §6 resin.organization.access_billing): the organization's
- * administrators (docs/billing.md; the server decides, this only picks what to show).
- */
-export const hasBillingAccess = (membershipRole: string | null | undefined) => membershipRole === 'administrator';

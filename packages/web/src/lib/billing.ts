@@ -1,7 +1,6 @@
 import { CAPABILITIES, DEVICE_CLASSES, FREE_DEVICE_ALLOWANCE, FREE_PLAN_CODE, deviceFeature } from '@flotilla/model';
 import { queryOptions } from '@tanstack/react-query';
 import { pineCount, pineGet } from './pine';
-import { sdk } from './sdk';
 
 /**
  * What the credits page and the billing banners both read about one organization's plan
@@ -57,18 +56,5 @@ export function getOrganizationDeviceCount(organizationId: number): Promise<numb
 export const organizationDeviceCountQueryOptions = (organizationId: number) =>
   queryOptions({ queryKey: ['organization', organizationId, 'billing', 'device-count'], queryFn: () => getOrganizationDeviceCount(organizationId) });
 
-/** The signed-in user's role in the organization (null: not a member); billing access follows from it. */
-export async function getMyOrganizationRole(organizationId: number): Promise<string | null> {
-  const { id: userId } = await sdk.auth.getUserInfo();
-  const [membership] = await pineGet('organization_membership', {
-    $select: ['id'],
-    $filter: { user: userId, is_member_of__organization: organizationId },
-    $expand: { organization_membership_role: { $select: ['name'] } },
-  });
-  return membership?.organization_membership_role[0]?.name ?? null;
-}
-
-export const myOrganizationRoleQueryOptions = (organizationId: number) =>
-  queryOptions({ queryKey: ['organization', organizationId, 'billing', 'my-role'], queryFn: () => getMyOrganizationRole(organizationId) });
-
-export { countedCreditBalance, hasBillingAccess, isFreePlan, planSupportsCredits } from './billing-rules';
+export { countedCreditBalance, isFreePlan, planSupportsCredits } from './billing-rules';
+export { hasBillingAccess, myOrganizationRoleQueryOptions } from './billing-access';

@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { BillingBanners } from '../../features/billing-banners';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import {
@@ -11,6 +10,9 @@ import {
 import { useOrganization, type OrganizationDetails } from '../../features/organizations/api/get-organization';
 import { parseRouteId } from '../../lib/route-id';
 import { paths } from '../../lib/paths';
+
+// The billing banners (issue 18) load after the page, and not at all with billing off.
+const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
 
 export interface OrganizationRouteContext {
   id: number;
@@ -62,7 +64,9 @@ function LoadedOrganization({ id, children }: { id: number; children: (context: 
   }
   return (
     <>
-      <BillingBanners organizationId={id} />
+      <Suspense fallback={null}>
+        <BillingBanners organizationId={id} />
+      </Suspense>
       {children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}
     </>
   );

@@ -1,7 +1,8 @@
 import { COUNTED_CREDIT_STATUSES } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
 import { myOrganizationRoleQueryOptions, organizationDeviceCountQueryOptions, organizationPlanQueryOptions } from '../../../lib/billing';
-import { countedCreditBalance, hasBillingAccess, isFreePlan } from '../../../lib/billing-rules';
+import { hasBillingAccess } from '../../../lib/billing-access';
+import { countedCreditBalance, isFreePlan } from '../../../lib/billing-rules';
 import { pineGetOne } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
 import type { BillingFacts } from '../banner-rules';

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../../components/full-page-status';
 import { PageHeader } from '../../../components/page-header';
+import { RedirectWithError } from '../../../components/redirect-with-error';
 import { organizationDeviceCountQueryOptions, organizationPlanQueryOptions, planSupportsCredits } from '../../../lib/billing';
 import { paths } from '../../../lib/paths';
 import { useCreditBundles, useCreditNotification, useCreditsFeature, useHasPaymentMethod } from '../api/credits';
@@ -32,6 +33,12 @@ export function CreditsBillingOff({ organizationId }: { organizationId: number }
       </Paper>
     </>
   );
+}
+
+/** Spec 3 §6: without billing access, to /orgs with the reason. */
+export function CreditsNoAccess() {
+  const { t } = useTranslation();
+  return <RedirectWithError to={paths.organizations()} message={t('credits.no_access')} />;
 }
 
 /** /orgs/{orgId}/credits (spec 3 §2): summary, purchase history, runway calculator, notifications. */
