@@ -23,6 +23,7 @@ import { social_service_account, user__has__public_key } from './ssh-keys/user-k
 import { oauth_application, oauth_application_authorization } from './oauth/oauth.resource.js';
 import { terminal_session } from './terminal/terminal-session.resource.js';
 import { feature, plan, plan_addon, plan_feature, subscription } from './billing/billing.resource.js';
+import { credit_bundle, organization_credit_notification } from './billing/credits.resource.js';
 
 const all = [
   actor,
@@ -75,6 +76,8 @@ const all = [
   plan_feature,
   plan_addon,
   subscription,
+  credit_bundle,
+  organization_credit_notification,
 ] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

@@ -16,6 +16,8 @@ import { DirectoryFileStore } from './infra/files/file-store.js';
 import { createMailer, describeSmtpUrl } from './infra/mail/mailer.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { RedisBus } from './infra/bus/redis.js';
+import type { BillingConfig } from './infra/app/context.js';
+import { loadPlansFile } from './features/billing/index.js';
 
 const say = (msg: string) => process.stdout.write(`[flotilla] ${msg}\n`);
 
@@ -64,8 +66,27 @@ if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')) && !pr
   setFlagsFromString('--heap-growing-percent=100');
 }
 
+/**
+ * FLOTILLA_BILLING, FLOTILLA_PLANS_FILE (read and checked here, before anything starts: a bad
+ * file stops the server naming the file and field), the manual provider's instructions and the
+ * Stripe keys (docs/billing.md). Nothing here needs a secret: without Stripe keys the manual
+ * provider runs.
+ */
+function billingConfig(config: ReturnType<typeof loadConfig>): BillingConfig {
+  const enabled = config.FLOTILLA_BILLING === 'on';
+  return {
+    enabled,
+    catalogue: enabled && config.FLOTILLA_PLANS_FILE !== undefined ? loadPlansFile(config.FLOTILLA_PLANS_FILE) : undefined,
+    provider:
+      config.FLOTILLA_STRIPE_SECRET_KEY !== undefined && config.FLOTILLA_STRIPE_PUBLISHABLE_KEY !== undefined
+        ? { kind: 'stripe', secretKey: config.FLOTILLA_STRIPE_SECRET_KEY, publishableKey: config.FLOTILLA_STRIPE_PUBLISHABLE_KEY, apiUrl: config.FLOTILLA_STRIPE_API_URL }
+        : { kind: 'manual', instructions: config.FLOTILLA_BILLING_MANUAL_INSTRUCTIONS },
+  };
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  const billing = billingConfig(config);
   const details = startupLog(config.FLOTILLA_DATA_DIR);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
@@ -126,6 +147,7 @@ async function main(): Promise<void> {
     sshKeys: { keysUrl: config.FLOTILLA_SSH_KEYS_URL },
     staging: config.FLOTILLA_STAGING,
     trustProxy: config.FLOTILLA_TRUST_PROXY,
+    billing,
     logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
   });
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -122,5 +122,25 @@ describe('npm start (main.ts)', () => {
     expect(err).toContain('PORT');
     expect(err).toContain('DATABASE_URL');
     expect(err).toContain('FLOTILLA_ADMIN_PASSWORD');
+  });
+
+  it('refuses a bad plans file with billing on, naming the file and the field (issue 18)', { timeout: 30_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-plans-'));
+    const file = join(dir, 'plans.json');
+    await writeFile(file, JSON.stringify({ features: [{ slug: 'saml', title: 'SAML' }], plans: [{ code: 'free', title: 'Free', monthlyPrice: 'zero', annualPrice: 0, canSelfServe: true, supportTier: 'community', includes: {}, addons: {} }] }));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+        cwd: root,
+        env: { ...process.env, FLOTILLA_BILLING: 'on', FLOTILLA_PLANS_FILE: file, FLOTILLA_DATA_DIR: dir },
+      });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(2);
+      expect(err).toContain(`Invalid plans file ${file}`);
+      expect(err).toContain('plans.0.monthlyPrice');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -98,6 +98,11 @@ const deviceAddons = (legacy: number, microservices: number) => ({
   [deviceFeature('legacy-v2')]: legacy,
   [deviceFeature('microservices-v1')]: microservices,
 });
+/**
+ * The price of one prepaid device credit (cents) on the plans that sell credits: two device
+ * months of a microservices device (spec 3 §5 runway: a credit covers two device months).
+ */
+const creditAddon = (microservicesDevice: number) => ({ [CAPABILITIES.credits]: 2 * microservicesDevice });
 const paidCapabilities = { [CAPABILITIES.privateSupport]: 1, [CAPABILITIES.deactivation]: 1, [CAPABILITIES.operatorSeats]: 1 };
 
 /**
@@ -144,7 +149,7 @@ export const DEFAULT_CATALOGUE: Catalogue = {
       canSelfServe: true,
       supportTier: 'standard',
       includes: { [deviceFeature('microservices-v1')]: 100, ...paidCapabilities, [CAPABILITIES.credits]: 1 },
-      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200) },
+      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200), ...creditAddon(200) },
     },
     {
       code: 'production-v2',
@@ -154,7 +159,7 @@ export const DEFAULT_CATALOGUE: Catalogue = {
       canSelfServe: true,
       supportTier: 'premium',
       includes: { [deviceFeature('microservices-v1')]: 500, ...paidCapabilities, [CAPABILITIES.credits]: 1 },
-      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200) },
+      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200), ...creditAddon(200) },
     },
     {
       code: 'enterprise-v2',
@@ -164,7 +169,7 @@ export const DEFAULT_CATALOGUE: Catalogue = {
       canSelfServe: false,
       supportTier: 'premium-sla',
       includes: { [deviceFeature('microservices-v1')]: 1000, ...paidCapabilities, [CAPABILITIES.credits]: 1, [CAPABILITIES.saml]: 1 },
-      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200) },
+      addons: { ...seatAddons(2900, 4900, 4900), ...deviceAddons(150, 200), ...creditAddon(200) },
     },
   ],
 };

@@ -32,6 +32,8 @@ export const organization = {
     { name: 'application', resource: 'application', via: 'organization' },
     { name: 'owns__team', resource: 'team', via: 'belongs_to__organization' },
     { name: 'subscription', resource: 'subscription', via: 'is_for__organization' },
+    { name: 'owns__credit_bundle', resource: 'credit_bundle', via: 'belongs_to__organization' },
+    { name: 'organization_credit_notification', resource: 'organization_credit_notification', via: 'organization' },
   ],
   alternateKeys: [['handle']],
   unique: [['handle']],

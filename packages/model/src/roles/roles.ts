@@ -136,6 +136,12 @@ export const ROLES = {
     'resin.plan_feature.read',
     'resin.plan_addon.read',
     `resin.subscription.read?${orgMemberOf('is_for__organization')}`,
+    // Credits (issue 18 item 7): billing-access users (the organization's administrators)
+    // read and buy its credit bundles (the purchase is priced and charged by a hook; nobody
+    // edits or deletes one) and manage its low-credit notification.
+    `resin.credit_bundle.read?${orgAdminOf('belongs_to__organization')}`,
+    `resin.credit_bundle.create?${orgAdminOf('belongs_to__organization')}`,
+    ...(['read', 'create', 'update', 'delete'] as const).map((verb) => `resin.organization_credit_notification.${verb}?${orgAdminOf('organization')}`),
 
     `resin.organization_membership.read?${orgMemberOf('is_member_of__organization')}`,
     `resin.organization_membership.create?${orgAdminOf('is_member_of__organization')}`,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ROLES } from '@flotilla/model';
+import { CAPABILITIES, ROLES } from '@flotilla/model';
 import type { Db, PoolDb } from '../../src/infra/db/db.js';
 import { createUser } from '../../src/features/users/user.service.js';
 import { insertFleet, signUp, type SignedUpUser } from '../harness.js';
+import { featureId, seedDefaultCatalogue, subscribe } from './billing-catalogue.js';
 
 /**
  * The fixture world of the permission matrix (permission-matrix.api.test.ts) and one fixture
@@ -210,6 +211,38 @@ const insertPlan = (w: World) => insert(w.db, 'plan', { title: 'Matrix plan', bi
 async function insertSubscription(w: World): Promise<number> {
   return insert(w.db, 'subscription', { is_for__organization: w.orgId, is_for__plan: await insertPlan(w), is_active: false });
 }
+
+/**
+ * Credits (issue 18 item 7) in the world organization: the default catalogue, the pilot plan
+ * (which sells credits) and payment by invoice, so a permitted purchase passes the purchase
+ * rule (the matrix app runs with billing on). Returns the credits feature's id.
+ */
+async function creditsWorld(w: World): Promise<number> {
+  await seedDefaultCatalogue(w.db);
+  const active = await w.db.query<{ code: string }>(
+    'SELECT p.billing_code AS code FROM subscription s JOIN plan p ON p.id = s.is_for__plan WHERE s.is_for__organization = $1 AND s.is_active',
+    [w.orgId],
+  );
+  if (active.rows[0]?.code !== 'pilot-v2') await subscribe(w.db, w.orgId, 'pilot-v2');
+  await w.db.query(
+    `INSERT INTO billing_account (organization, provider, billing_info) VALUES ($1, 'manual', '{"type":"manual"}')
+     ON CONFLICT (organization) DO UPDATE SET billing_info = EXCLUDED.billing_info`,
+    [w.orgId],
+  );
+  return featureId(w.db, CAPABILITIES.credits);
+}
+async function insertCreditBundle(w: World): Promise<number> {
+  return insert(w.db, 'credit_bundle', {
+    belongs_to__organization: w.orgId,
+    is_for__feature: await creditsWorld(w),
+    original_quantity: 1,
+    payment_status: 'paid',
+    expires_on__date: new Date(Date.now() + 86_400_000),
+  });
+}
+/** A notification of the world organization for a feature of its own (one per organization and feature). */
+const insertCreditNotification = async (w: World) =>
+  insert(w.db, 'organization_credit_notification', { organization: w.orgId, owns_credit_notification_for__feature: await insertFeature(w), is_sent_when_below__threshold: 3 });
 
 export const FIXTURES: Record<string, Fixture> = {
   actor: {
@@ -543,6 +576,24 @@ export const FIXTURES: Record<string, Fixture> = {
     fresh: insertSubscription,
     body: async (w) => ({ is_for__organization: w.orgId, is_for__plan: await insertPlan(w) }),
     createRejectedWith: SERVER_MAINTAINED('subscription'),
+  },
+  // Credits (issue 18 item 7): billing-access users (organization administrators) read and buy
+  // the organization's bundles (nobody edits or deletes one) and manage its notification.
+  credit_bundle: {
+    sample: insertCreditBundle,
+    fresh: insertCreditBundle,
+    body: async (w) => ({ belongs_to__organization: w.orgId, is_for__feature: await creditsWorld(w), original_quantity: 1 }),
+  },
+  organization_credit_notification: {
+    sample: insertCreditNotification,
+    fresh: insertCreditNotification,
+    // The organization's credits notification (the rule's feature), made afresh for each case.
+    body: async (w) => {
+      const credits = await creditsWorld(w);
+      await w.db.query('DELETE FROM organization_credit_notification WHERE organization = $1 AND owns_credit_notification_for__feature = $2', [w.orgId, credits]);
+      return { organization: w.orgId, owns_credit_notification_for__feature: credits, is_sent_when_below__threshold: 4 };
+    },
+    update: { field: 'is_sent_when_below__threshold', value: (_w, current) => Number(current) + 1 },
   },
 };
 

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import { hashApiKey } from '../../infra/auth/api-keys.js';
 import type { PoolDb } from '../../infra/db/db.js';
-import { addOrganizationMember, bearer, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { CUSTOM_PLAN_REFUSAL } from '@flotilla/model';
+import { addOrganizationMember, bearer, buildTestApp, createTestDb, insertFleet, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
+import { upsertBillingInfo } from '../billing/payments/payments.repository.js';
 
 const PASSWORD = 'correct horse battery';
 let offset = 0;
@@ -122,5 +124,44 @@ describe('DELETE /user/v1/account', () => {
     expect((await app.inject({ method: 'POST', url: '/login_', payload: { username: u.email, password: PASSWORD } })).statusCode).toBe(401);
     // The peer keeps the organization they co-administer.
     expect((await app.inject({ method: 'GET', url: `/v7/organization(${coadmin})`, headers: bearer(peer.token) })).json().d).toHaveLength(1);
+  });
+});
+
+describe('account deletion with billing on (issue 18)', () => {
+  it('shows real plan codes, refuses custom plans, and cancels the subscriptions of the organizations it deletes', async () => {
+    const b = await buildTestApp({ billing: { enabled: true } });
+    try {
+      const u = await signUp(b.app);
+      await upsertBillingInfo(b.db, u.orgId, 'manual', { type: 'manual' });
+      const up = await b.app.inject({ method: 'PATCH', url: `/billing/v1/account/${u.orgId}/plan`, headers: bearer(u.token), payload: { tier: 'pilot-v2', annual: false } });
+      expect(up.statusCode, up.body).toBe(200);
+      const pre = await b.app.inject({ method: 'GET', url: '/user/v1/account-deletion/preflight', headers: bearer(u.token) });
+      expect(pre.json<{ billingPlanCodesByOrg: Record<string, string> }>().billingPlanCodesByOrg).toEqual({ [String(u.orgId)]: 'pilot-v2' });
+
+      // A custom plan (negotiated by sales) refuses the deletion, deleting nothing.
+      const custom = await b.db.query<{ id: number }>(`INSERT INTO plan (title, billing_code) VALUES ('Custom', 'custom-acme') RETURNING id`);
+      await b.db.query('UPDATE subscription SET is_for__plan = $2 WHERE is_for__organization = $1 AND is_active', [u.orgId, custom.rows[0]!.id]);
+      const refused = await b.app.inject({ method: 'DELETE', url: '/user/v1/account', headers: bearer(u.token), payload: { password: PASSWORD } });
+      expect([refused.statusCode, refused.json()]).toEqual([400, CUSTOM_PLAN_REFUSAL]);
+      expect((await b.db.query<{ n: number }>('SELECT count(*)::int AS n FROM subscription WHERE is_for__organization = $1 AND is_active', [u.orgId])).rows[0]!.n).toBe(1);
+
+      // Back on pilot: the subscription is cancelled and goes with the organization.
+      await b.db.query(`UPDATE subscription SET is_for__plan = (SELECT id FROM plan WHERE billing_code = 'pilot-v2') WHERE is_for__organization = $1 AND is_active`, [u.orgId]);
+      const cancelled: number[] = [];
+      const trigger = `subscription_cancel_probe_${u.orgId}`;
+      // Record the cancellation (is_active turned false before the organization's rows are deleted).
+      await b.db.query(`CREATE TABLE ${trigger} (org int)`);
+      await b.db.query(
+        `CREATE FUNCTION ${trigger}_fn() RETURNS trigger AS $$ BEGIN IF OLD.is_active AND NOT NEW.is_active THEN INSERT INTO ${trigger} VALUES (NEW.is_for__organization); END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+      );
+      await b.db.query(`CREATE TRIGGER ${trigger}_t AFTER UPDATE ON subscription FOR EACH ROW EXECUTE FUNCTION ${trigger}_fn()`);
+      const res = await b.app.inject({ method: 'DELETE', url: '/user/v1/account', headers: bearer(u.token), payload: { password: PASSWORD } });
+      expect(res.statusCode, res.body).toBe(200);
+      cancelled.push(...(await b.db.query<{ org: number }>(`SELECT org FROM ${trigger}`)).rows.map((r) => r.org));
+      expect(cancelled).toEqual([u.orgId]);
+      expect((await b.db.query('SELECT 1 FROM subscription WHERE is_for__organization = $1', [u.orgId])).rowCount).toBe(0);
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { billingEnabled, ensureSubscription } from '../billing/index.js';
 import { PASSWORD_MAX_LENGTH } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 import { ConflictError, UnauthorizedError } from '../../infra/errors.js';
@@ -84,6 +85,8 @@ export async function authRoutes(app: FastifyInstance, { db, jwtSecret, account 
             password: request.body.password,
             hasDisabledNewsletter: request.body.has_disabled_newsletter ?? false,
           });
+          // Billing on: the personal organization starts on the free plan (issue 18).
+          if (billingEnabled(app)) await ensureSubscription(tx, created.organizationId, now);
           await sendVerificationEmail(tx, app.mailer, created, now);
           return created;
         });

@@ -8,6 +8,7 @@ import { MAIL_RETRY_JOB } from '../../infra/jobs/mail-delivery.js';
 import { FILE_GARBAGE_JOB } from '../../infra/files/garbage.js';
 import { REGISTRY_GARBAGE_JOB } from '../registry/index.js';
 import { DEVICE_LOGS_RETENTION_JOB } from '../device-logs/index.js';
+import { CREDIT_NOTIFICATION_JOB } from '../billing/credits/index.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet } from '../../../test/support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from '../../../test/support/cloud-link.js';
@@ -168,6 +169,7 @@ describe('the heartbeat sweep', () => {
     expect(await state(device.id)).toBe('offline');
     const schedules = await db.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(schedules.rows).toEqual([
+      { name: CREDIT_NOTIFICATION_JOB, cron: '* * * * *' },
       { name: DEVICE_LOGS_RETENTION_JOB, cron: '* * * * *' },
       { name: FILE_GARBAGE_JOB, cron: '* * * * *' },
       { name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { billingEnabled, checkDeviceAllowance } from '../billing/index.js';
 import type { Db } from '../../infra/db/db.js';
 import { ForbiddenError, UnauthorizedError } from '../../infra/errors.js';
 import type { Actor } from '../../infra/http/actor.js';
@@ -76,7 +77,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   });
 
   app.post<{ Body: RegisterInput }>('/device/register', { schema: { body: registerSchema } }, async (request, reply) => {
-    const result = await registerDevice(db, request.actor, request.body);
+    const result = await registerDevice(db, request.actor, request.body, billingEnabled(app) ? (tx, fleet) => checkDeviceAllowance(tx, fleet) : undefined);
     return reply.code(201).send(result);
   });
 

@@ -32,7 +32,13 @@ async function storeKey(db: Db, actor: number, key: string, details: { name?: st
  * `POST /device/register` (dialect §4.1): a fleet's provisioning key registers a device of
  * that fleet, with its own actor and device API key (the one sent, or a new one).
  */
-export async function registerDevice(db: Db, caller: Actor | null, input: RegisterInput): Promise<{ id: number; uuid: string; api_key: string }> {
+export async function registerDevice(
+  db: Db,
+  caller: Actor | null,
+  input: RegisterInput,
+  /** Rules of other features on a new device of the fleet (billing: the free device allowance). */
+  beforeInsert?: (tx: Db, fleetId: number) => Promise<void>,
+): Promise<{ id: number; uuid: string; api_key: string }> {
   if (!caller || caller.kind !== 'application' || caller.applicationId !== input.application) {
     throw new UnauthorizedError('A provisioning key of this fleet is required to register a device');
   }
@@ -43,6 +49,7 @@ export async function registerDevice(db: Db, caller: Actor | null, input: Regist
     const typeId = await selectDeviceTypeIdBySlugOrAlias(tx, input.device_type);
     if (typeId === undefined) throw new BadRequestError(`Unknown device type '${input.device_type}'`);
     if (await deviceUuidExists(tx, input.uuid)) throw new ConflictError('"uuid" must be unique.');
+    await beforeInsert?.(tx, input.application);
     const body: HookBody<'device', 'POST'> = { uuid: input.uuid, belongs_to__application: input.application };
     await prepareDevice(tx, body);
     const device = await insertRegisteredDevice(tx, {

@@ -12,6 +12,7 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
     docsUrl: config.docsUrl,
     captchaSiteKey: config.accounts?.captcha?.siteKey,
     requireEmailVerification: config.accounts?.requireEmailVerification,
+    billing: config.billing?.enabled === true,
   });
   if (config.webDistDir) {
     const tiles = config.map?.tileUrl ? mapTileSource(config.map.tileUrl) : null;

@@ -126,11 +126,25 @@ const schema = z
     // Device logs kept per device: the last N lines and D days (docs/logs.md).
     FLOTILLA_LOG_RETAIN_LINES: z.coerce.number().int().min(1).max(100_000).default(1000),
     FLOTILLA_LOG_RETAIN_DAYS: z.coerce.number().positive().max(3650).default(30),
+    // Billing (issue 18, docs/billing.md): `on` turns on plans, limits, invoices and payments.
+    FLOTILLA_BILLING: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
+    // The operator's catalogue (JSON of the model's Catalogue shape); unset = DEFAULT_CATALOGUE.
+    FLOTILLA_PLANS_FILE: z.string().min(1).max(4096).optional(),
+    // The manual provider's payment instructions printed on invoices (bank details).
+    FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: z.string().max(2000).optional(),
+    // Stripe (both keys turn the Stripe provider on; FLOTILLA_STRIPE_API_URL: a stand-in for tests).
+    FLOTILLA_STRIPE_SECRET_KEY: z.string().min(1).max(500).optional(),
+    FLOTILLA_STRIPE_PUBLISHABLE_KEY: z.string().min(1).max(500).optional(),
+    FLOTILLA_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
     message: 'an external registry needs FLOTILLA_REGISTRY_TOKEN_KEY (and its certificate in the registry\'s rootcertbundle)',
     path: ['FLOTILLA_REGISTRY_TOKEN_KEY'],
+  })
+  .refine((c) => (c.FLOTILLA_STRIPE_SECRET_KEY === undefined) === (c.FLOTILLA_STRIPE_PUBLISHABLE_KEY === undefined), {
+    message: 'Stripe needs both FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY',
+    path: ['FLOTILLA_STRIPE_PUBLISHABLE_KEY'],
   })
   .transform((c) => ({
     ...c,

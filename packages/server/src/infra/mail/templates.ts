@@ -176,3 +176,14 @@ export function signUpAttempt(p: { loginUrl: string; resetUrl: string }): Render
   );
   return { subject, text, html };
 }
+
+/** Issue 18 item 7: an organization's available credits fell below its notification threshold. */
+export function lowCredits(p: { organizationName: string; balance: number; threshold: number; creditsUrl: string }): RenderedMail {
+  const creditsUrl = checkedUrl(p.creditsUrl);
+  const subject = oneLine(`Credits of ${p.organizationName} are running low`);
+  const line = `${p.organizationName} has ${p.balance.toLocaleString('en-US')} device credits left, below the ${p.threshold.toLocaleString('en-US')} at which you asked to be told.`;
+  const note = 'You receive this because you are a billing contact of the organization. The notification is sent once each time the balance falls below the threshold; change or turn it off on the credits page.';
+  const text = [line, 'Buy more credits here:', creditsUrl, '', note, ''].join('\n');
+  const html = htmlDocument(subject, [escapeHtml(line)], { label: 'Buy credits', url: creditsUrl }, note);
+  return { subject, text, html };
+}

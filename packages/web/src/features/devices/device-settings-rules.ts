@@ -31,8 +31,8 @@ export function localModeUnavailable(device: {
 
 /**
  * Spec 2 §4 deactivate: an already inactive device gives 'device already inactive'; it needs
- * a disconnected device ('device must be offline'). The paid-plan condition does not apply:
- * this installation has no plans yet, so every organization may deactivate.
+ * a disconnected device ('device must be offline'). The paid-plan condition (issue 18) is the
+ * model's `deactivationProblem` over the organization's plan (device settings).
  */
 export const deactivateUnavailable = deactivateProblem;
 

@@ -1,4 +1,4 @@
-import { selectableFleetRoles } from '@flotilla/model';
+import { fleetRoleProblem, selectableFleetRoles, type PlanLimits } from '@flotilla/model';
 import type { TFunction } from 'i18next';
 import type { RoleOption } from '../../components/role-select';
 
@@ -9,14 +9,17 @@ export function fleetRoleLabel(role: string | null | undefined, t: TFunction): s
 }
 
 /**
- * The roles the fleet dialogs offer (spec 2 §6/§7: plan limits decide). No billing plans
- * exist yet, so `plan` is undefined and nothing is limited; a limited role stays listed,
- * disabled, saying why.
+ * The roles the fleet dialogs offer (spec 2 §6/§7: plan limits decide, by the model's
+ * `fleetRoleProblem`, the rule the server enforces). `plan` is the organization's plan, null
+ * while billing is off (nothing is limited); a limited role stays listed, disabled, saying why.
  */
-export function fleetRoleOptions(t: TFunction, plan: string | undefined = undefined): RoleOption[] {
-  return selectableFleetRoles(plan).map(({ role, selectable }) => ({
-    value: role,
-    label: selectable ? fleetRoleLabel(role, t) : t('fleet.role_needs_paid_plan', { role: fleetRoleLabel(role, t) }),
-    disabled: !selectable,
-  }));
+export function fleetRoleOptions(t: TFunction, plan: PlanLimits | null = null): RoleOption[] {
+  return selectableFleetRoles(undefined).map(({ role }) => {
+    const selectable = fleetRoleProblem(plan, role) === null;
+    return {
+      value: role,
+      label: selectable ? fleetRoleLabel(role, t) : t('fleet.role_needs_paid_plan', { role: fleetRoleLabel(role, t) }),
+      disabled: !selectable,
+    };
+  });
 }

@@ -1,11 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../../infra/app/context.js';
 import type { JobDefinition } from '../../../infra/jobs/job-runner.js';
+import { registerCreditBundleRules } from './credit-bundle.hooks.js';
+import { creditNotificationJob } from './credit-notification.job.js';
 
-/** Billing: credits (issue 18; docs/billing.md). Routes and rules. */
-export async function setupCredits(_app: FastifyInstance, _rules: Rules): Promise<void> {}
+export { availableCredits } from './credits.repository.js';
+export { CREDIT_NOTIFICATION_JOB, checkCreditNotifications } from './credit-notification.job.js';
 
-/** Durable jobs of credits. */
-export function creditsJobs(_app: FastifyInstance): JobDefinition[] {
-  return [];
+/**
+ * Billing: credits (issue 18 item 7; docs/billing.md "Credits"): the `credit_bundle` purchase
+ * rule (priced from the plan, charged through the payment provider) and the low-credit
+ * notification's rules and job.
+ */
+export async function setupCredits(_app: FastifyInstance, rules: Rules): Promise<void> {
+  registerCreditBundleRules(rules);
+}
+
+/** Durable jobs of credits: the low-credit notification check. */
+export function creditsJobs(app: FastifyInstance): JobDefinition[] {
+  return [creditNotificationJob(app.context)];
 }

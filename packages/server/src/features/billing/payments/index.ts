@@ -1,24 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import type { Rules } from '../../../infra/app/context.js';
+import type { AppContext, Rules } from '../../../infra/app/context.js';
+import { billingAccountRoutes } from './billing-account.routes.js';
 import { ManualPaymentProvider } from './manual.js';
 import type { PaymentProvider } from './provider.js';
+import { StripePaymentProvider } from './stripe.js';
 
 export * from './provider.js';
-export { selectBillingCustomer } from './payments.repository.js';
+export { selectBillingContacts, selectBillingCustomer, selectBillingInfo } from './payments.repository.js';
 
-const providers = new WeakMap<FastifyInstance, PaymentProvider>();
+const providers = new WeakMap<AppContext, PaymentProvider>();
 
 /** The app's configured payment provider (AppConfig.billing.provider; default manual). */
 export function paymentProvider(app: FastifyInstance): PaymentProvider {
-  let provider = providers.get(app);
+  return paymentProviderOf(app.context);
+}
+
+/** The same, from the app context a rule (hook) or job is given. */
+export function paymentProviderOf(context: AppContext): PaymentProvider {
+  let provider = providers.get(context);
   if (!provider) {
-    const config = app.context.config.billing?.provider;
-    if (config?.kind === 'stripe') throw new Error('the Stripe adapter is not built yet');
-    provider = new ManualPaymentProvider(app.context.db);
-    providers.set(app, provider);
+    const config = context.config.billing?.provider;
+    provider = config?.kind === 'stripe' ? new StripePaymentProvider(context.db, config) : new ManualPaymentProvider(context.db);
+    providers.set(context, provider);
   }
   return provider;
 }
 
 /** Routes and rules of payments (billing account, billing info, setup intents). */
-export async function setupPayments(_app: FastifyInstance, _rules: Rules): Promise<void> {}
+export async function setupPayments(app: FastifyInstance, _rules: Rules): Promise<void> {
+  await billingAccountRoutes(app);
+}

@@ -1,3 +1,5 @@
+import { HttpError } from '../../../infra/errors.js';
+
 /**
  * Issue 18 item 5: payment providers behind one interface. The billing service never knows
  * which provider runs: the manual provider (bank transfer / purchase order, paid when a platform
@@ -34,6 +36,10 @@ export interface BillingInfo {
   routing_number?: string | null;
 }
 
+/** The billing address, company and VAT number sent with a payment method (`PATCH …/info`). */
+export type BillingDetails = Pick<BillingInfo, 'company' | 'full_name' | 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'country' | 'phone' | 'vat_number'>;
+export const BILLING_DETAIL_FIELDS = ['company', 'full_name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'phone', 'vat_number'] as const satisfies readonly (keyof BillingDetails)[];
+
 export interface ChargeRequest {
   invoiceNumber: string;
   amountCents: number;
@@ -51,7 +57,7 @@ export interface PaymentProvider {
   /** Starts setting up a payment method (Stripe: a setup intent, USD, off-session). */
   createSetupIntent(customer: BillingCustomer): Promise<{ id: string; client_secret: string }>;
   /** Attaches the method a finished setup produced (`token_type: 'setup_intent'`, `token_id`). */
-  attachPaymentMethod(customer: BillingCustomer, token: { token_type: string; token_id: string }): Promise<BillingInfo>;
+  attachPaymentMethod(customer: BillingCustomer, token: { token_type: string; token_id: string }, details: BillingDetails): Promise<BillingInfo>;
   /** The customer's payment method, or null when none is set up. */
   getPaymentMethod(customer: BillingCustomer): Promise<BillingInfo | null>;
   removePaymentMethod(customer: BillingCustomer): Promise<void>;
@@ -60,5 +66,9 @@ export interface PaymentProvider {
   refund(customer: BillingCustomer, reference: string, amountCents: number): Promise<void>;
 }
 
-/** A provider that cannot be reached or is not configured: the caller answers 503 with this message. */
-export class PaymentProviderUnavailableError extends Error {}
+/** A provider that cannot be reached or is not configured: 503 with this message (nothing written or charged). */
+export class PaymentProviderUnavailableError extends HttpError {
+  constructor(message: string) {
+    super(503, message, { 'Retry-After': '60' });
+  }
+}

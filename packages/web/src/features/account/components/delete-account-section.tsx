@@ -2,6 +2,8 @@ import {
   accountDeletionErrorText,
   ACCOUNT_DELETION_REDIRECT_MS,
   CUSTOM_PLAN_REFUSAL,
+  FREE_PLAN_CODE,
+  isPaidPlan,
   isCustomPlanCode,
 } from '@flotilla/model';
 import {
@@ -97,8 +99,10 @@ function stepsFor(preflight: AccountDeletionPreflight, password: string, t: TFun
       key: `subscription-${org.id}`,
       label: t('account.deletion.step_cancel_subscription', { name: org.name }),
       status: 'pending',
-      // No billing yet: every organization is on the free plan, so there is nothing to cancel.
-      run: async () => t('account.deletion.no_subscription'),
+      // A paid subscription is cancelled by the server in the account's deletion (issue 18);
+      // the free plan has nothing to cancel.
+      run: async () =>
+        isPaidPlan(preflight.billingPlanCodesByOrg[String(org.id)] ?? FREE_PLAN_CODE) ? t('account.deletion.subscription_cancelled_with_account') : t('account.deletion.no_subscription'),
     });
   }
   if (orgs.length > 1 || orgs.some((o) => o.otherMembers > 0)) {

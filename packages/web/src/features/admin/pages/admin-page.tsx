@@ -10,18 +10,22 @@ import { isPlatformAdministrator, isProviderStaff } from '../../../lib/session-c
 import { useLoginAs } from '../api/login-as';
 import { MailOutbox } from '../components/mail-outbox';
 import { paths } from '../../../lib/paths';
+import { useInstallConfig } from '../../../lib/dashboard-config';
 
 // The form loads with it (only platform administrators see it; the first-page budget).
 const LoginAsForm = lazy(async () => ({ default: (await import('../components/login-as-form')).LoginAsForm }));
 // The catalogue sections (issue 17) and their strings load on their own, after the page.
 const OsReleasesSection = lazy(async () => ({ default: (await import('../components/os-releases-section')).OsReleasesSection }));
 const SupervisorReleasesSection = lazy(async () => ({ default: (await import('../components/supervisor-releases-section')).SupervisorReleasesSection }));
+// The billing catalogue editor (issue 18), only while billing is on.
+const BillingPlansSection = lazy(async () => ({ default: (await import('../components/billing-plans-section')).BillingPlansSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
   const { t } = useTranslation();
   const { data: session } = useSession();
   const claims = useSessionClaims(session?.id);
+  const { billing } = useInstallConfig();
 
   if (!claims) return null; // read from the stored token, no request
   if (!isProviderStaff(claims)) {
@@ -65,6 +69,16 @@ export function AdminPage() {
             <SupervisorReleasesSection canPublish={administrator} />
           </Suspense>
         </section>
+        {billing && (
+          <section aria-labelledby="admin-billing-plans">
+            <Typography id="admin-billing-plans" variant="h6" component="h2" gutterBottom>
+              {t('admin.billing_plans_title')}
+            </Typography>
+            <Suspense fallback={null}>
+              <BillingPlansSection canEdit={administrator} />
+            </Suspense>
+          </section>
+        )}
       </Stack>
     </>
   );

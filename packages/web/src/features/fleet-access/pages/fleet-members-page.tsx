@@ -14,6 +14,7 @@ import {
 } from '../api/fleet-member-mutations';
 import { FleetInvitesTable } from '../components/fleet-invites-table';
 import { FleetMembersTable } from '../components/fleet-members-table';
+import { useOrganizationPlan } from '../../../lib/organization-plan';
 import { fleetRoleLabel, fleetRoleOptions } from '../fleet-roles';
 
 // Dialogs (forms, validation) load when first wanted, not with the page.
@@ -50,7 +51,8 @@ export function FleetMembersPage({ fleetId, fleetName, organizationId, canManage
   const revoke = useRevokeFleetInvite();
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
-  const roleOptions = fleetRoleOptions(t);
+  const plan = useOrganizationPlan(organizationId);
+  const roleOptions = fleetRoleOptions(t, plan?.limits ?? null);
   const name = (m: FleetMember) => m.username ?? t('org_summary.user_fallback', { id: m.userId });
 
   return (

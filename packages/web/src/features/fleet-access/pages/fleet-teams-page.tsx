@@ -8,6 +8,7 @@ import { SelectableTable } from '../../../components/selectable-table';
 import { useFleetTeamAccess, type FleetTeamAccess } from '../api/get-fleet-team-access';
 import { useOrganizationTeams } from '../api/get-organization-teams';
 import { useAddTeamAccess, useChangeTeamAccessRole, useRemoveTeamAccess } from '../api/team-access-mutations';
+import { useOrganizationPlan } from '../../../lib/organization-plan';
 import { fleetRoleLabel, fleetRoleOptions } from '../fleet-roles';
 import { paths } from '../../../lib/paths';
 
@@ -38,7 +39,8 @@ export function FleetTeamsPage({ fleetId, fleetName, organizationId, canManage }
   const [dialog, setDialog] = useState<Dialog>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const close = () => setDialog(null);
-  const roleOptions = fleetRoleOptions(t);
+  const plan = useOrganizationPlan(organizationId);
+  const roleOptions = fleetRoleOptions(t, plan?.limits ?? null);
   const picked = (rows.data ?? []).filter((a) => selected.has(a.id));
   const granted = new Set((rows.data ?? []).map((a) => a.teamId));
 

@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { RoleDialog } from '../../../components/role-dialog';
 import { throwIfBatchFailed } from '../../../lib/submit-mutation';
 import { useChangeMemberRoles } from '../api/change-member-role';
-import { useInstallConfig } from '../../../lib/dashboard-config';
-import { formatSeatPrice, ORGANIZATION_ROLES } from '../seat-price';
+import { useOrganizationPlan } from '../../../lib/organization-plan';
+import { ORGANIZATION_ROLES, organizationRoleLabel } from '../organization-roles';
 
 interface Props {
   organizationId: number;
@@ -16,15 +16,15 @@ interface Props {
 /** Batch role change (spec 1 §4): one role for every selected member, one request at a time. */
 export function ChangeMemberRolesDialog({ organizationId, membershipIds, onClose, onDone }: Props) {
   const { t } = useTranslation();
-  const { billing } = useInstallConfig();
+  const plan = useOrganizationPlan(organizationId);
   const change = useChangeMemberRoles();
   return (
     <RoleDialog
       title={t('members.change_role_title', { count: membershipIds.length })}
       roleOptions={ORGANIZATION_ROLES.map((role) => ({
         value: role,
-        // Seat prices only where the installation has billing (none has yet: issue 11).
-        label: billing ? t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) }) : t(`orgs.role_${role}`),
+        // The seat price from the organization's plan; none while billing is off.
+        label: organizationRoleLabel(role, t, plan),
       }))}
       onSubmit={async (roleName) => {
         const { failed, firstError } = await change.mutateAsync({ organizationId, membershipIds, roleName });

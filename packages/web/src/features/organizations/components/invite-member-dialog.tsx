@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { InviteDialog } from '../../../components/invite-dialog';
 import { useAddOrganizationMember } from '../api/add-organization-member';
 import { useCreateOrganizationInvite } from '../api/create-organization-invite';
-import { useInstallConfig } from '../../../lib/dashboard-config';
-import { formatSeatPrice, ORGANIZATION_ROLES } from '../seat-price';
+import { useOrganizationPlan } from '../../../lib/organization-plan';
+import { ORGANIZATION_ROLES, organizationRoleLabel } from '../organization-roles';
 
 /** Spec 1 §2/§5: invite to an organization by email, or add an existing user by username; each role shows its monthly seat price. */
 export function InviteMemberDialog({ organizationId, onClose }: { organizationId: number; onClose: () => void }) {
   const { t } = useTranslation();
-  const { billing } = useInstallConfig();
+  const plan = useOrganizationPlan(organizationId);
   const invite = useCreateOrganizationInvite();
   const add = useAddOrganizationMember();
   return (
@@ -16,8 +16,8 @@ export function InviteMemberDialog({ organizationId, onClose }: { organizationId
       title={t('members.invite_title')}
       roleOptions={ORGANIZATION_ROLES.map((role) => ({
         value: role,
-        // Seat prices only where the installation has billing (none has yet: issue 11).
-        label: billing ? t('members.role_with_price', { role: t(`orgs.role_${role}`), price: formatSeatPrice(role) }) : t(`orgs.role_${role}`),
+        // The seat price from the organization's plan; none while billing is off.
+        label: organizationRoleLabel(role, t, plan),
       }))}
       onInvite={async ({ invitee, roleName, message }) => {
         // invalid_email, invitee_already_exist, invitee_already_invited → English (lib/errors.ts).

@@ -14,6 +14,8 @@ import type { FleetAccess } from '../../../../lib/fleet-access';
 import { useDeviceSettingsChange, type DeviceSettingsFacts } from '../../api/device-settings';
 import type { DeviceDetails } from '../../api/get-device';
 import { deviceKey, fleetDevicesKey } from '../../api/keys';
+import { deactivationProblem, deviceFeature, formatCents } from '@flotilla/model';
+import { useOrganizationPlan } from '../../../../lib/organization-plan';
 import { deactivateUnavailable, localModeUnavailable } from '../../device-settings-rules';
 import { DeviceMoveSetting } from './device-move-setting';
 import { SettingRow } from '../../../../components/setting-row';
@@ -105,19 +107,25 @@ function DeactivateSetting({ device, canUpdate }: { device: DeviceDetails; canUp
   const { t } = useTranslation();
   const change = useDeviceSettingsChange(device.uuid);
   const [confirming, setConfirming] = useState(false);
+  const plan = useOrganizationPlan(device.fleet.organization.id);
   const reason = deactivateUnavailable(device);
+  // Deactivating is a paid-plan feature (issue 18; the model rule the server enforces).
+  const planProblem = deactivationProblem(plan?.limits ?? null);
+  // The fee is one device month at the plan's price (spec 3 §9).
+  const fee = plan?.addons[deviceFeature('microservices-v1')];
   return (
     <SettingRow title={t('devices.settings_deactivate')} description={t('devices.settings_deactivate_description')}>
       <PermissionTooltip allowed={canUpdate}>
-        <Button variant="outlined" color="warning" disabled={!canUpdate || reason !== undefined} onClick={() => setConfirming(true)}>
+        <Button variant="outlined" color="warning" disabled={!canUpdate || reason !== undefined || planProblem !== null} onClick={() => setConfirming(true)}>
           {t('devices.settings_deactivate_button')}
         </Button>
       </PermissionTooltip>
       {canUpdate && reason ? <Typography variant="body2" color="text.secondary">{t(`devices.${reason}`)}</Typography> : null}
+      {canUpdate && !reason && planProblem ? <Typography variant="body2" color="text.secondary">{t('devices.settings_deactivate_needs_paid_plan')}</Typography> : null}
       {confirming ? (
         <ConfirmDialog
           title={t('devices.settings_deactivate_title', { name: device.device_name })}
-          body={t('devices.settings_deactivate_fee')}
+          body={plan && fee !== undefined ? t('devices.settings_deactivate_fee_price', { price: formatCents(fee) }) : t('devices.settings_deactivate_fee')}
           confirmLabel={t('devices.settings_deactivate_button')}
           onConfirm={() => change.mutateAsync(() => sdk.models.device.deactivate(device.uuid))}
           success={t('devices.settings_deactivated')}
