@@ -36,9 +36,9 @@ async function newOrganization(request: APIRequestContext, user: ApiUser, name: 
 
 /** The organization's active subscription becomes `code` (monthly). */
 async function setPlan(orgId: number, code: string): Promise<void> {
+  await arrangeSql('UPDATE subscription SET is_active = false, ends_on__date = now() WHERE is_for__organization = $1 AND is_active', [orgId]);
   await arrangeSql(
-    `WITH ended AS (UPDATE subscription SET is_active = false, ends_on__date = now() WHERE is_for__organization = $1 AND is_active RETURNING id)
-     INSERT INTO subscription (is_for__organization, is_for__plan, billing_cycle, is_active, origin)
+    `INSERT INTO subscription (is_for__organization, is_for__plan, billing_cycle, is_active, origin)
      SELECT $1, id, 'monthly', true, 'admin' FROM plan WHERE billing_code = $2`,
     [orgId, code],
   );
@@ -63,13 +63,14 @@ test('an organization on a credits plan buys credits paying by invoice, plans it
   await setPlan(orgId, 'pilot-v2');
 
   await signIn(page, admin.email);
-  await page.goto(`/orgs/${orgId}/credits`);
+  // The organization's page leads its administrator to the credits page.
+  await page.goto(`/orgs/${orgId}`);
+  await page.getByRole('link', { name: 'Credits' }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/credits$`), { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Credits' })).toBeVisible({ timeout: 30_000 });
   // No payment method yet: the summary asks for one first.
   await expect(page.getByRole('link', { name: 'Add payment method' })).toHaveAttribute('href', `/orgs/${orgId}/billing#payment-method`, { timeout: 30_000 });
   await expect(page.getByText('No credits bought yet')).toBeVisible();
-  // The sidebar has the organization's credits entry for its administrator.
-  await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Credits' })).toBeVisible();
 
   // Pay by bank transfer / purchase order (the manual provider).
   await apiAs(request, admin, 'PATCH', `/billing/v1/account/${orgId}/info`, {
@@ -215,6 +216,9 @@ test('past-due banners: a warning, then an error with the countdown, dismissals 
   const memberPage = await memberContext.newPage();
   await signIn(memberPage, member.email);
   await memberPage.goto(`/orgs/${orgId}`);
+  // No credits entry for a member.
+  await expect(memberPage.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(memberPage.getByRole('main').getByRole('link', { name: 'Credits' })).toHaveCount(0);
   const memberError = memberPage.locator('[data-banner="past-due-error"]');
   await expect(memberError).toContainText("contact the organization's administrators", { timeout: 30_000 });
   await expect(memberError.getByRole('link', { name: 'Update billing details' })).toHaveCount(0);

@@ -2,20 +2,16 @@ import { SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_OPEN } from '@flotilla/model';
 import { Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
-import { NavLink, useMatch } from 'react-router';
-import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, CreditsIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
+import { NavLink } from 'react-router';
+import { AdminIcon, AppsIcon, BlockIcon, ChevronLeftIcon, ChevronRightIcon, FleetIcon, OrganizationIcon } from '../../components/icons';
 import { useAppsEnabled } from '../../features/preferences/api/get-apps-enabled';
-import { hasBillingAccess, myOrganizationRoleQueryOptions } from '../../lib/billing-access';
-import { useInstallConfig } from '../../lib/dashboard-config';
 import { paths } from '../../lib/paths';
-import { parseRouteId } from '../../lib/route-id';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
 interface NavItem {
   to: string;
-  labelKey: 'nav.fleets' | 'nav.apps' | 'nav.blocks' | 'nav.organizations' | 'nav.admin' | 'nav.credits';
+  labelKey: 'nav.fleets' | 'nav.apps' | 'nav.blocks' | 'nav.organizations' | 'nav.admin';
   Icon: ComponentType;
   /** Spec 1 line 7: the Apps section carries an Alpha badge. */
   badge?: 'nav.alpha';
@@ -32,25 +28,12 @@ const OTHER_NAV_ITEMS: NavItem[] = [
 // Spec 3 §6: provider staff (support agents and platform administrators) get an admin link.
 const STAFF_NAV_ITEMS: NavItem[] = [{ to: paths.admin(), labelKey: 'nav.admin', Icon: AdminIcon }];
 
-/**
- * Spec 3 §6: on an organization's pages, with billing on, its Credits entry for those with
- * billing access (its administrators).
- */
-function useCreditsNavItem(): NavItem | null {
-  const orgId = parseRouteId(useMatch('/orgs/:orgId/*')?.params.orgId);
-  const { billing } = useInstallConfig();
-  const role = useQuery({ ...myOrganizationRoleQueryOptions(orgId ?? 0), enabled: billing && orgId !== undefined });
-  if (!billing || orgId === undefined || !hasBillingAccess(role.data)) return null;
-  return { to: paths.organization(orgId, 'credits'), labelKey: 'nav.credits', Icon: CreditsIcon };
-}
-
 /** Spec 1 §9: 220 px open, 56 px collapsed (icons only, names in tooltips). */
 export function Sidebar({ open, onToggle, isStaff }: { open: boolean; onToggle: () => void; isStaff: boolean }) {
   const { t } = useTranslation();
   const width = open ? SIDEBAR_WIDTH_OPEN : SIDEBAR_WIDTH_COLLAPSED;
   const appsEnabled = useAppsEnabled() === true;
-  const credits = useCreditsNavItem();
-  const items = [FLEETS_ITEM, ...(appsEnabled ? [APPS_ITEM] : []), ...OTHER_NAV_ITEMS, ...(credits ? [credits] : []), ...(isStaff ? STAFF_NAV_ITEMS : [])];
+  const items = [FLEETS_ITEM, ...(appsEnabled ? [APPS_ITEM] : []), ...OTHER_NAV_ITEMS, ...(isStaff ? STAFF_NAV_ITEMS : [])];
   return (
     <Drawer
       variant="permanent"

@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
+import { useInstallConfig } from '../../../lib/dashboard-config';
 import { useSession } from '../../../lib/get-session';
 import { type OrganizationDetails as Organization } from '../api/get-organization';
 import { useOrganizationFleets } from '../api/get-organization-fleets';
@@ -33,6 +34,7 @@ interface SummaryProps {
 
 export function OrganizationSummaryPage({ organization, membership, isAdmin }: SummaryProps) {
   const { t } = useTranslation();
+  const { billing } = useInstallConfig();
   const navigate = useNavigate();
   const session = useSession();
   const members = useOrganizationMembers(organization.id);
@@ -90,6 +92,12 @@ export function OrganizationSummaryPage({ organization, membership, isAdmin }: S
             <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'blocks')}>
               {t('fleets.org_link_block')}
             </Button>
+            {/* Spec 3 §6: the credits entry only for those with billing access, where billing exists. */}
+            {isAdmin && billing && (
+              <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'credits')}>
+                {t('org_summary.credits_link')}
+              </Button>
+            )}
             {membership && (
               <Button
                 variant="outlined"
