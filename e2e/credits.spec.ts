@@ -17,12 +17,12 @@ import { newEmail, signIn } from './support/users';
  */
 
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
-test.use({ bypassCSP: true, baseURL: `http://127.0.0.1:${E2E_PORTS.billingServer}` });
+test.use({ bypassCSP: true, baseURL: `http://127.0.0.1:${E2E_PORTS.server2}` });
 
 let node: SecondNode;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  node = await startSecondNode({ port: E2E_PORTS.billingServer, env: { FLOTILLA_BILLING: 'on' } });
+  node = await startSecondNode({ FLOTILLA_BILLING: 'on' });
 });
 test.afterAll(async () => {
   await node?.stop();
@@ -213,7 +213,7 @@ test('past-due banners: a warning, then an error with the countdown, dismissals 
   await expect(error).toContainText('frozen in 20 days');
 
   // A member is told to contact the administrators, with no link.
-  const memberContext = await browser.newContext({ baseURL: `http://127.0.0.1:${E2E_PORTS.billingServer}` });
+  const memberContext = await browser.newContext({ baseURL: `http://127.0.0.1:${E2E_PORTS.server2}` });
   const memberPage = await memberContext.newPage();
   await signIn(memberPage, member.email);
   await memberPage.goto(`/orgs/${orgId}`);

@@ -9,8 +9,6 @@ export const E2E_PORTS = {
   server: 18080 + offset,
   /** A second server process on the same database and Redis (support/second-node.ts). */
   server2: 18085 + offset,
-  /** A server process with billing on (e2e/billing.spec.ts; the main server keeps it off). */
-  billingServer: 18087 + offset,
   /** The run's redis-server: the servers' bus (REDIS_URL), so two processes share it. */
   redis: 16390 + offset,
   smtp: 18025 + offset * 2,

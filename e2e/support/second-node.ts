@@ -18,23 +18,22 @@ export interface SecondNode {
  * balancer: the same built bundle and settings, the same PostgreSQL (the first process's
  * embedded one, or DATABASE_URL) and the same Redis bus, its own port. A browser on this node
  * reaches devices whose cloud link the first node holds only through the bus — what the
- * multi-node tests of issue 15 prove. `options` give it another port and more settings (the
- * billing spec's node runs with FLOTILLA_BILLING=on while the main server keeps billing off).
- * Stop it in afterAll.
+ * multi-node tests of issue 15 prove. `extraEnv` adds settings of its own. Stop it in afterAll.
  */
-export async function startSecondNode(options: { port?: number; env?: Record<string, string> } = {}): Promise<SecondNode> {
+export async function startSecondNode(extraEnv: Record<string, string> = {}): Promise<SecondNode> {
   const dataDir = process.env.FLOTILLA_E2E_DATA_DIR;
   if (!dataDir) throw new Error('FLOTILLA_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const port = options.port ?? E2E_PORTS.server2;
+  const port = E2E_PORTS.server2;
   const env = {
     ...process.env,
     ...e2eServerEnv(dataDir),
-    ...options.env,
     PORT: String(port),
     // The first process's database; its data directory holds the shared keys (secrets box,
     // registry signing key) and files, as a shared volume would.
     DATABASE_URL: databaseUrl(),
     FLOTILLA_DATA_DIR: dataDir,
+    // Settings this node runs with besides the shared ones (e.g. FLOTILLA_BILLING=on).
+    ...extraEnv,
   };
   const child = spawn(process.execPath, ['--enable-source-maps', 'packages/server/dist/main.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

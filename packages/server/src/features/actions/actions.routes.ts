@@ -8,6 +8,7 @@ import { ActionRelay } from './action-relay.js';
 import { selectActionFacts } from './actions.repository.js';
 import { onlineDevicesFor } from './device-action-access.js';
 import { restartFleet } from './fleet-restart.js';
+import { assertNotFrozen } from '../billing/index.js';
 
 export interface ActionRoutesOptions {
   db: Db;
@@ -119,6 +120,8 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
         const body = request.body ?? {};
         methodOf(body, route);
         const devices = await onlineDevicesFor(opts.db, request.actor, { appId: body.appId, deviceId: body.deviceId, uuid: body.uuid }, route.method !== 'GET');
+        // A frozen organization's devices take no actions (issue 18); reading them is allowed.
+        if (route.method !== 'GET') await assertNotFrozen(app, opts.db, { devices: devices.map((d) => d.id) });
         await checkActionNeeds(opts.db, route.action, devices.map((d) => d.id));
         const params: Record<string, unknown> = { ...(body.data ?? {}) };
         if (inPath) params.appId = Number(request.params.appId);
@@ -134,6 +137,7 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
     '/application/:id/restart',
     { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY } },
     async (request, reply) => {
+      await assertNotFrozen(app, opts.db, { applications: [Number(request.params.id)] });
       const answer = await restartFleet(opts.db, relay, request.actor, Number(request.params.id));
       return sendDeviceAnswer(reply, answer);
     },

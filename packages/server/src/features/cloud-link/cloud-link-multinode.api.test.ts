@@ -9,6 +9,8 @@ import { FILE_GARBAGE_JOB } from '../../infra/files/garbage.js';
 import { REGISTRY_GARBAGE_JOB } from '../registry/index.js';
 import { DEVICE_LOGS_RETENTION_JOB } from '../device-logs/index.js';
 import { CREDIT_NOTIFICATION_JOB } from '../billing/credits/index.js';
+import { PAST_DUE_JOB, PERIOD_CLOSE_JOB } from '../billing/invoices/index.js';
+import { USAGE_LEDGER_JOB } from '../billing/usage/index.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet } from '../../../test/support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from '../../../test/support/cloud-link.js';
@@ -170,6 +172,9 @@ describe('the heartbeat sweep', () => {
     const schedules = await db.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(schedules.rows).toEqual([
       { name: CREDIT_NOTIFICATION_JOB, cron: '* * * * *' },
+      { name: PAST_DUE_JOB, cron: '20 0 * * *' },
+      { name: PERIOD_CLOSE_JOB, cron: '5 0 * * *' },
+      { name: USAGE_LEDGER_JOB, cron: '*/15 * * * *' },
       { name: DEVICE_LOGS_RETENTION_JOB, cron: '* * * * *' },
       { name: FILE_GARBAGE_JOB, cron: '* * * * *' },
       { name: HEARTBEAT_SWEEP_JOB, cron: '* * * * *' },

@@ -17,6 +17,7 @@ import { stateReportSchema } from './state-report.js';
 import { fleetTargetState, readableDeviceId } from './state-read.js';
 import { DEVICE_UUID } from '../../infra/http/schemas.js';
 import { agentBuildTarget } from '../agent-releases/index.js';
+import { assertNotFrozen } from '../billing/index.js';
 
 const uuidParams = { type: 'object', required: ['uuid'], properties: { uuid: DEVICE_UUID } } as const;
 
@@ -77,6 +78,10 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   });
 
   app.post<{ Body: RegisterInput }>('/device/register', { schema: { body: registerSchema } }, async (request, reply) => {
+    // A frozen organization's fleets take no new devices (issue 18); the key is checked first.
+    if (request.actor?.kind === 'application' && request.actor.applicationId === request.body.application) {
+      await assertNotFrozen(app, db, { applications: [request.body.application] });
+    }
     const result = await registerDevice(db, request.actor, request.body, billingEnabled(app) ? (tx, fleet) => checkDeviceAllowance(tx, fleet) : undefined);
     return reply.code(201).send(result);
   });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../infra/db/db.js';
+import { selectDeviceNamesTaken } from './device.repository.js';
 
 // A device registered without a name gets a readable one (balena names devices this way
 // too): an adjective and a noun, e.g. `misty-falcon`.
@@ -32,10 +33,6 @@ const CANDIDATES = 24;
 export async function freshDeviceName(db: Db, fleetId: unknown): Promise<string> {
   const candidates = [...new Set(Array.from({ length: CANDIDATES }, randomDeviceName))];
   if (typeof fleetId !== 'number') return candidates[0]!;
-  const { rows } = await db.query<{ device_name: string }>(
-    'SELECT device_name FROM device WHERE belongs_to__application = $1 AND device_name = ANY($2::text[])',
-    [fleetId, candidates],
-  );
-  const taken = new Set(rows.map((r) => r.device_name));
+  const taken = await selectDeviceNamesTaken(db, fleetId, candidates);
   return candidates.find((name) => !taken.has(name)) ?? `${candidates[0]!}-${randomInt(1000, 10000)}`;
 }

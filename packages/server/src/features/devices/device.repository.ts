@@ -101,3 +101,12 @@ export async function runsReleaseOfOtherFleet(db: Db, ids: readonly number[]): P
   );
   return rowCount > 0;
 }
+
+/** Which of `names` devices of fleet `fleetId` already have. */
+export async function selectDeviceNamesTaken(db: Db, fleetId: number, names: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ device_name: string }>(
+    'SELECT device_name FROM device WHERE belongs_to__application = $1 AND device_name = ANY($2::text[])',
+    [fleetId, names],
+  );
+  return new Set(rows.map((r) => r.device_name));
+}

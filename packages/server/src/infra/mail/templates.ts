@@ -177,6 +177,52 @@ export function signUpAttempt(p: { loginUrl: string; resetUrl: string }): Render
   return { subject, text, html };
 }
 
+/** An issued invoice (issue 18): its number, total, due date, and where to download its PDF. */
+export interface InvoiceIssued {
+  organizationName: string;
+  invoiceNumber: string;
+  /** Formatted total, e.g. `$99.00 USD`. */
+  total: string;
+  /** Paid already (a card charge): no payment is asked for. */
+  paid?: boolean | undefined;
+  /** `YYYY-MM-DD`; null: due on receipt. */
+  dueOn: string | null;
+  /** Absolute link to the organization's billing page, where the PDF is downloaded. */
+  billingUrl: string;
+  /** How to pay (the manual provider's instructions), when the invoice waits for payment. */
+  paymentInstructions?: string | undefined;
+}
+
+export function invoiceIssued(p: InvoiceIssued): RenderedMail {
+  const url = checkedUrl(p.billingUrl);
+  const subject = `Invoice ${oneLine(p.invoiceNumber)} for ${oneLine(p.organizationName)}: ${oneLine(p.total)}`;
+  const due = p.paid ? 'It is paid: no action is needed.' : p.dueOn ? `It is due on ${p.dueOn}.` : 'It is due on receipt.';
+  const how = !p.paid && p.paymentInstructions?.trim() ? p.paymentInstructions.trim() : undefined;
+  const footer = 'You receive this e-mail because it is the billing e-mail of this organization (or you administer it).';
+  const text = [
+    `Invoice ${p.invoiceNumber} for the organization "${p.organizationName}" totals ${p.total}.`,
+    due,
+    '',
+    ...(how ? ['How to pay:', how, `Please quote ${p.invoiceNumber} with your payment.`, ''] : []),
+    'Download the invoice (PDF) from the billing page:',
+    url,
+    '',
+    footer,
+    '',
+  ].join('\n');
+  const html = htmlDocument(
+    subject,
+    [
+      `Invoice <strong>${escapeHtml(p.invoiceNumber)}</strong> for the organization <strong>${escapeHtml(p.organizationName)}</strong> totals <strong>${escapeHtml(p.total)}</strong>.`,
+      escapeHtml(due),
+      ...(how ? [`How to pay:<br>${escapeHtml(how).replace(/\r?\n/g, '<br>')}<br>Please quote ${escapeHtml(p.invoiceNumber)} with your payment.`] : []),
+    ],
+    { label: 'Download the invoice', url },
+    footer,
+  );
+  return { subject, text, html };
+}
+
 /** Issue 18 item 7: an organization's available credits fell below its notification threshold. */
 export function lowCredits(p: { organizationName: string; balance: number; threshold: number; creditsUrl: string }): RenderedMail {
   const creditsUrl = checkedUrl(p.creditsUrl);

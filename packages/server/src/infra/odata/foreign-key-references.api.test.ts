@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { model, type FieldDef } from '@flotilla/model';
+import { CAPABILITIES, model, type FieldDef } from '@flotilla/model';
 import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { featureId, seedDefaultCatalogue } from '../../../test/support/billing-catalogue.js';
 import { insertDevice } from '../../../test/support/cloud-link.js';
 import { createFleet, deviceTypeId } from '../../../test/support/fleet-helpers.js';
 
@@ -82,6 +83,8 @@ const EXTRA: Record<string, () => Record<string, unknown>> = {
   device_environment_variable: () => ({ name: `V${fresh()}`, value: 'v' }),
   device_config_variable: () => ({ name: `BALENA_${fresh().toUpperCase()}`, value: 'v' }),
   device_service_environment_variable: () => ({ name: `V${fresh()}`, value: 'v' }),
+  credit_bundle: () => ({ original_quantity: 1 }),
+  organization_credit_notification: () => ({ is_sent_when_below__threshold: 1 }),
   user__has__public_key: () => ({ title: fresh(), public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEnVY3l6yIbIuE4e0qSgKk0+x3y6OeXMvYfNNJbEvHJO' }),
 };
 
@@ -111,6 +114,11 @@ beforeAll(async () => {
     application_membership_role: await sql(`SELECT id FROM application_membership_role WHERE name = 'developer'`),
     application_type: await sql('SELECT id FROM application_type ORDER BY id LIMIT 1'),
     cpu_architecture: await sql('SELECT id FROM cpu_architecture ORDER BY id LIMIT 1'),
+    // The billing catalogue's features are read by every signed-in user (issue 18).
+    feature: await (async () => {
+      await seedDefaultCatalogue(t.db);
+      return featureId(t.db, CAPABILITIES.credits);
+    })(),
   };
   // A private device type nobody outside the platform reads.
   const privateType = await sql(

@@ -82,6 +82,13 @@ export interface Hook<App = unknown, R extends ResourceName = ResourceName, M ex
 
 const NONE: readonly never[] = [];
 
+/** A rule on every write (RuleRegistry.registerWriteGuard). */
+export type WriteGuard<App = unknown> = (args: HookArgs<App>) => void | Promise<void>;
+
+export async function runWriteGuards<App>(guards: readonly WriteGuard<App>[], args: HookArgs<App>): Promise<void> {
+  for (const g of guards) await g(args);
+}
+
 /**
  * The business rules of one app: hooks by (resource, method), in registration order, and
  * the rules' own messages for constraint violations.
@@ -90,6 +97,25 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
   private readonly hooks = new Map<string, Hook<App>[]>();
   private readonly constraintMessages = new Map<string, string>();
   private readonly referenceMessages = new Map<string, string>();
+  private readonly guards: WriteGuard<App>[] = [];
+
+  /**
+   * A rule every write through the data API passes, whatever its resource (a frozen
+   * organization's fleets and devices refuse writes): run in the write's transaction before
+   * the resource's own `before` hooks, with the rows concerned (PATCH/DELETE) or the body
+   * (POST). It throws an HttpError to refuse. Returns a function that unregisters it.
+   */
+  registerWriteGuard(guard: WriteGuard<App>): () => void {
+    this.guards.push(guard);
+    return () => {
+      const i = this.guards.indexOf(guard);
+      if (i >= 0) this.guards.splice(i, 1);
+    };
+  }
+
+  writeGuards(): readonly WriteGuard<App>[] {
+    return this.guards;
+  }
 
   /** A rule's own 409 message for a violation (23505/23503) of `constraint`, in place of the generic one. */
   registerConstraintMessage(constraint: string, message: string): void {

@@ -3,7 +3,7 @@ import { SQL_TYPES } from '../db/schema.js';
 import { BadRequestError, UnauthorizedError } from '../errors.js';
 import { Lru } from './cache.js';
 import { withDbErrors } from './db-errors.js';
-import { acceptedFields, runHooks, type HookArgs, type RuleHost, type WriteMethod } from './hooks.js';
+import { acceptedFields, runHooks, runWriteGuards, type HookArgs, type RuleHost, type WriteMethod } from './hooks.js';
 import { conditionAt, permissionCondition, permissionsKey, rootCondition, type DataContext } from './permissions.js';
 import { compileAffectedIds, compileEntityById } from './query.js';
 import { resourceInfo, type ResourceInfo } from './resources.js';
@@ -198,6 +198,7 @@ export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: Data
   return db.tx(async (tx) => {
     await assertReferencesReadable(tx, ctx, info, input, app.rules);
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'POST', body: input, ids: [] };
+    await runWriteGuards(app.rules.writeGuards(), args);
     await runHooks(hooks, 'before', args);
     await fillDefaultReferences(tx, info, args.body);
     const { names, values } = toColumns(info, args.body, 'POST');
@@ -244,6 +245,7 @@ export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: Dat
       throw new BadRequestError('A file can be written to one row at a time');
     }
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
+    await runWriteGuards(app.rules.writeGuards(), args);
     await runHooks(hooks, 'before', args);
     const { names, values } = toColumns(info, args.body, 'PATCH');
     if (ids.length > 0 && names.length > 0) {
@@ -267,6 +269,7 @@ export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: Da
   await db.tx(async (tx) => {
     const ids = await affectedIds(tx, ctx, url, parsed, 'delete');
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'DELETE', body: {}, ids };
+    await runWriteGuards(app.rules.writeGuards(), args);
     await runHooks(hooks, 'before', args);
     if (ids.length > 0) {
       await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]), app.rules);

@@ -190,6 +190,20 @@ describe('the low-credit notification', () => {
     expect(mailsTo(BILLING_EMAIL)).toHaveLength(2);
   });
 
+  it('the organization expands its credit bundles and notification (spec 3 §7)', async () => {
+    const sdk = await sdkAs(admin);
+    const org = (await sdk.models.organization.get(admin.orgId, {
+      $select: 'id',
+      $expand: { owns__credit_bundle: { $select: ['original_quantity', 'payment_status'] }, organization_credit_notification: { $select: 'is_sent_when_below__threshold' } },
+    } as never)) as unknown as { owns__credit_bundle: { original_quantity: number }[]; organization_credit_notification: { is_sent_when_below__threshold: number }[] };
+    expect(org.owns__credit_bundle.map((b) => b.original_quantity).sort((x, y) => x - y)).toEqual([10, 100]);
+    expect(org.organization_credit_notification).toEqual([{ is_sent_when_below__threshold: 200 }]);
+    const asMember = (await (await sdkAs(member)).models.organization.get(admin.orgId, { $select: 'id', $expand: { owns__credit_bundle: { $select: 'id' } } } as never)) as unknown as {
+      owns__credit_bundle: unknown[];
+    };
+    expect(asMember.owns__credit_bundle).toEqual([]);
+  });
+
   it('is turned off by deleting it', async () => {
     const sdk = await sdkAs(admin);
     await sdk.pine.delete({ resource: 'organization_credit_notification', id: notificationId });

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError, ConflictError, HttpError } from '../../../infra/errors.js';
 import { insertInvoice } from '../invoices/invoice.repository.js';
+import { issueInvoiceMail } from '../invoices/invoice-mail.js';
 import { paymentProvider, selectBillingCustomer } from '../payments/index.js';
 import {
   countDevices,
@@ -191,6 +192,7 @@ export async function changePlan(
       const charge = await provider.charge(customer, { invoiceNumber: invoice.invoice_number, amountCents: price, description: `${target.title} plan (${cycle})` });
       if (charge.status === 'failed') throw new PaymentRequiredError(charge.message);
       await recordCharge(tx, invoice.id, charge.reference, charge.status === 'paid', now);
+      await issueInvoiceMail(app, tx, { ...invoice, state: charge.status === 'paid' ? 'paid' : 'open' });
     }
     return { outcome, subscription: created, invoiceNumber, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
   });

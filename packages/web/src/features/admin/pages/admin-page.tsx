@@ -19,6 +19,8 @@ const OsReleasesSection = lazy(async () => ({ default: (await import('../compone
 const SupervisorReleasesSection = lazy(async () => ({ default: (await import('../components/supervisor-releases-section')).SupervisorReleasesSection }));
 // The billing catalogue editor (issue 18), only while billing is on.
 const BillingPlansSection = lazy(async () => ({ default: (await import('../components/billing-plans-section')).BillingPlansSection }));
+// Unpaid invoices (issue 18), only while billing is on; it and its strings load on their own.
+const InvoicesSection = lazy(async () => ({ default: (await import('../components/invoices-section')).InvoicesSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
@@ -76,6 +78,16 @@ export function AdminPage() {
             </Typography>
             <Suspense fallback={null}>
               <BillingPlansSection canEdit={administrator} />
+            </Suspense>
+          </section>
+        )}
+        {billing && (
+          <section aria-labelledby="admin-invoices">
+            <Typography id="admin-invoices" variant="h6" component="h2" gutterBottom>
+              {t('admin.invoices_title')}
+            </Typography>
+            <Suspense fallback={null}>
+              <InvoicesSection canMarkPaid={administrator} />
             </Suspense>
           </section>
         )}
