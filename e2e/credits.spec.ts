@@ -146,7 +146,9 @@ test('an organization on a credits plan buys credits paying by invoice, plans it
   const notifications = page.getByRole('region', { name: 'Notifications' });
   const toggle = notifications.getByRole('switch', { name: 'Email the organization when credits fall below the threshold' });
   await expect(toggle).not.toBeChecked();
-  await toggle.check();
+  // The switch follows the record: it turns on once the server has created it.
+  await toggle.click();
+  await expect(toggle).toBeChecked({ timeout: 30_000 });
   await expect(page.getByText('Credit notifications turned on')).toBeVisible({ timeout: 30_000 });
   const threshold = notifications.getByLabel('Threshold (credits)');
   await expect(threshold).toHaveValue('0');
@@ -162,7 +164,7 @@ test('an organization on a credits plan buys credits paying by invoice, plans it
   const thresholdBanner = page.locator('[data-banner="credits-threshold"]');
   await expect(thresholdBanner).toContainText('credits (25) are below the notification threshold of 40', { timeout: 30_000 });
   await expectNoAxeViolations(page);
-  await page.getByRole('region', { name: 'Notifications' }).getByRole('switch').uncheck();
+  await page.getByRole('region', { name: 'Notifications' }).getByRole('switch').click();
   await expect(page.getByText('Credit notifications turned off')).toBeVisible({ timeout: 30_000 });
   const left = await apiAs<{ d: unknown[] }>(request, admin, 'GET', `/v7/organization_credit_notification?$filter=organization eq ${orgId}`);
   expect(left.d).toEqual([]);
