@@ -53,6 +53,7 @@ describe('paths', () => {
       organizationTeam: paths.organizationTeam(1, 2),
       preferences: paths.preferences('appearance'),
       admin: paths.admin(),
+      support: paths.support(),
     };
     for (const [name, path] of Object.entries(samples)) {
       expect(matchPath(routePatterns[name as keyof typeof paths], path), `${name}: ${path}`).not.toBeNull();

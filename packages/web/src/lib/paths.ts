@@ -44,6 +44,8 @@ export const paths = {
   organizationTeam: (orgId: Id, teamId: Id, tab?: string) => `/orgs/${seg(orgId)}/teams/${seg(teamId)}${sub(tab)}`,
   preferences: (tab?: string) => `/preferences${sub(tab === 'details' ? undefined : tab)}`,
   admin: () => '/admin',
+  /** The support page (spec 3 §2); also where 'Contact sales' leads. */
+  support: () => '/support',
 } as const;
 
 /** What the router matches for each route (react-router patterns); not shipped unless used. */
@@ -69,4 +71,5 @@ export const routePatterns: Record<keyof typeof paths, string> = {
   organizationTeam: '/orgs/:orgId/teams/:teamId/:tab?',
   preferences: '/preferences/:tab?',
   admin: '/admin',
+  support: '/support',
 };

@@ -2,6 +2,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
@@ -14,6 +15,8 @@ import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
 
+// The billing banners (issue 18) load after the page, and not at all with billing off.
+const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
 
 /**
  * /devices/{uuid} (spec 2 §2 "Device shell rules"): a device that is missing or unreadable
@@ -63,6 +66,9 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
+        <Suspense fallback={null}>
+          <BillingBanners organizationId={device.fleet.organization.id} />
+        </Suspense>
         {/* Issue 16: Variables and Configuration directly after Summary, then the rest of spec 2 §2's order. */}
         <Tabs value={DEVICE_TABS.has(tab) && (tab !== 'diagnostics' || canDiagnose) ? tab : false} aria-label={t('devices.sections')}>
           <Tab value="summary" label={t('devices.tab_summary')} component={RouterLink} to={base} />

@@ -13,6 +13,9 @@ import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';
 import { classSegment, paths } from '../../lib/paths';
 
+// The billing banners (issue 18) load after the page, and not at all with billing off.
+const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
+
 // Warnings are rare and not needed for the first paint: their query and UI load after the shell.
 const ApplicationWarnings = lazy(async () => ({
   default: (await import('../../features/fleets/components/application-warnings')).ApplicationWarnings,
@@ -73,6 +76,9 @@ function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: Flee
           {t('fleet.organization_link', { name: fleet.organization.name })}
         </Link>
         <SupportAccessBanner access={access} supportUntil={fleet.is_accessible_by_support_until__date} />
+        <Suspense fallback={null}>
+          <BillingBanners organizationId={fleet.organization.id} />
+        </Suspense>
         {/* Spec 2 §2: discontinued device type and legacy fleet warnings. */}
         <Suspense fallback={null}>
           <ApplicationWarnings applicationId={fleet.id} canChangeType={access.can('resin.application.change-type')} />

@@ -1,25 +1,33 @@
-import { Button, Paper, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
-import { PageHeader } from '../../components/page-header';
-import { RedirectWithError } from '../../components/redirect-with-error';
-import { parseRouteId } from '../../lib/route-id';
-import { paths } from '../../lib/paths';
+import { lazy, Suspense } from 'react';
+import { FullPageSpinner } from '../../components/full-page-status';
+import { hasBillingAccess } from '../../lib/billing-access';
+import { useInstallConfig } from '../../lib/dashboard-config';
+import { OrganizationGate } from './organization-gate';
 
-/** /orgs/{orgId}/credits (spec 3): says that credits need billing, which this installation does not have. */
+// The page, its strings and the no-access redirect load with their own chunk.
+const CreditsPage = lazy(async () => ({ default: (await import('../../features/credits/pages/credits-page')).CreditsPage }));
+const CreditsBillingOff = lazy(async () => ({ default: (await import('../../features/credits/pages/credits-page')).CreditsBillingOff }));
+const CreditsNoAccess = lazy(async () => ({ default: (await import('../../features/credits/pages/credits-page')).CreditsNoAccess }));
+
+/**
+ * /orgs/{orgId}/credits (spec 3 §2, §6): billing access only (others go to /orgs with the
+ * reason); with billing off, the page says so.
+ */
 export function OrganizationCreditsRoute() {
-  const { t } = useTranslation();
-  const id = parseRouteId(useParams().orgId);
-  if (id === undefined) return <RedirectWithError to={paths.organizations()} message={t('invalid_id_passed_in_url')} />;
+  const { billing } = useInstallConfig();
   return (
-    <>
-      <PageHeader title={t('org_summary.credits_title')} />
-      <Paper variant="outlined" sx={{ p: 3 }}>
-        <Typography gutterBottom>{t('org_summary.credits_unavailable')}</Typography>
-        <Button component={RouterLink} to={paths.organization(id)} variant="outlined">
-          {t('org_summary.back_to_organization')}
-        </Button>
-      </Paper>
-    </>
+    <OrganizationGate>
+      {({ id, membership }) => (
+        <Suspense fallback={<FullPageSpinner />}>
+          {!billing ? (
+            <CreditsBillingOff organizationId={id} />
+          ) : !hasBillingAccess(membership?.role) ? (
+            <CreditsNoAccess />
+          ) : (
+            <CreditsPage organizationId={id} />
+          )}
+        </Suspense>
+      )}
+    </OrganizationGate>
   );
 }

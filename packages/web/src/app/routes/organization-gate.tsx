@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
@@ -10,6 +10,9 @@ import {
 import { useOrganization, type OrganizationDetails } from '../../features/organizations/api/get-organization';
 import { parseRouteId } from '../../lib/route-id';
 import { paths } from '../../lib/paths';
+
+// The billing banners (issue 18) load after the page, and not at all with billing off.
+const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
 
 export interface OrganizationRouteContext {
   id: number;
@@ -59,5 +62,12 @@ function LoadedOrganization({ id, children }: { id: number; children: (context: 
       <RedirectWithError to={paths.organizations()} message={t('reach_administrators')} />
     );
   }
-  return <>{children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}</>;
+  return (
+    <>
+      <Suspense fallback={null}>
+        <BillingBanners organizationId={id} />
+      </Suspense>
+      {children({ id, organization: organization.data, membership: membership.data ?? null, isAdmin })}
+    </>
+  );
 }

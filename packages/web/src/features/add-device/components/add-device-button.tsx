@@ -1,6 +1,6 @@
 import { fleetRoleCan, type FleetRole } from '@flotilla/model';
 import { Button } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import '../i18n';
@@ -12,6 +12,8 @@ interface Props {
   fleet: { id: number; app_name: string; deviceType: { slug: string } | null };
   /** The caller's own role on the fleet. */
   role: FleetRole | undefined;
+  /** Shown at the top of the dialog (the route's billing notice: free allowance reached). */
+  notice?: ReactNode;
 }
 
 /**
@@ -19,7 +21,7 @@ interface Props {
  * those the server lets make provisioning keys: operators and above by their own role
  * (provisioning-key.service.ts; provider staff rights do not include it).
  */
-export function AddDeviceButton({ fleet, role }: Props) {
+export function AddDeviceButton({ fleet, role, notice }: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const allowed = fleetRoleCan(role, 'resin.api_key.read');
@@ -32,7 +34,7 @@ export function AddDeviceButton({ fleet, role }: Props) {
       </PermissionTooltip>
       {open ? (
         <Suspense fallback={null}>
-          <AddDeviceDialog fleet={fleet} onClose={() => setOpen(false)} />
+          <AddDeviceDialog fleet={fleet} notice={notice} onClose={() => setOpen(false)} />
         </Suspense>
       ) : null}
     </>

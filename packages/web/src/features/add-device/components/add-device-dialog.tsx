@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExpiryField } from '../../../components/expiry-field';
 import { SelectInput, TextInput } from '../../../components/form-fields';
@@ -14,6 +14,8 @@ type Way = 'linux' | 'balenaos';
 
 interface Props {
   fleet: { id: number; app_name: string; deviceType: { slug: string } | null };
+  /** A notice from the route above the form (spec 3 §8 free plan allowance reached). */
+  notice?: ReactNode;
   onClose: () => void;
 }
 
@@ -32,7 +34,7 @@ function downloadJson(filename: string, value: object) {
  * Linux with Docker or Podman (the key is minted when asked for, not on open) and balenaOS's
  * config.json (a key minted per download).
  */
-export function AddDeviceDialog({ fleet, onClose }: Props) {
+export function AddDeviceDialog({ fleet, notice, onClose }: Props) {
   const { t } = useTranslation();
   const notify = useNotify();
   const titleId = useId();
@@ -67,6 +69,7 @@ export function AddDeviceDialog({ fleet, onClose }: Props) {
       <DialogTitle id={titleId}>{t('add_device.title', { fleet: fleet.app_name })}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
+          {notice}
           {types.isError ? <Alert severity="error">{t('add_device.device_types_failed')}</Alert> : null}
           <SelectInput
             id="add-device-type"

@@ -98,6 +98,12 @@ export function OrganizationSummaryPage({ organization, membership, isAdmin }: S
                 {t('org_summary.billing_link')}
               </Button>
             )}
+            {/* Spec 3 §6: the credits entry only for those with billing access, where billing exists. */}
+            {isAdmin && billing && (
+              <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'credits')}>
+                {t('org_summary.credits_link')}
+              </Button>
+            )}
             {membership && (
               <Button
                 variant="outlined"
