@@ -237,6 +237,8 @@ test('past-due banners: a warning, then an error with the countdown, dismissals 
   await page.goto(`/orgs/${orgId}`);
   await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/billing$`), { timeout: 30_000 });
   await expect(page.getByText('invoices are more than 60 days past due').first()).toBeVisible();
+  // The billing page itself carries the frozen banner (the only page a frozen organization's administrators reach).
+  await expect(page.locator('[data-banner="frozen"]')).toContainText('more than 60 days past due', { timeout: 30_000 });
   await memberPage.goto(`/orgs/${orgId}/members`);
   await expect(memberPage).toHaveURL(/\/orgs$/, { timeout: 30_000 });
   await expect(memberPage.getByText('Reach out to its administrators').first()).toBeVisible();

@@ -16,6 +16,7 @@ import { paths } from '../../lib/paths';
 import { isPlatformAdministrator } from '../../lib/session-claims';
 
 const BillingPage = lazy(async () => ({ default: (await import('../../features/billing/pages/billing-page')).BillingPage }));
+const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
 
 /**
  * /orgs/{orgId}/billing (spec 3 §2): with billing off on this server, says so and nothing
@@ -61,9 +62,15 @@ function BillingAccess({ id, config }: { id: number; config: NonNullable<ReturnT
   // Spec 3 §6 resin.organization.access_billing: the organization's administrators (the server decides too).
   const canAccess = membership.data?.role === 'administrator' || isPlatformAdministrator(claims.data ?? null);
   if (!canAccess) return <RedirectWithError to={paths.organizations()} message={t('org_summary.billing_no_access')} />;
+  // The past-due and frozen banners: a frozen organization's administrators land here.
   return (
-    <Suspense fallback={<FullPageSpinner />}>
-      <BillingPage orgId={id} companyName={organization.data.company_name ?? null} config={config} />
-    </Suspense>
+    <>
+      <Suspense fallback={null}>
+        <BillingBanners organizationId={id} />
+      </Suspense>
+      <Suspense fallback={<FullPageSpinner />}>
+        <BillingPage orgId={id} companyName={organization.data.company_name ?? null} config={config} />
+      </Suspense>
+    </>
   );
 }
