@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser } from './support/api';
+import { seriousViolations } from './support/axe';
 import { organizationWithFleet } from './support/fleets';
 import { createProvisioningKey } from './support/simulator';
 import { settleAfter } from './support/settle';
@@ -14,28 +14,6 @@ import { newEmail, signIn } from './support/users';
 
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
 test.use({ bypassCSP: true });
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** axe over the whole page, or only over the elements matching `include` (selectors of the parts a test is about). */
-async function seriousViolations(page: Page, include?: string[]): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async (parts) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document | { include: string[][] }, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(parts ? { include: parts.map((p) => [p]) } : document, { resultTypes: ['violations'] });
-    return result.violations;
-  }, include);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
 
 test('the main pages have no serious or critical axe violations', async ({ page, request }) => {
   test.setTimeout(240_000);

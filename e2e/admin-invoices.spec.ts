@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { registerApiUser } from './support/api';
 import { arrangeSql } from './support/db';
 import { PLATFORM_ADMIN } from './support/outbox';
-import { startSecondNode, type SecondNode } from './support/second-node';
+import { seriousViolations } from './support/axe';
+import { useBillingNode } from './support/second-node';
 import { newEmail, submitLogin } from './support/users';
 
 /*
@@ -15,24 +15,7 @@ import { newEmail, submitLogin } from './support/users';
 
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
 test.use({ bypassCSP: true });
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function seriousViolations(page: Page, selector: string): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async (part) => {
-    const axe = (window as unknown as { axe: { run: (ctx: { include: string[][] }, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string }[] }> } }).axe;
-    return (await axe.run({ include: [[part]] }, { resultTypes: ['violations'] })).violations;
-  }, selector);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}`);
-}
-
-let node: SecondNode;
-test.beforeAll(async () => {
-  node = await startSecondNode({ FLOTILLA_BILLING: 'on', FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: 'Bank transfer to IBAN GB00 E2E' });
-});
-test.afterAll(async () => {
-  await node?.stop();
-});
+const node = useBillingNode({ FLOTILLA_BILLING_MANUAL_INSTRUCTIONS: 'Bank transfer to IBAN GB00 E2E' });
 
 test('a platform administrator marks a past-due invoice paid and the frozen organization is unfrozen', async ({ page, request }) => {
   test.setTimeout(180_000);
@@ -68,7 +51,7 @@ test('a platform administrator marks a past-due invoice paid and the frozen orga
   await expect(row).toContainText('$123.45 USD');
   await expect(row).toContainText('Past due:');
   await expect(row).toContainText(owner.username);
-  expect(await seriousViolations(page, 'section[aria-labelledby="admin-invoices"]')).toEqual([]);
+  expect(await seriousViolations(page, ['section[aria-labelledby="admin-invoices"]'])).toEqual([]);
 
   // Behind a confirmation: cancelling changes nothing.
   await row.getByRole('button', { name: `Mark paid ${number}` }).click();
@@ -81,7 +64,7 @@ test('a platform administrator marks a past-due invoice paid and the frozen orga
   await row.getByRole('button', { name: `Mark paid ${number}` }).focus();
   await page.keyboard.press('Enter');
   dialog = page.getByRole('dialog', { name: `Mark invoice ${number} paid?` });
-  expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   await dialog.getByRole('button', { name: 'Mark paid' }).click();
   await expect(page.getByText(`Invoice ${number} marked paid`)).toBeVisible({ timeout: 30_000 });
   await expect(row).toHaveCount(0, { timeout: 30_000 });

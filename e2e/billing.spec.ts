@@ -4,7 +4,7 @@ import { apiAs, organizationWithMember, registerApiUser } from './support/api';
 import { seriousViolations } from './support/axe';
 import { PLATFORM_ADMIN } from './support/outbox';
 import { E2E_PORTS } from './support/ports';
-import { startSecondNode, type SecondNode } from './support/second-node';
+import { useBillingNode } from './support/second-node';
 import { newEmail, signIn } from './support/users';
 
 /*
@@ -39,14 +39,7 @@ test.describe('billing off (the main e2e server)', () => {
 
 test.describe('billing on', () => {
   test.use({ baseURL: BILLING_URL });
-  let node: SecondNode;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    node = await startSecondNode({ FLOTILLA_BILLING: 'on' });
-  });
-  test.afterAll(async () => {
-    await node?.stop();
-  });
+  useBillingNode();
 
   test('a member who is not an administrator is sent to /orgs with an error', async ({ page, request }) => {
     const admin = await registerApiUser(request, newEmail('billing_admin'));

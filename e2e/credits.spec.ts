@@ -4,7 +4,7 @@ import { seriousViolations } from './support/axe';
 import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
 import { E2E_PORTS } from './support/ports';
-import { startSecondNode, type SecondNode } from './support/second-node';
+import { useBillingNode } from './support/second-node';
 import { newEmail, signIn } from './support/users';
 
 /*
@@ -19,14 +19,7 @@ import { newEmail, signIn } from './support/users';
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
 test.use({ bypassCSP: true, baseURL: `http://127.0.0.1:${E2E_PORTS.server2}` });
 
-let node: SecondNode;
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  node = await startSecondNode({ FLOTILLA_BILLING: 'on' });
-});
-test.afterAll(async () => {
-  await node?.stop();
-});
+useBillingNode();
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
 

@@ -1,3 +1,4 @@
+import { test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,4 +77,26 @@ function stopProcess(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * For the billing specs: a second node with billing on (the main e2e server keeps billing off,
+ * so the other specs are not limited by plans), started before the calling spec's (or describe
+ * block's) tests and stopped after them. Its `baseURL` is read once the tests run.
+ */
+export function useBillingNode(extraEnv: Record<string, string> = {}): { readonly baseURL: string } {
+  let node: SecondNode | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    node = await startSecondNode({ FLOTILLA_BILLING: 'on', ...extraEnv });
+  });
+  test.afterAll(async () => {
+    await node?.stop();
+  });
+  return {
+    get baseURL() {
+      if (!node) throw new Error('the billing node is not started yet (read baseURL inside a test)');
+      return node.baseURL;
+    },
+  };
 }

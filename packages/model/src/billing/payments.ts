@@ -55,3 +55,34 @@ export function creditPurchaseProblem(quantity: unknown, unitCents: number): str
   if (quantity * unitCents >= CONTACT_SALES_CENTS) return CREDIT_MESSAGES.contactSales;
   return undefined;
 }
+
+/** Spec 3 §3 billing info types, with `manual` (payment by bank transfer or purchase order). */
+export const BILLING_INFO_TYPES = ['credit_card', 'card', 'bank_account', 'us_bank_account', 'sepa_debit', 'paypal', 'cashapp', 'link', 'manual'] as const;
+export type BillingInfoType = (typeof BILLING_INFO_TYPES)[number];
+
+/**
+ * Spec 3 §3 billing info: the payment method as the dashboard shows it (`GET …/info`) and the
+ * billing address. The server writes it; the dashboard reads it.
+ */
+export interface BillingInfo {
+  type: BillingInfoType;
+  company?: string | null;
+  full_name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  email?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  phone?: string | null;
+  vat_number?: string | null;
+  last_four?: string | null;
+  first_one?: string | null;
+  card_type?: string | null;
+  month?: number | null;
+  year?: number | null;
+  routing_number?: string | null;
+}

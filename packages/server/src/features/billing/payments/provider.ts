@@ -15,26 +15,8 @@ export interface BillingCustomer {
   companyName: string | null;
 }
 
-/** Spec 3 §3 billing info: the payment method as the dashboard shows it, and the billing address. */
-export interface BillingInfo {
-  type: 'credit_card' | 'card' | 'bank_account' | 'us_bank_account' | 'sepa_debit' | 'paypal' | 'cashapp' | 'link' | 'manual';
-  company?: string | null;
-  full_name?: string | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zip?: string | null;
-  country?: string | null;
-  phone?: string | null;
-  vat_number?: string | null;
-  last_four?: string | null;
-  first_one?: string | null;
-  card_type?: string | null;
-  month?: number | null;
-  year?: number | null;
-  routing_number?: string | null;
-}
+export type { BillingInfo } from '@flotilla/model';
+import type { BillingInfo } from '@flotilla/model';
 
 /** The billing address, company and VAT number sent with a payment method (`PATCH …/info`). */
 export type BillingDetails = Pick<BillingInfo, 'company' | 'full_name' | 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'country' | 'phone' | 'vat_number'>;

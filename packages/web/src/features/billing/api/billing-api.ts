@@ -1,4 +1,4 @@
-import type { BillingCycle } from '@flotilla/model';
+import type { BillingCycle, BillingInfo } from '@flotilla/model';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorStatus } from '../../../lib/errors';
 import { sdk } from '../../../lib/sdk';
@@ -12,29 +12,8 @@ import { plansFromRows, type BillingUsage, type PlanRow } from '../billing-view'
 export const billingKey = (orgId: number) => ['billing', orgId] as const;
 const key = (orgId: number, part: string) => [...billingKey(orgId), part] as const;
 
-/** Spec 3 §3 billing info as the server sends it (balena-sdk's BillingInfo plus the card/bank details and `manual`). */
-export interface PaymentMethod {
-  type?: string;
-  company?: string | null;
-  full_name?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zip?: string | null;
-  country?: string | null;
-  phone?: string | null;
-  vat_number?: string | null;
-  last_four?: string | null;
-  first_one?: string | null;
-  card_type?: string | null;
-  month?: number | string | null;
-  year?: number | string | null;
-  routing_number?: string | null;
-  email?: string | null;
-}
+/** Spec 3 §3 billing info as the server sends it (`{}` when there is no payment method). */
+export type PaymentMethod = Partial<BillingInfo>;
 
 export function usePlan(orgId: number) {
   return useQuery({ queryKey: key(orgId, 'plan'), queryFn: () => sdk.models.billing.getPlan(orgId) });
