@@ -59,7 +59,17 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
   it('tells the dashboard there are no tiles when none are configured, and allows no other image origin', async () => {
     const res = await plain.inject({ method: 'GET', url: '/config/dashboard' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mapTileUrl: null, mapAttribution: null, docsUrl: '/docs/', billing: false, captchaSiteKey: null, requireEmailVerification: false });
+    expect(res.json()).toEqual({
+      mapTileUrl: null,
+      mapAttribution: null,
+      docsUrl: '/docs/',
+      billing: false,
+      captchaSiteKey: null,
+      requireEmailVerification: false,
+      stripePublishableKey: null,
+      stripeJsUrl: null,
+      billingSeller: null,
+    });
     const page = await plain.inject({ method: 'GET', url: '/fleets/1/devices', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob:");
   });
@@ -74,6 +84,9 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
       billing: false,
       captchaSiteKey: null,
       requireEmailVerification: false,
+      stripePublishableKey: null,
+      stripeJsUrl: null,
+      billingSeller: null,
     });
     const page = await tiled.inject({ method: 'GET', url: '/devices/abc/location', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob: https://*.tiles.example.org:8443");
