@@ -137,8 +137,8 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
     '/application/:id/restart',
     { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY } },
     async (request, reply) => {
-      await assertNotFrozen(app, opts.db, { applications: [Number(request.params.id)] });
-      const answer = await restartFleet(opts.db, relay, request.actor, Number(request.params.id));
+      // A frozen organization's fleet restarts nothing (issue 18), checked once the caller may see the fleet.
+      const answer = await restartFleet(opts.db, relay, request.actor, Number(request.params.id), (id) => assertNotFrozen(app, opts.db, { applications: [id] }));
       return sendDeviceAnswer(reply, answer);
     },
   );

@@ -14,10 +14,18 @@ import { dataContextOf, NO_ONLINE_DEVICES, updatableDeviceIds } from './device-a
  * supervisor proxy's 404 'No online device(s) found'. A device in local mode answers 400 'not
  * available in local mode' in that list without being asked.
  */
-export async function restartFleet(db: Db, relay: ActionRelay, actor: Actor | null, fleetId: number): Promise<{ status: number; body: unknown }> {
+export async function restartFleet(
+  db: Db,
+  relay: ActionRelay,
+  actor: Actor | null,
+  fleetId: number,
+  /** Called once the caller is known to see the fleet (billing: a frozen organization's fleet restarts nothing, 402). */
+  beforeStart?: (fleetId: number) => Promise<void>,
+): Promise<{ status: number; body: unknown }> {
   const ctx = dataContextOf(actor);
   const [fleet] = await odataRead<{ id: number }>(db, ctx, `/application?$select=id&$filter=id eq ${fleetId}`);
   if (!fleet) throw new NotFoundError('Fleet not found');
+  await beforeStart?.(fleet.id);
   const ids = await updatableDeviceIds(db, ctx, `/device?$filter=belongs_to__application eq ${fleetId} and is_online eq true`);
   if (ids.length === 0) throw new NotFoundError(NO_ONLINE_DEVICES);
   // A device the restart does not apply to (local mode) answers the rule's 400 in the 207

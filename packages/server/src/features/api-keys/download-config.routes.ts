@@ -54,7 +54,7 @@ const TYPE_SELECT = '$select=slug&$expand=is_of__cpu_architecture($select=slug)'
  * The caller must be allowed to make provisioning keys for the fleet (operator and up);
  * the device type, when named, must run the fleet's CPU architecture.
  */
-export async function downloadConfigRoutes(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
+export async function downloadConfigRoutes(app: FastifyInstance, { db, beforeCreate }: { db: Db; beforeCreate?: (applicationId: number) => Promise<void> }): Promise<void> {
   app.post<{ Body: DownloadConfigBody }>('/download-config', { schema: { body: bodySchema }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const body = request.body;
@@ -78,7 +78,7 @@ export async function downloadConfigRoutes(app: FastifyInstance, { db }: { db: D
       name: body.provisioningKeyName?.trim() || null,
       description: null,
       expiry: parseExpiry(body.provisioningKeyExpiryDate),
-    });
+    }, beforeCreate);
     const config = buildDeviceConfig({
       applicationId: fleet.id,
       deviceType: deviceType.slug,

@@ -44,7 +44,7 @@ function detailsOf(body: KeyDetails | undefined): ProvisioningKeyInput {
  * `POST /api-key/application/{id}/provisioning`. The key is answered once, as a JSON string
  * like the user key endpoint.
  */
-export async function provisioningKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
+export async function provisioningKeyRoutes(app: FastifyInstance, { db, beforeCreate }: { db: Db; beforeCreate?: (applicationId: number) => Promise<void> }): Promise<void> {
   app.post<{ Body: V2Body }>('/api-key/v2/', { schema: { body: v2Schema }, config: { noStore: true } }, async (request, reply) => {
     const actor = requireUser(request);
     const { actorType, actorTypeId, roles } = request.body;
@@ -54,7 +54,7 @@ export async function provisioningKeyRoutes(app: FastifyInstance, { db }: { db: 
     if (roles.length !== 1 || roles[0] !== 'provisioning-api-key') {
       throw new BadRequestError("An application key must have exactly the role 'provisioning-api-key'");
     }
-    const key = await createProvisioningKey(db, actor, actorTypeId, detailsOf(request.body));
+    const key = await createProvisioningKey(db, actor, actorTypeId, detailsOf(request.body), beforeCreate);
     return reply.type('application/json').send(JSON.stringify(key));
   });
 
@@ -69,7 +69,7 @@ export async function provisioningKeyRoutes(app: FastifyInstance, { db }: { db: 
     },
     async (request, reply) => {
       const actor = requireUser(request);
-      const key = await createProvisioningKey(db, actor, request.params.id, detailsOf(request.body ?? undefined));
+      const key = await createProvisioningKey(db, actor, request.params.id, detailsOf(request.body ?? undefined), beforeCreate);
       return reply.type('application/json').send(JSON.stringify(key));
     },
   );

@@ -110,7 +110,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
         name: b.name?.trim() || null,
         description: b.description ?? null,
         expiry: parseExpiry(b.expiryDate),
-      });
+      }, (id) => assertNotFrozen(app, db, { devices: [id] }));
       return reply.type('application/json').send(JSON.stringify(key));
     },
   );

@@ -83,7 +83,18 @@ export interface DeviceKeyInput {
  * device `id`, the one sent or a new one. Allowed with the provisioning key of the device's
  * fleet, the device's own key, or a user who operates the device's fleet.
  */
-export async function createDeviceKey(db: Db, caller: Actor | null, deviceId: number, input: DeviceKeyInput): Promise<string> {
+export async function createDeviceKey(
+  db: Db,
+  caller: Actor | null,
+  deviceId: number,
+  input: DeviceKeyInput,
+  /**
+   * Called with the device's id once a user or provisioning key may make its key (billing: a
+   * frozen organization's devices get no new keys, 402). The device itself is not refused:
+   * its own key exchange must not brick it.
+   */
+  beforeCreate?: (deviceId: number) => Promise<void>,
+): Promise<string> {
   if (!caller) throw new UnauthorizedError('You have to log in');
   const device = await selectDeviceActorAndFleet(db, deviceId);
   if (caller.kind === 'application') {
@@ -98,6 +109,7 @@ export async function createDeviceKey(db: Db, caller: Actor | null, deviceId: nu
     const operated = await odataRead(db, asRoot(ctx), `/application(${device.app})?$select=id&$filter=${encodeURIComponent(condition)}`);
     if (operated.length === 0) throw new ForbiddenError("You don't have the required permission for this action");
   }
+  if (caller.kind !== 'device') await beforeCreate?.(device.id);
   if (input.apiKey !== undefined && input.apiKey !== null && input.apiKey.length < 16) {
     throw new BadRequestError('apiKey must be a string of at least 16 characters');
   }

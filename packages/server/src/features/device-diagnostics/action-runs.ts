@@ -109,6 +109,11 @@ export interface ActionRunsOptions {
   log: FastifyBaseLogger;
   /** How long the device has to answer each action (default ACTION_RUN_LIMITS.timeoutMs). */
   timeoutMs?: Partial<Record<LongAction, number>>;
+  /**
+   * Called with the device's id before a run starts, once the caller is known to see the
+   * device and hold the right (billing: a frozen organization's devices run nothing, 402).
+   */
+  beforeStart?: (deviceId: number) => Promise<void>;
 }
 
 export class ActionRuns {
@@ -143,6 +148,7 @@ export class ActionRuns {
       throw new BadRequestError(`params must be at most ${ACTION_RUN_LIMITS.maxParamsBytes} bytes of JSON`);
     }
     const device = await this.device(actor, uuid);
+    await this.o.beforeStart?.(device.id);
     if (!device.is_online) throw new BadRequestError(DEVICE_MUST_BE_ONLINE);
     if (this.closing) throw new HttpError(503, 'The server is shutting down; run it again in a moment');
     const runId = randomUUID();

@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import { DEVICE_UUID } from '../../infra/http/schemas.js';
 import type { ActionRuns } from './action-runs.js';
-import { assertNotFrozen } from '../billing/index.js';
 
 const params = {
   type: 'object',
@@ -46,8 +45,6 @@ export const diagnosticsRoutes: FastifyPluginAsync<{ runs: ActionRuns }> = async
     { schema: { params, body: startBody }, bodyLimit: BODY_LIMIT_BYTES },
     async (request, reply) => {
       if (!request.actor) throw new UnauthorizedError();
-      // A frozen organization's devices run no diagnostics (issue 18).
-      await assertNotFrozen(app, app.context.db, { deviceUuids: [request.params.uuid] });
       const run = await runs.start(request.actor, request.params.uuid, longAction(request.params.actionId), request.body?.params ?? {});
       return reply.code(202).header('cache-control', 'no-store').send(run);
     },

@@ -2,7 +2,6 @@ import { ACTIONS_SERVICE_PATH, OS_UPDATE_ACTION } from '@flotilla/model';
 import type { FastifyPluginAsync } from 'fastify';
 import { DEVICE_UUID } from '../../infra/http/schemas.js';
 import type { OsUpdates } from './os-update.service.js';
-import { assertNotFrozen } from '../billing/index.js';
 
 const params = {
   type: 'object',
@@ -35,8 +34,6 @@ export const osUpdateRoutes: FastifyPluginAsync<{ updates: OsUpdates }> = async 
       `${ACTIONS_SERVICE_PATH}/${version}/:uuid/${OS_UPDATE_ACTION}`,
       { schema: { params, body } },
       async (request, reply) => {
-        // A frozen organization's devices start no OS update (issue 18).
-        if (request.actor) await assertNotFrozen(app, app.context.db, { deviceUuids: [request.params.uuid] });
         const result = await updates.start(request.actor, request.params.uuid, request.body?.parameters?.target_version);
         return reply.header('cache-control', 'no-store').send(result);
       },

@@ -39,6 +39,11 @@ export interface OsUpdateServiceOptions {
   app: AppContext;
   relay: ActionRelay;
   log: FastifyBaseLogger;
+  /**
+   * Called with the device's id once the caller is known to see it and may update it, before
+   * anything is checked or written (billing: a frozen organization's devices start no OS update, 402).
+   */
+  beforeStart?: (deviceId: number) => Promise<void>;
 }
 
 /** The catalogue release `targetVersion` names for a device: same version, the target's variant, else the device's, else prod. */
@@ -65,6 +70,7 @@ export class OsUpdates {
     // Spec 2 §6: an OS update is resin.device.update (operators and up).
     const updatable = await odataActionableIds(db, ctx, `/device?$filter=id eq ${seen.id}`, 'update');
     if (updatable.length !== 1) throw new ForbiddenError(refused('you are not allowed to update this device'));
+    await this.o.beforeStart?.(seen.id);
     if (!targetVersion) throw new BadRequestError(refused('parameters.target_version is required'));
     const device = await selectOsUpdateDevice(db, seen.id);
     if (!device) throw new NotFoundError(DEVICE_NOT_FOUND);

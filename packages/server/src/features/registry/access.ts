@@ -37,7 +37,13 @@ export function subjectOf(actor: Actor): TokenSubject {
 
 const imageUrl = (name: string) => `/image?$select=id&$filter=endswith(is_stored_at__image_location,'/${name}')&$top=1`;
 
-async function grantsFor(db: Db, ctx: DataContext, kind: Actor['kind'], access: Access): Promise<string[]> {
+/**
+ * Called with the image's id before push or delete is granted to a caller who would get it
+ * (billing: a frozen organization's fleets take no new images; it throws the 402).
+ */
+export type BeforePush = (imageId: number) => Promise<void>;
+
+async function grantsFor(db: Db, ctx: DataContext, kind: Actor['kind'], access: Access, beforePush: BeforePush | undefined): Promise<string[]> {
   if (access.type === 'registry') {
     return access.name === 'catalog' && access.actions.includes('*') ? ['*'] : [];
   }
@@ -48,6 +54,7 @@ async function grantsFor(db: Db, ctx: DataContext, kind: Actor['kind'], access: 
   if ((wanted.has('push') || wanted.has('delete')) && kind === 'user') {
     const [id] = await odataActionableIds(db, ctx, imageUrl(access.name), 'update');
     if (id !== undefined && !(await imageIsReleased(db, id))) {
+      await beforePush?.(id);
       if (wanted.has('push')) granted.push('push');
       if (wanted.has('delete')) granted.push('delete');
     }
@@ -56,12 +63,12 @@ async function grantsFor(db: Db, ctx: DataContext, kind: Actor['kind'], access: 
 }
 
 /** The grants of each requested scope that the caller holds (scopes with none are left out). */
-export async function grantAccess(db: Db, actor: Actor | null, requested: readonly Access[]): Promise<Access[]> {
+export async function grantAccess(db: Db, actor: Actor | null, requested: readonly Access[], beforePush?: BeforePush): Promise<Access[]> {
   if (!actor) return [];
   const ctx: DataContext = { actorId: actor.actorId, permissions: actor.permissions };
   const out: Access[] = [];
   for (const access of requested.slice(0, MAX_SCOPES)) {
-    const actions = await grantsFor(db, ctx, actor.kind, access);
+    const actions = await grantsFor(db, ctx, actor.kind, access, beforePush);
     if (actions.length > 0) out.push({ type: access.type, name: access.name, actions });
   }
   return out;

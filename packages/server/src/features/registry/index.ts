@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../infra/app/context.js';
 import type { JobDefinition } from '../../infra/jobs/job-runner.js';
+import { assertNotFrozen } from '../billing/index.js';
 import { DirectoryBlobStore, type BlobStore } from './blob-store.js';
 import { registryGarbageJob } from './garbage.js';
 import { registryHostOf } from './registry-host.js';
@@ -55,7 +56,8 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
   const service = settings.service ?? registryHostOf(app.context);
   const signer = new TokenSigner(key, settings.issuer ?? 'flotilla', service, clock);
   const realm = `${mailer.publicUrl.replace(/\/+$/, '')}/auth/v1/token`;
-  tokenRoutes(app, signer);
+  // A frozen organization's fleets take no pushed images (issue 18); pulls keep working.
+  tokenRoutes(app, signer, (imageId) => assertNotFrozen(app, db, { images: [imageId] }));
   // Errors raised before a /v2 route runs (an undecodable URL) answer in the registry's format too.
   app.errorFormats.set('/v2', (status, message) => new OciError(status, status === 400 ? 'NAME_INVALID' : 'UNSUPPORTED', message).body());
   await app.register(registryRoutes, {

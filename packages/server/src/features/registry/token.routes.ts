@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../../infra/http/actor.js';
 import { odataRead } from '../../infra/odata/index.js';
-import { grantAccess, MAX_SCOPES, subjectOf } from './access.js';
+import { HttpError } from '../../infra/errors.js';
+import { grantAccess, MAX_SCOPES, subjectOf, type BeforePush } from './access.js';
 import { OciError } from './oci-errors.js';
 import { parseScopes, type TokenSigner } from './token.js';
 
@@ -62,7 +63,13 @@ async function basicActor(request: FastifyRequest): Promise<{ username: string; 
   return { username, actor };
 }
 
-export function tokenRoutes(app: FastifyInstance, signer: TokenSigner): void {
+/**
+ * `beforePush` refuses a push (or delete) scope with an HTTP error (billing: 402 for a frozen
+ * organization). The whole token request then answers that status with the message in the
+ * registry's error format, which Docker prints as `denied: <message>`; pull-only requests
+ * (devices, `docker pull`) are not affected.
+ */
+export function tokenRoutes(app: FastifyInstance, signer: TokenSigner, beforePush?: BeforePush): void {
   app.get<{ Querystring: { service?: string; scope?: string | string[] } }>(
     '/auth/v1/token',
     { schema: { querystring: TOKEN_QUERY }, config: { handlesAuthError: true } },
@@ -74,7 +81,17 @@ export function tokenRoutes(app: FastifyInstance, signer: TokenSigner): void {
         }
         const { username, actor } = await basicActor(request);
         const requested = parseScopes(scope === undefined ? [] : Array.isArray(scope) ? scope : [scope]);
-        const access = await grantAccess(request.server.context.db, actor, requested);
+        const refusingPush: BeforePush | undefined = beforePush
+          ? async (imageId) => {
+              try {
+                await beforePush(imageId);
+              } catch (err) {
+                if (err instanceof HttpError && err.statusCode < 500) throw new OciError(err.statusCode, 'DENIED', err.message, null);
+                throw err;
+              }
+            }
+          : undefined;
+        const access = await grantAccess(request.server.context.db, actor, requested, refusingPush);
         const sub = actor === null ? '' : actor.kind === 'user' && username !== '' ? username : username || `actor_${actor.actorId}`;
         const { token, issuedAt, expiresIn } = await signer.sign({ sub, access, ...(actor ? { flotilla: subjectOf(actor) } : {}) });
         return reply.header('cache-control', 'no-store').send({ token, access_token: token, expires_in: expiresIn, issued_at: issuedAt.toISOString() });

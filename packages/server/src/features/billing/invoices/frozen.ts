@@ -70,12 +70,14 @@ export async function organizationsOf(db: Db, resource: string, rowIds: readonly
 /**
  * Refuses (402, FROZEN_ORGANIZATION_MESSAGE) when billing is on and a fleet or device named
  * here belongs to a frozen organization. For the custom endpoints that act on fleets and
- * devices (device actions, registration, diagnostics, OS updates).
+ * devices (device actions, registration, diagnostics, OS updates, provisioning and device keys,
+ * registry pushes). Call it once the caller is known to see the target (so a stranger gets
+ * the 404, not the 402 that tells a frozen organization's device exists).
  */
 export async function assertNotFrozen(
   app: FastifyInstance,
   db: Db,
-  target: { applications?: readonly number[]; devices?: readonly number[]; deviceUuids?: readonly string[] },
+  target: { applications?: readonly number[]; devices?: readonly number[]; deviceUuids?: readonly string[]; images?: readonly number[] },
 ): Promise<void> {
   if (!billingEnabled(app)) return;
   if (!(await selectAnyOrganizationFrozen(db))) return;
@@ -84,6 +86,7 @@ export async function assertNotFrozen(
     ...(byUuid.length ? await organizationsOf(db, 'device', byUuid) : []),
     ...(target.applications?.length ? await organizationsOf(db, 'application', target.applications) : []),
     ...(target.devices?.length ? await organizationsOf(db, 'device', target.devices) : []),
+    ...(target.images?.length ? await organizationsOf(db, 'image', target.images) : []),
   ];
   if (await selectAnyFrozenAmong(db, orgs)) throw new OrganizationFrozenError();
 }
