@@ -7,6 +7,9 @@ import {
   fleetRoleProblem,
   freePlanBlocked,
   includedDevices,
+  invitationRoleProblem,
+  OPERATOR_FALLBACK_ROLE,
+  planChangeLowersOperators,
   planIncludesFeature,
   samlProblem,
   supportProblem,
@@ -33,6 +36,20 @@ describe('plan limits (issue 18 item 2)', () => {
     expect(fleetRoleProblem(free, 'developer')).toBeNull();
     expect(fleetRoleProblem(free, undefined)).toBeNull();
     expect(fleetRoleProblem(pilot, 'operator')).toBeNull();
+  });
+  it('refuses an operator invitation at acceptance once the plan has no operators, telling the invitee to ask an administrator', () => {
+    expect(invitationRoleProblem(free, 'operator')).toBe(M.operatorInvitationNeedsPaidPlan);
+    expect(M.operatorInvitationNeedsPaidPlan).toContain('Ask an administrator');
+    expect(invitationRoleProblem(free, 'developer')).toBeNull();
+    expect(invitationRoleProblem(free, 'observer')).toBeNull();
+    expect(invitationRoleProblem(pilot, 'operator')).toBeNull();
+    expect(invitationRoleProblem(null, 'operator')).toBeNull();
+  });
+  it('lowers operators to observers on a change to a plan without operator seats', () => {
+    expect(planChangeLowersOperators(free)).toBe(true);
+    expect(planChangeLowersOperators(pilot)).toBe(false);
+    expect(planChangeLowersOperators(enterprise)).toBe(false);
+    expect(OPERATOR_FALLBACK_ROLE).toBe('observer');
   });
   it('deactivates devices on paid plans only', () => {
     expect(deactivationProblem(free)).toBe(M.deactivationNeedsPaidPlan);

@@ -14,6 +14,9 @@ export interface PlanLimits {
 export const BILLING_LIMIT_MESSAGES = {
   /** Spec 3 §6: the operator seat is paid only. */
   operatorNeedsPaidPlan: 'The operator role is available on paid plans only. Upgrade this organization\'s plan to give anyone the operator role.',
+  /** An operator invitation accepted after the organization moved to a plan without operators (issue 18). */
+  operatorInvitationNeedsPaidPlan:
+    'This invitation gives the operator role, which this organization\'s plan no longer includes. Ask an administrator of the organization to invite you again with another role, or to upgrade the plan.',
   /** Spec 3 §9 deactivation fee: deactivating is a paid-plan feature. */
   deactivationNeedsPaidPlan: 'Deactivating devices is available on paid plans only. Upgrade this organization\'s plan to deactivate devices.',
   /** Spec 3 §8 warnings: provisioning over the free allowance is blocked. */
@@ -41,6 +44,26 @@ export function planIncludesFeature(plan: PlanLimits | null, feature: string): b
 export function fleetRoleProblem(plan: PlanLimits | null, role: string | null | undefined): string | null {
   if (role !== 'operator') return null;
   return planIncludesFeature(plan, CAPABILITIES.operatorSeats) ? null : BILLING_LIMIT_MESSAGES.operatorNeedsPaidPlan;
+}
+
+/**
+ * Accepting an invitation grants its role then, not when it was sent: an operator invitation
+ * sent on a paid plan is refused once the organization's plan has no operator seats (the
+ * invitation is kept; it can be accepted again after an upgrade). Null = allowed.
+ */
+export function invitationRoleProblem(plan: PlanLimits | null, role: string | null | undefined): string | null {
+  return fleetRoleProblem(plan, role) === null ? null : BILLING_LIMIT_MESSAGES.operatorInvitationNeedsPaidPlan;
+}
+
+/** The fleet role an operator is lowered to when the organization changes to a plan without operator seats. */
+export const OPERATOR_FALLBACK_ROLE = 'observer';
+
+/**
+ * Whether a change to plan `target` lowers the organization's operators to
+ * OPERATOR_FALLBACK_ROLE (issue 18, docs/decisions.md): the target has no operator seats.
+ */
+export function planChangeLowersOperators(target: PlanLimits): boolean {
+  return !planIncludesFeature(target, CAPABILITIES.operatorSeats);
 }
 
 /** Deactivating devices needs a plan with the `deactivation` feature. Null = allowed. */

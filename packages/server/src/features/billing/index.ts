@@ -9,7 +9,7 @@ import { setupUsage, usageJobs } from './usage/index.js';
 
 export { billingEnabled } from './access.js';
 export { assertNotFrozen, FROZEN_ORGANIZATION_MESSAGE, issueInvoiceMail, selectBilledTo } from './invoices/index.js';
-export { cancelSubscriptions, checkDeviceAllowance, currentPlan, ensureSubscription, loadPlansFile, planCodesOf, planIncludes, planLimitsOf } from './plans/index.js';
+export { cancelSubscriptions, checkDeviceAllowance, currentPlan, ensureSubscription, invitationRoleCheck, loadPlansFile, planCodesOf, planIncludes, planLimitsOf } from './plans/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

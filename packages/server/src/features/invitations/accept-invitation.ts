@@ -25,7 +25,14 @@ const EXPIRED = 'This invitation has expired; ask for a new one';
  * there is none. Unknown (404) and expired (400) tokens reveal nothing about the invite; a
  * token for someone else is 403 and changes nothing.
  */
-export async function acceptInvitation(db: Db, kind: InvitationKind, userId: number, token: string): Promise<AcceptResult> {
+export async function acceptInvitation(
+  db: Db,
+  kind: InvitationKind,
+  userId: number,
+  token: string,
+  /** Billing: may the fleet role be granted now (an operator invitation after a downgrade: 400, nothing written)? */
+  checkFleetRole?: (tx: Db, fleetId: number, roleId: number) => Promise<void>,
+): Promise<AcceptResult> {
   if (!INVITATION_TOKEN_PATTERN.test(token)) throw new NotFoundError(UNKNOWN);
   return db.tx(async (tx) => {
     const invite = await inviteByTokenHash(tx, kind, hashInvitationToken(token), userId);
@@ -39,6 +46,7 @@ export async function acceptInvitation(db: Db, kind: InvitationKind, userId: num
       result = { organization: (await organizationById(tx, invite.target))! };
     } else {
       const fleet = (await fleetById(tx, invite.target))!;
+      await checkFleetRole?.(tx, fleet.id, invite.role);
       await addOrganizationMemberIfNone(tx, userId, fleet.organization);
       await setFleetMembership(tx, userId, fleet.id, invite.role);
       result = { application: { id: fleet.id, app_name: fleet.app_name } };

@@ -11,7 +11,10 @@ import { FLEET_INVITE, ORGANIZATION_INVITE, type InvitationKind } from './invita
  * `POST /user/v1/invitation/:token`, signed-in users only. 200 with the organization or
  * fleet joined, so the dashboard can navigate there.
  */
-export async function invitationRoutes(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
+export async function invitationRoutes(
+  app: FastifyInstance,
+  { db, checkFleetRole }: { db: Db; checkFleetRole?: ((tx: Db, fleetId: number, roleId: number) => Promise<void>) | undefined },
+): Promise<void> {
   const params = {
     type: 'object',
     required: ['token'],
@@ -40,7 +43,7 @@ export async function invitationRoutes(app: FastifyInstance, { db }: { db: Db })
   ] as const) {
     app.post<{ Params: { token: string } }>(url, { schema: { params, body: EMPTY_BODY, response: { 200: accepted(kind) } } }, async (request) => {
       const user = requireUser(request);
-      return acceptInvitation(db, kind, user.userId, request.params.token);
+      return acceptInvitation(db, kind, user.userId, request.params.token, checkFleetRole);
     });
   }
 }

@@ -3,11 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../../infra/app/context.js';
 import type { JobDefinition } from '../../../infra/jobs/job-runner.js';
 import { billingEnabled } from '../access.js';
-import { registerLimitRules } from './limits.hooks.js';
+import type { Db } from '../../../infra/db/db.js';
+import { checkInvitationRole, registerLimitRules } from './limits.hooks.js';
 import { seedCatalogue } from './plans.repository.js';
 import { plansRoutes } from './plans.routes.js';
 
 export { checkDeviceAllowance } from './limits.hooks.js';
+
+/** The fleet-invitation acceptance check while billing is on (else nothing is limited). */
+export function invitationRoleCheck(app: FastifyInstance): ((tx: Db, fleetId: number, roleId: number) => Promise<void>) | undefined {
+  return billingEnabled(app) ? checkInvitationRole : undefined;
+}
 export { loadPlansFile, parseCatalogue } from './plans-file.js';
 export { changePlan } from './plan-change.js';
 export { cancelSubscriptions, planCodesOf, seedCatalogue } from './plans.repository.js';

@@ -1,4 +1,4 @@
-import { deactivationProblem, deviceAllowanceProblem, fleetRoleProblem, FREE_PLAN_CODE, isFreePlan } from '@flotilla/model';
+import { deactivationProblem, deviceAllowanceProblem, fleetRoleProblem, FREE_PLAN_CODE, invitationRoleProblem, isFreePlan } from '@flotilla/model';
 import type { Rules } from '../../../infra/app/context.js';
 import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError } from '../../../infra/errors.js';
@@ -26,6 +26,18 @@ async function checkFleetRole(tx: Db, orgId: number | undefined, roleId: unknown
   if (orgId === undefined || typeof roleId !== 'number') return;
   const role = await fleetRoleName(tx, roleId);
   const problem = fleetRoleProblem(await planLimitsOf(tx, true, orgId), role);
+  if (problem) throw new BadRequestError(problem);
+}
+
+/**
+ * Accepting a fleet invitation grants its role now: an operator invitation is refused (400,
+ * the invitee is told to ask an administrator) once fleet `fleetId`'s organization has no
+ * operator seats. For features/invitations (billing on only: see `invitationRoleCheck`).
+ */
+export async function checkInvitationRole(tx: Db, fleetId: number, roleId: number): Promise<void> {
+  const orgId = await organizationOfFleet(tx, fleetId);
+  if (orgId === undefined) return;
+  const problem = invitationRoleProblem(await planLimitsOf(tx, true, orgId), await fleetRoleName(tx, roleId));
   if (problem) throw new BadRequestError(problem);
 }
 

@@ -6,6 +6,8 @@ import {
   deviceFeature,
   freePlanBlocked,
   isSelfServe,
+  OPERATOR_FALLBACK_ROLE,
+  planChangeLowersOperators,
   planChangeOutcome,
   SEAT_ROLE_LABELS,
   SEAT_ROLES,
@@ -29,6 +31,7 @@ import {
   endSubscription,
   insertSubscription,
   lockOrganization,
+  lowerOperators,
   recordCharge,
   selectPlans,
   type PlanWithFeatures,
@@ -148,7 +151,7 @@ export async function changePlan(
   orgId: number,
   userId: number,
   input: PlanChangeInput,
-): Promise<{ outcome: PlanChangeOutcome; subscription: SubscriptionRow; invoiceNumber?: string }> {
+): Promise<{ outcome: PlanChangeOutcome; subscription: SubscriptionRow; invoiceNumber?: string; loweredOperators?: number }> {
   const now = new Date(app.context.clock());
   const cycle: BillingCycle = input.annual ? 'annual' : 'monthly';
   const result = await app.context.db.tx(async (tx) => {
@@ -176,6 +179,8 @@ export async function changePlan(
     await endSubscription(tx, subscription.id, now);
     const reason = outcome === 'downgrade' ? input.planChangeReason?.trim() || null : null;
     const created = (await insertSubscription(tx, { organization: orgId, plan: target.id, cycle, origin: 'self-serve', changeReason: reason, now }))!;
+    // A plan without operator seats keeps no operators: they become observers (docs/decisions.md, issue 18).
+    const loweredOperators = planChangeLowersOperators({ code: target.billing_code, includes: target.includes }) ? await lowerOperators(tx, orgId, OPERATOR_FALLBACK_ROLE) : 0;
     let invoiceNumber: string | undefined;
     if (price > 0) {
       const invoice = await insertInvoice(tx, {
@@ -196,12 +201,18 @@ export async function changePlan(
       await recordCharge(tx, invoice.id, charge.reference, charge.status === 'paid', now);
       await issueInvoiceMail(app, tx, { ...invoice, state: charge.status === 'paid' ? 'paid' : 'open' });
     }
-    return { outcome, subscription: created, invoiceNumber, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
+    return { outcome, subscription: created, invoiceNumber, loweredOperators, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
   });
   app.log.info(
-    { organization: orgId, user: userId, from: result.from, fromCycle: result.fromCycle, to: result.to, cycle, outcome: result.outcome, invoice: result.invoiceNumber },
-    `billing: user ${userId} changed organization ${orgId} from ${result.from} (${result.fromCycle}) to ${result.to} (${cycle}): ${result.outcome}`,
+    { organization: orgId, user: userId, from: result.from, fromCycle: result.fromCycle, to: result.to, cycle, outcome: result.outcome, invoice: result.invoiceNumber, loweredOperators: result.loweredOperators },
+    `billing: user ${userId} changed organization ${orgId} from ${result.from} (${result.fromCycle}) to ${result.to} (${cycle}): ${result.outcome}` +
+      (result.loweredOperators > 0 ? `; ${result.loweredOperators} operator grant(s) lowered to ${OPERATOR_FALLBACK_ROLE}` : ''),
   );
-  return { outcome: result.outcome, subscription: result.subscription, ...(result.invoiceNumber ? { invoiceNumber: result.invoiceNumber } : {}) };
+  return {
+    outcome: result.outcome,
+    subscription: result.subscription,
+    ...(result.invoiceNumber ? { invoiceNumber: result.invoiceNumber } : {}),
+    ...(result.loweredOperators > 0 ? { loweredOperators: result.loweredOperators } : {}),
+  };
 }
 

@@ -275,3 +275,26 @@ export async function organizationsOfFleetGrants(db: Db, table: 'user_applicatio
   );
   return rows.map((r) => r.o);
 }
+
+/**
+ * Lowers every `operator` fleet grant of organization `orgId` (user fleet memberships and team
+ * fleet access) to `fallback`, and operator seat roles with them (issue 18: a change to a plan
+ * without operator seats). Answers how many grants were lowered.
+ */
+export async function lowerOperators(db: Db, orgId: number, fallback: string): Promise<number> {
+  const roles = `(SELECT id FROM application_membership_role WHERE name = 'operator') AS op, (SELECT id FROM application_membership_role WHERE name = $2) AS fb`;
+  const members = await db.query(
+    `UPDATE user_application_membership m SET application_membership_role = fb.id
+       FROM ${roles}, application a
+      WHERE m.application_membership_role = op.id AND a.id = m.is_member_of__application AND a.organization = $1`,
+    [orgId, fallback],
+  );
+  const teams = await db.query(
+    `UPDATE team_application_access t SET application_membership_role = fb.id
+       FROM ${roles}, application a
+      WHERE t.application_membership_role = op.id AND a.id = t.grants_access_to__application AND a.organization = $1`,
+    [orgId, fallback],
+  );
+  await db.query(`UPDATE organization_membership SET effective_seat_role = $2 WHERE is_member_of__organization = $1 AND effective_seat_role = 'operator'`, [orgId, fallback]);
+  return (members.rowCount ?? 0) + (teams.rowCount ?? 0);
+}

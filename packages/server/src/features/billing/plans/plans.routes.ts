@@ -83,12 +83,13 @@ export async function plansRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const actor = await requireBillingAccess(app, request, request.params.org);
-      const { outcome, subscription, invoiceNumber } = await changePlan(app, request.params.org, actor.userId, {
+      const { outcome, subscription, invoiceNumber, loweredOperators } = await changePlan(app, request.params.org, actor.userId, {
         tier: request.body.tier,
         annual: request.body.annual === true,
         planChangeReason: request.body.planChangeReason,
       });
-      return { outcome, billingCycle: subscription.billing_cycle, ...(invoiceNumber ? { invoiceNumber } : {}) };
+      // loweredOperators: how many operator grants became observer (a plan without operator seats).
+      return { outcome, billingCycle: subscription.billing_cycle, ...(invoiceNumber ? { invoiceNumber } : {}), ...(loweredOperators ? { loweredOperators } : {}) };
     },
   );
 
