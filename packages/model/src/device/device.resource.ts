@@ -1,4 +1,5 @@
 import type { ResourceDef } from '../types.js';
+import { DEVICE_IS_FROZEN_SQL } from '../billing/frozen-devices.js';
 
 /**
  * Devices (spec 2 §3, §4; dialect §3). This is the core the fleet and release pages need
@@ -94,6 +95,9 @@ export const device = {
       writable: 'never',
       computed: `coalesce({row}."is_pinned_on__release", (SELECT "__app"."should_be_running__release" FROM "application" AS "__app" WHERE "__app"."id" = {row}."belongs_to__application"))`,
     },
+    // Computed (balena v7, spec 3 §4; issue 18): the organization is frozen, or the device is
+    // beyond the free allowance on the free plan (billing/frozen-devices.ts). Read-only.
+    { name: 'is_frozen', type: 'Boolean', writable: 'never', computed: DEVICE_IS_FROZEN_SQL },
   ],
   reverse: [
     { name: 'image_install', resource: 'image_install', via: 'device' },

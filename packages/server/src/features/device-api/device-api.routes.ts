@@ -59,6 +59,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   const shared: SharedParts = {
     fleetPart: (appId, target) => fleetParts.get(appId, target, () => buildFleetPart(db, appId, target)),
     systemApp: (appId, releaseId, host) => systemApps.get(appId, host ? -releaseId : releaseId, () => buildSystemApp(db, appId, releaseId, host, (id) => agentBuildTarget(app, db, id))),
+    holdFrozen: billingEnabled(app),
   };
   const reports = new StateReportBatch(db);
   const heartbeats = new HeartbeatBatch(db, 1_000, (err) => app.log.error({ err }, 'heartbeat flush failed'));

@@ -1,4 +1,4 @@
-import { model, type Row } from '@flotilla/model';
+import { DEVICE_IS_FROZEN_SQL, model, type Row } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
 
 /** The target state's hand-written SQL (the device poll's hot path: see target-state.ts). */
@@ -84,7 +84,8 @@ const has = (table: string) => table in model;
 /** One query for everything of the device's own: its row, its config and env vars, its per-service env. */
 const DEVICE_STATE_SQL = `
   SELECT d.id, d.uuid, d.device_name, d.belongs_to__application AS app_id,
-         COALESCE(d.is_pinned_on__release, a.should_be_running__release) AS target,
+         CASE WHEN $2::boolean AND (${DEVICE_IS_FROZEN_SQL.replaceAll('{row}', 'd')}) THEN d.is_running__release
+              ELSE COALESCE(d.is_pinned_on__release, a.should_be_running__release) END AS target,
          d.should_be_managed_by__release AS supervisor_release,
          (SELECT r.belongs_to__application FROM release r WHERE r.id = d.should_be_managed_by__release) AS supervisor_app,
          d.should_be_operated_by__release AS host_release,
@@ -102,6 +103,6 @@ const DEVICE_STATE_SQL = `
    WHERE d.id = $1`;
 
 /** Everything of the device's own (`undefined` when it is gone): one prepared statement. */
-export async function selectDeviceState(db: Db, deviceId: number): Promise<DeviceStateRow | undefined> {
-  return (await db.query<DeviceStateRow>(DEVICE_STATE_SQL, [deviceId], { name: 'device-target-state' })).rows[0];
+export async function selectDeviceState(db: Db, deviceId: number, holdFrozen = false): Promise<DeviceStateRow | undefined> {
+  return (await db.query<DeviceStateRow>(DEVICE_STATE_SQL, [deviceId, holdFrozen], { name: 'device-target-state' })).rows[0];
 }

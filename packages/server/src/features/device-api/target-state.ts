@@ -113,6 +113,11 @@ export interface SharedParts {
   fleetPart(appId: number, target: number | null): Promise<FleetPart | undefined>;
   /** The supervisor (`host` false) or hostApp (`host` true) release `releaseId` of app `appId`. */
   systemApp(appId: number, releaseId: number, host: boolean): Promise<SystemApp | undefined>;
+  /**
+   * Billing on: a frozen device (`device.is_frozen`) is held on the release it runs, it gets
+   * no new release (docs/decisions.md, issue 18).
+   */
+  holdFrozen?: boolean;
 }
 
 /** A supervisor or hostApp release as it appears in `apps`: no variables of any kind ("empty config"). */
@@ -175,7 +180,7 @@ export interface TargetParts {
 
 /** Reads the parts of device `deviceId`'s target state; `undefined` when the device is gone. */
 export async function loadTargetParts(db: Db, deviceId: number, shared: SharedParts = directParts(db)): Promise<TargetParts | undefined> {
-  const d = await selectDeviceState(db, deviceId);
+  const d = await selectDeviceState(db, deviceId, shared.holdFrozen === true);
   if (!d) return undefined;
   const fleet = await shared.fleetPart(d.app_id, d.target);
   if (!fleet) return undefined;

@@ -34,3 +34,9 @@ export async function selectDeviceIdsByUuid(db: Db, uuids: readonly string[]): P
   const { rows } = await db.query<{ id: number }>('SELECT id FROM device WHERE uuid = ANY($1::text[])', [uuids]);
   return rows.map((r) => r.id);
 }
+
+/** The fleets of some organizations. */
+export async function selectFleetsOfOrganizations(db: Db, organizations: readonly number[]): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM application WHERE organization = ANY($1::integer[])', [organizations]);
+  return rows.map((r) => r.id);
+}

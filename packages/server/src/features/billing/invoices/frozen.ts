@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { Rules, RuleArgs } from '../../../infra/app/context.js';
+import type { AppContext, Rules, RuleArgs } from '../../../infra/app/context.js';
 import type { Db } from '../../../infra/db/db.js';
 import { HttpError } from '../../../infra/errors.js';
+import { DEVICE_STATE_CHANGED } from '../../device-api/index.js';
 import { billingEnabled } from '../access.js';
-import { selectAnyFrozenAmong, selectAnyOrganizationFrozen, selectDeviceIdsByUuid, selectIsDeviceActor, selectOrganizationsOfFleets, selectParentIds } from './frozen.repository.js';
+import {
+  selectAnyFrozenAmong,
+  selectAnyOrganizationFrozen,
+  selectDeviceIdsByUuid,
+  selectFleetsOfOrganizations,
+  selectIsDeviceActor,
+  selectOrganizationsOfFleets,
+  selectParentIds,
+} from './frozen.repository.js';
 
 /** Spec 3 §4: frozen messages say invoices are more than 60 days past due, and what to do. */
 export const FROZEN_ORGANIZATION_MESSAGE =
@@ -115,5 +124,20 @@ export function registerFrozenWriteRule(app: FastifyInstance, rules: Rules): voi
     if (args.actor.actorId === null) return;
     if (await selectIsDeviceActor(tx, args.actor.actorId)) return;
     throw new OrganizationFrozenError();
+  });
+}
+
+/**
+ * Which devices are frozen (`device.is_frozen`) may have changed for these organizations (frozen
+ * or unfrozen, a plan change, devices removed on the free plan): a frozen device is held on its
+ * release in its target state, so every process's target-state cache drops their fleets once
+ * `db`'s write has committed.
+ */
+export async function announceFrozenDevicesChanged(ctx: AppContext, db: Db, organizations: readonly number[]): Promise<void> {
+  if (ctx.config.billing?.enabled !== true || organizations.length === 0) return;
+  const applicationIds = await selectFleetsOfOrganizations(db, organizations);
+  if (applicationIds.length === 0) return;
+  db.afterCommit(async () => {
+    await ctx.bus.publish(DEVICE_STATE_CHANGED, { applicationIds });
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pastDueStage } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
 import { billingEnabled } from '../access.js';
+import { announceFrozenDevicesChanged } from './frozen.js';
 import { markInvoicesPastDue, selectPastDueCandidates, updateOrganizationPastDue } from './invoice.repository.js';
 
 /**
@@ -22,6 +23,7 @@ export async function recomputePastDue(app: FastifyInstance, db: Db, organizatio
     const frozen = pastDueStage(r.since, now).stage === 'frozen';
     if (r.was_frozen === frozen && (r.was_since?.getTime() ?? null) === (r.since?.getTime() ?? null)) continue;
     await updateOrganizationPastDue(db, r.id, r.since, frozen);
+    if (frozen !== r.was_frozen) await announceFrozenDevicesChanged(app.context, db, [r.id]);
     if (frozen !== r.was_frozen) app.log.info({ organization: r.id, frozen, since: r.since }, frozen ? 'organization frozen: invoices more than 60 days past due' : 'organization unfrozen');
   }
 }

@@ -14,6 +14,7 @@ import {
   selectPlanByCode,
 } from './plans.repository.js';
 import { planLimitsOf } from './subscriptions.js';
+import { announceFrozenDevicesChanged } from '../invoices/frozen.js';
 
 /**
  * Issue 18 item 2: the limits of the organization's plan, enforced on every write path of the
@@ -100,8 +101,23 @@ export function registerLimitRules(rules: Rules): void {
       if (typeof body.belongs_to__application === 'number') await checkDeviceAllowance(tx, body.belongs_to__application);
     },
   });
+  // On the free plan, which devices are beyond the allowance (frozen) follows the organization's
+  // device count: removing or moving devices may unfreeze others.
+  rules.register('device', 'DELETE', {
+    before: async ({ tx, ids, app }) => {
+      if (ids.length === 0) return;
+      const free: number[] = [];
+      for (const org of await organizationsOfDevices(tx, ids)) if (isFreePlan(await planLimitsOf(tx, true, org))) free.push(org);
+      await announceFrozenDevicesChanged(app, tx, free);
+    },
+  });
   rules.register('device', 'PATCH', {
-    before: async ({ tx, body, ids }) => {
+    before: async ({ tx, body, ids, app }) => {
+      if (typeof body.belongs_to__application === 'number' && ids.length > 0) {
+        const free: number[] = [];
+        for (const org of await organizationsOfDevices(tx, ids)) if (isFreePlan(await planLimitsOf(tx, true, org))) free.push(org);
+        await announceFrozenDevicesChanged(app, tx, free);
+      }
       // A device moved into a fleet of another organization counts against that one's allowance.
       if (typeof body.belongs_to__application === 'number' && ids.length > 0) {
         const target = await organizationOfFleet(tx, body.belongs_to__application);

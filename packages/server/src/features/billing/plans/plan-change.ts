@@ -20,6 +20,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../infra/db/db.js';
 import { BadRequestError, ConflictError, HttpError } from '../../../infra/errors.js';
+import { announceFrozenDevicesChanged } from '../invoices/frozen.js';
 import { insertInvoice } from '../invoices/invoice.repository.js';
 import { issueInvoiceMail } from '../invoices/invoice-mail.js';
 import { INVOICE_DUE_DAYS } from '../invoices/period-close.js';
@@ -201,6 +202,8 @@ export async function changePlan(
       await recordCharge(tx, invoice.id, charge.reference, charge.status === 'paid', now);
       await issueInvoiceMail(app, tx, { ...invoice, state: charge.status === 'paid' ? 'paid' : 'open' });
     }
+    // Devices beyond the free allowance are frozen on the free plan only: their target state follows the plan.
+    if (tierOf(current.billing_code) !== tierOf(target.billing_code)) await announceFrozenDevicesChanged(app.context, tx, [orgId]);
     return { outcome, subscription: created, invoiceNumber, loweredOperators, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
   });
   app.log.info(
