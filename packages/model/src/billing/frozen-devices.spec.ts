@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FREE_DEVICE_ALLOWANCE } from './catalogue.js';
-import { DEVICE_IS_FROZEN_SQL, deviceFrozenReason } from './frozen-devices.js';
+import { DEVICE_FROZEN_MESSAGE, DEVICE_IS_FROZEN_SQL, deviceFrozenReason, frozenReasonOf } from './frozen-devices.js';
 
 describe('frozen devices (spec 3 §4, issue 18)', () => {
   it('freezes every device of a frozen organization, whatever the plan', () => {
@@ -20,5 +20,15 @@ describe('frozen devices (spec 3 §4, issue 18)', () => {
     expect(DEVICE_IS_FROZEN_SQL).toContain(`>= ${FREE_DEVICE_ALLOWANCE}`);
     expect(DEVICE_IS_FROZEN_SQL).toContain("= 'free'");
     expect(DEVICE_IS_FROZEN_SQL).toContain('{row}."belongs_to__application"');
+  });
+});
+
+describe('frozenReasonOf (the dashboard reads device.is_frozen and its organization)', () => {
+  it('names the reason of a frozen device only', () => {
+    expect(frozenReasonOf({ is_frozen: false }, true)).toBeNull();
+    expect(frozenReasonOf({ is_frozen: null }, false)).toBeNull();
+    expect(frozenReasonOf({ is_frozen: true }, true)).toBe('organization');
+    expect(frozenReasonOf({ is_frozen: true }, false)).toBe('free-allowance');
+    expect(DEVICE_FROZEN_MESSAGE).toContain(`free plan includes ${FREE_DEVICE_ALLOWANCE} devices`);
   });
 });

@@ -21,6 +21,18 @@ const isFreeCode = (code: string) => code.replace(/-v\d+$/, '') === FREE_PLAN_CO
 
 export type DeviceFrozenReason = 'organization' | 'free-allowance';
 
+/**
+ * The refusal of an action on a device frozen by the free allowance (402; a frozen
+ * organization's devices get FROZEN_ORGANIZATION_MESSAGE): the spec 3 §8 frozen-devices dialog's words.
+ */
+export const DEVICE_FROZEN_MESSAGE = `This device is frozen: the free plan includes ${FREE_DEVICE_ALLOWANCE} devices and this organization has more. It keeps running its release but gets no updates or actions. Reduce the number of devices below the free allowance, or upgrade to a paid plan.`;
+
+/** Why a device that the API says `is_frozen` is frozen (its organization's `is_frozen` decides). */
+export function frozenReasonOf(device: { is_frozen: boolean | null }, organizationFrozen: boolean): DeviceFrozenReason | null {
+  if (device.is_frozen !== true) return null;
+  return organizationFrozen ? 'organization' : 'free-allowance';
+}
+
 /** Why a device is frozen, or null when it is not (the rule `device.is_frozen` computes in SQL). */
 export function deviceFrozenReason(facts: DeviceFrozenFacts): DeviceFrozenReason | null {
   if (facts.organizationFrozen) return 'organization';

@@ -1,4 +1,4 @@
-import { FREE_DEVICE_ALLOWANCE } from '@flotilla/model';
+import { DEVICE_FROZEN_MESSAGE, FREE_DEVICE_ALLOWANCE } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
 import { subscribe } from '../../../../test/support/billing-catalogue.js';
@@ -78,6 +78,18 @@ describe('device.is_frozen', () => {
     expect(all).toHaveLength(FREE_DEVICE_ALLOWANCE + 1);
     // Frozen: no new release, it keeps the one it runs.
     expect(await targetCommits()).toEqual([r1.commit]);
+  });
+
+  it('refuses actions on a device frozen by the free allowance (402, the frozen-devices wording); its unfrozen neighbours get the usual answers', async () => {
+    const diag = (uuid: string) => t.app.inject({ method: 'POST', url: `/actions/v1/${uuid}/checks`, headers: { ...bearer(owner.token), 'content-type': 'application/json' }, payload: '{}' });
+    const frozen = await diag(device.uuid);
+    expect(frozen.statusCode, frozen.body).toBe(402);
+    expect(frozen.json()).toBe(DEVICE_FROZEN_MESSAGE);
+    await expect((await sdkAs(owner)).models.device.generateDeviceKey(device.uuid)).rejects.toThrow(DEVICE_FROZEN_MESSAGE);
+    const olderUuid = (await row<{ uuid: string }>(t.db, 'SELECT uuid FROM device WHERE id = $1', [older[0]!]))!.uuid;
+    expect((await diag(olderUuid)).statusCode).toBe(400); // not frozen: offline
+    // A stranger learns nothing.
+    expect((await t.app.inject({ method: 'POST', url: `/actions/v1/${device.uuid}/checks`, headers: { ...bearer(stranger.token), 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(404);
   });
 
   it('is never written (400), and another organization’s user sees none of it', async () => {

@@ -1,3 +1,4 @@
+import { DEVICE_IS_FROZEN_SQL } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -39,4 +40,15 @@ export async function selectDeviceIdsByUuid(db: Db, uuids: readonly string[]): P
 export async function selectFleetsOfOrganizations(db: Db, organizations: readonly number[]): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM application WHERE organization = ANY($1::integer[])', [organizations]);
   return rows.map((r) => r.id);
+}
+
+/** Of devices `ids`, those that are frozen (`device.is_frozen`), with whether their organization is. */
+export async function selectFrozenDevices(db: Db, ids: readonly number[]): Promise<{ id: number; organization_frozen: boolean }[]> {
+  const { rows } = await db.query<{ id: number; organization_frozen: boolean }>(
+    `SELECT d.id, o.is_frozen AS organization_frozen
+       FROM device d JOIN application a ON a.id = d.belongs_to__application JOIN organization o ON o.id = a.organization
+      WHERE d.id = ANY($1::integer[]) AND (${DEVICE_IS_FROZEN_SQL.replaceAll('{row}', 'd')})`,
+    [ids],
+  );
+  return rows;
 }

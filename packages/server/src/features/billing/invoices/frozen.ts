@@ -1,3 +1,4 @@
+import { DEVICE_FROZEN_MESSAGE } from '@flotilla/model';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, Rules, RuleArgs } from '../../../infra/app/context.js';
 import type { Db } from '../../../infra/db/db.js';
@@ -9,6 +10,7 @@ import {
   selectAnyOrganizationFrozen,
   selectDeviceIdsByUuid,
   selectFleetsOfOrganizations,
+  selectFrozenDevices,
   selectIsDeviceActor,
   selectOrganizationsOfFleets,
   selectParentIds,
@@ -17,6 +19,13 @@ import {
 /** Spec 3 §4: frozen messages say invoices are more than 60 days past due, and what to do. */
 export const FROZEN_ORGANIZATION_MESSAGE =
   "This organization is frozen because its invoices are more than 60 days past due: its fleets and devices cannot be changed. An administrator of the organization can pay the past-due invoices on the organization's billing page to unfreeze it at once.";
+
+/** 402: an action on a device frozen by the free allowance (the model's DEVICE_FROZEN_MESSAGE). */
+export class DeviceFrozenError extends HttpError {
+  constructor() {
+    super(402, DEVICE_FROZEN_MESSAGE);
+  }
+}
 
 /** 402 Payment Required: the refusal is about money owed, not about who asks. */
 export class OrganizationFrozenError extends HttpError {
@@ -77,8 +86,9 @@ export async function organizationsOf(db: Db, resource: string, rowIds: readonly
 
 
 /**
- * Refuses (402, FROZEN_ORGANIZATION_MESSAGE) when billing is on and a fleet or device named
- * here belongs to a frozen organization. For the custom endpoints that act on fleets and
+ * Refuses (402, FROZEN_ORGANIZATION_MESSAGE) when billing is on and a fleet, image or device
+ * named here belongs to a frozen organization; a device frozen by the free allowance
+ * (`device.is_frozen`) is refused too (402, DEVICE_FROZEN_MESSAGE). For the custom endpoints that act on fleets and
  * devices (device actions, registration, diagnostics, OS updates, provisioning and device keys,
  * registry pushes). Call it once the caller is known to see the target (so a stranger gets
  * the 404, not the 402 that tells a frozen organization's device exists).
@@ -89,12 +99,18 @@ export async function assertNotFrozen(
   target: { applications?: readonly number[]; devices?: readonly number[]; deviceUuids?: readonly string[]; images?: readonly number[] },
 ): Promise<void> {
   if (!billingEnabled(app)) return;
-  if (!(await selectAnyOrganizationFrozen(db))) return;
+  // Devices: `device.is_frozen` (a frozen organization, or beyond the free allowance on the free plan).
   const byUuid = target.deviceUuids?.length ? await selectDeviceIdsByUuid(db, target.deviceUuids) : [];
+  const devices = [...byUuid, ...(target.devices ?? [])];
+  if (devices.length > 0) {
+    const frozen = await selectFrozenDevices(db, devices);
+    if (frozen.some((d) => d.organization_frozen)) throw new OrganizationFrozenError();
+    if (frozen.length > 0) throw new DeviceFrozenError();
+  }
+  if (!target.applications?.length && !target.images?.length) return;
+  if (!(await selectAnyOrganizationFrozen(db))) return;
   const orgs = [
-    ...(byUuid.length ? await organizationsOf(db, 'device', byUuid) : []),
     ...(target.applications?.length ? await organizationsOf(db, 'application', target.applications) : []),
-    ...(target.devices?.length ? await organizationsOf(db, 'device', target.devices) : []),
     ...(target.images?.length ? await organizationsOf(db, 'image', target.images) : []),
   ];
   if (await selectAnyFrozenAmong(db, orgs)) throw new OrganizationFrozenError();
