@@ -19,18 +19,21 @@ export interface ActionFacts {
   supportsBlink: boolean;
   /** The caller holds the action's permission (DEVICE_MENU_ACTIONS[action].permission). */
   allowed: boolean;
+  /** `device.is_frozen` (billing: the server refuses actions on a frozen device, 402). */
+  frozen?: boolean;
 }
 
 /** Message keys (devices.* bundle) of the spec's disabled reasons. */
-export type DisabledReason = 'permission_denied' | 'device_must_be_online' | ActionProblem;
+export type DisabledReason = 'permission_denied' | 'device_frozen' | 'device_must_be_online' | ActionProblem;
 
 /**
  * Why `action` is disabled for a device, or undefined when it is available (spec 2 §4, §6):
- * permission first, then 'device must be online', then the action's own needs (the model's
- * `supervisorActionProblem`, which the server enforces too).
+ * permission first, then a frozen device (issue 18), then 'device must be online', then the
+ * action's own needs (the model's `supervisorActionProblem`, which the server enforces too).
  */
 export function actionDisabledReason(action: DeviceAction, facts: ActionFacts): DisabledReason | undefined {
   if (!facts.allowed) return 'permission_denied';
+  if (facts.frozen === true) return 'device_frozen';
   if (!facts.is_online) return 'device_must_be_online';
   return supervisorActionProblem(DEVICE_MENU_ACTIONS[action].supervisor, { overall_status: facts.overall_status, led: facts.supportsBlink });
 }

@@ -34,6 +34,12 @@ describe('actionDisabledReason', () => {
   it('needs the permission first', () => {
     expect(actionDisabledReason('reboot', { ...ok, allowed: false, is_online: false })).toBe('permission_denied');
   });
+  it('disables every action on a frozen device (issue 18), after the permission', () => {
+    for (const a of ['identify', 'restart', 'reboot', 'shutdown', 'purge'] as const) expect(actionDisabledReason(a, { ...ok, frozen: true })).toBe('device_frozen');
+    expect(actionDisabledReason('reboot', { ...ok, frozen: true, is_online: false })).toBe('device_frozen');
+    expect(actionDisabledReason('reboot', { ...ok, frozen: true, allowed: false })).toBe('permission_denied');
+    expect(actionDisabledReason('reboot', { ...ok, frozen: false })).toBeUndefined();
+  });
   it("says 'device must be online' for an offline device", () => {
     expect(actionDisabledReason('identify', { ...ok, is_online: false })).toBe('device_must_be_online');
     expect(actionDisabledReason('restart', { ...ok, is_online: false })).toBe('device_must_be_online');

@@ -21,6 +21,8 @@ export interface DeviceDetails {
   is_undervolted: boolean;
   overall_status: DeviceOverallStatus | null;
   overall_progress: number | null;
+  /** Billing (issue 18): frozen organization, or beyond the free allowance on the free plan. */
+  is_frozen: boolean | null;
   api_heartbeat_state: string;
   last_connectivity_event: string | null;
   /** When the device last polled its target state (the API heartbeat). */
@@ -53,7 +55,7 @@ const RELEASE_SELECT = { $select: ['id', 'commit', 'raw_version'] } as const;
 export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
   const [d] = await pineGet('device', {
     $select: [
-      'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress',
+      'id', 'uuid', 'device_name', 'note', 'created_at', 'is_active', 'is_online', 'is_undervolted', 'overall_status', 'overall_progress', 'is_frozen',
       'api_heartbeat_state', 'api_heartbeat_at', 'last_connectivity_event', 'update_status', 'last_update_status_event', 'os_version', 'os_variant', 'supervisor_version',
       'is_accessible_by_support_until__date', 'ip_address', 'public_address', 'mac_address', 'cpu_usage', 'cpu_temp',
       'memory_usage', 'memory_total', 'storage_usage', 'storage_total',

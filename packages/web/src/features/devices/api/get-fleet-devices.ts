@@ -18,6 +18,8 @@ export interface DeviceRow {
   uuid: string;
   device_name: string;
   overall_status: DeviceOverallStatus | null;
+  /** Billing (issue 18): frozen organization, or beyond the free allowance on the free plan. */
+  is_frozen: boolean | null;
   last_connectivity_event: string | null;
   api_heartbeat_at: string | null;
   is_online: boolean;
@@ -56,7 +58,7 @@ export async function getFleetDevices(fleetId: number, filters: DeviceFilters, p
   const $filter = deviceTableFilter(fleetId, filters);
   const [devices, total] = await Promise.all([
     pineGet('device', {
-      $select: ['id', 'uuid', 'device_name', 'overall_status', 'last_connectivity_event', 'api_heartbeat_at', 'is_online', 'os_version', 'os_variant', 'ip_address'],
+      $select: ['id', 'uuid', 'device_name', 'overall_status', 'is_frozen', 'last_connectivity_event', 'api_heartbeat_at', 'is_online', 'os_version', 'os_variant', 'ip_address'],
       $expand: {
         is_of__device_type: { $select: ['slug', 'name'] },
         is_running__release: { $select: ['id', 'commit', 'raw_version'] },

@@ -68,6 +68,7 @@ export function DeviceActionsMenu({ device, can }: { device: DeviceDetails; can:
             overall_status: device.overall_status,
             supportsBlink,
             allowed: can(DEVICE_MENU_ACTIONS[action].permission),
+            frozen: device.is_frozen === true,
           });
           return (
             <MenuItem

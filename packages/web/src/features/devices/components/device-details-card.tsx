@@ -1,3 +1,4 @@
+import { frozenReasonOf } from '@flotilla/model';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
@@ -16,6 +17,7 @@ import { useDeviceSummaryFacts } from '../api/device-summary-facts';
 import { useDeviceTags, useInvalidateDeviceTags } from '../api/device-tags';
 import type { DeviceDetails, ReleaseRef } from '../api/get-device';
 import { DeviceNoteField } from './device-note-field';
+import { DeviceFrozenBadge } from './device-frozen-badge';
 import { DeviceStatusChip } from './device-status-chip';
 import { LastSeen } from './last-seen';
 import { addressList, formatElapsed, formatTimestamp } from './format';
@@ -97,7 +99,13 @@ export function DeviceDetailsCard({ device, can }: { device: DeviceDetails; can:
         </PermissionTooltip>
       </Stack>,
     ],
-    [t('devices.status'), <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />],
+    [
+      t('devices.status'),
+      <>
+        <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+        <DeviceFrozenBadge reason={frozenReasonOf(device, device.fleet.organization.is_frozen)} />
+      </>,
+    ],
     [t('devices.cloud_link'), device.is_online ? t('devices.connected') : t('devices.disconnected')],
     [t('devices.heartbeat'), t(`devices.heartbeat_${device.api_heartbeat_state as 'online' | 'offline' | 'timeout' | 'unknown'}`, { defaultValue: device.api_heartbeat_state })],
     [t('devices.last_seen'), <LastSeen device={device} />],

@@ -1,3 +1,4 @@
+import { frozenReasonOf } from '@flotilla/model';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -25,6 +26,7 @@ import {
 } from '../device-table-params';
 import { DeviceBatchActions, type SelectedDevice } from './device-batch-actions';
 import { DeviceFiltersBar } from './device-filters-bar';
+import { DeviceFrozenBadge } from './device-frozen-badge';
 import { DeviceStatusChip } from './device-status-chip';
 import { addressList } from './format';
 import { LastSeen } from './last-seen';
@@ -117,7 +119,17 @@ export function FleetDeviceTable({ fleetId, can, actions }: Props) {
         </Link>
       ),
     },
-    { key: 'status', header: t('devices.col_status'), render: (row) => <DeviceStatusChip status={row.overall_status} /> },
+    {
+      key: 'status',
+      header: t('devices.col_status'),
+      // The fleet's pages are closed while its organization is frozen: a frozen device here is beyond the free allowance.
+      render: (row) => (
+        <>
+          <DeviceStatusChip status={row.overall_status} />
+          <DeviceFrozenBadge reason={frozenReasonOf(row, false)} />
+        </>
+      ),
+    },
     { key: 'last_seen', header: t('devices.col_last_seen'), render: (row) => <LastSeen device={row} /> },
     { key: 'device_type', header: t('devices.col_device_type'), render: (row) => row.deviceType?.name ?? none },
     {
