@@ -18,9 +18,11 @@ import { ensureSubscription, planIncludes } from './subscriptions.js';
 let t: TestApp;
 let apiUrl: string;
 let off: TestApp;
+/** The billing app's log at the production default level (info). */
+const logLines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  t = await buildTestApp({ billing: { enabled: true } });
+  t = await buildTestApp({ billing: { enabled: true }, logLevel: 'info', logStream: { write: (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>) } });
   apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   off = await buildTestApp();
 });
@@ -200,6 +202,9 @@ describe('PATCH /billing/v1/account/{org}/plan (spec 3 §4 outcomes)', () => {
 
     await sdk.models.billing.changePlan(u.orgId, { tier: 'prototype-v2', cycle: 'monthly', planChangeReason: 'not kept on upgrades' });
     expect(await active(t, u.orgId)).toMatchObject([{ code: 'prototype-v2', billing_cycle: 'monthly', origin: 'self-serve', change_reason: null }]);
+    // The operator's log (LOG_LEVEL=info, the default) names the change; requests are not logged one by one.
+    expect(logLines.filter((l) => l.organization === u.orgId && l.msg === `billing: user ${u.userId} changed organization ${u.orgId} from free (monthly) to prototype-v2 (monthly): upgrade`)).toHaveLength(1);
+    expect(logLines.some((l) => l.msg === 'request completed' || l.msg === 'incoming request')).toBe(false);
     const inv = await t.db.query<{ invoice_number: string; state: string; total_in_cents: number; provider_reference: string; kind: string }>(
       'SELECT invoice_number, state, total_in_cents, provider_reference, kind FROM invoice WHERE organization = $1 ORDER BY id',
       [u.orgId],
