@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_LIMIT_MESSAGES as M, DEFAULT_CATALOGUE, type Catalogue } from '@flotilla/model';
-import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
+import { buildApp } from '../../../app.js';
+import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
 import { createUser } from '../../users/user.service.js';
 import { upsertBillingInfo } from '../payments/payments.repository.js';
 import { NO_BILLING_ACCESS_MESSAGE } from '../access.js';
@@ -151,6 +152,30 @@ describe('subscriptions', () => {
     await t.db.query('DELETE FROM subscription WHERE is_for__organization = $1', [u.orgId]);
     expect((await getPlan(t, u)).json()).toMatchObject({ code: 'free' });
     expect(await active(t, u.orgId)).toHaveLength(1);
+  });
+
+  it('counts the usage of an organization that predates billing (its usage page creates the free subscription)', async () => {
+    const u = await signUp(t.app);
+    await t.db.query('DELETE FROM subscription WHERE is_for__organization = $1', [u.orgId]);
+    const res = await t.app.inject({ method: 'GET', url: `/billing/v1/account/${u.orgId}/usage`, headers: bearer(u.token) });
+    expect(res.statusCode).toBe(200);
+    const seats = Object.entries(res.json<{ currentUsage: Record<string, number> }>().currentUsage).filter(([k]) => k.startsWith('member:'));
+    expect(seats.reduce((sum, [, n]) => sum + n, 0)).toBe(1);
+    expect(await active(t, u.orgId)).toMatchObject([{ code: 'free' }]);
+  });
+
+  it('starts every organization without a subscription on the free plan when billing is turned on', async () => {
+    const u = await signUp(off.app);
+    const { rows } = await off.db.query<{ id: number }>("INSERT INTO organization (name, handle) VALUES ('Seeded', $1) RETURNING id", [`seeded_${randomBytes(3).toString('hex')}`]);
+    const seeded = rows[0]!.id;
+    expect(await active(off, u.orgId)).toHaveLength(0);
+    const on = await buildApp({ db: off.db, jwtSecret: TEST_JWT_SECRET, billing: { enabled: true } });
+    try {
+      expect(await active(off, u.orgId)).toMatchObject([{ code: 'free', billing_cycle: 'monthly' }]);
+      expect(await active(off, seeded)).toMatchObject([{ code: 'free' }]);
+    } finally {
+      await on.close();
+    }
   });
 
   it('writes no subscription while billing is off', async () => {
