@@ -7,6 +7,7 @@ import type { Db } from '../../../infra/db/db.js';
 import { checkInvitationRole, registerLimitRules } from './limits.hooks.js';
 import { seedCatalogue } from './plans.repository.js';
 import { plansRoutes } from './plans.routes.js';
+import { ensureAllSubscriptions } from './subscriptions.js';
 
 export { checkDeviceAllowance } from './limits.hooks.js';
 
@@ -17,7 +18,7 @@ export function invitationRoleCheck(app: FastifyInstance): ((tx: Db, fleetId: nu
 export { loadPlansFile, parseCatalogue } from './plans-file.js';
 export { changePlan } from './plan-change.js';
 export { cancelSubscriptions, planCodesOf, seedCatalogue } from './plans.repository.js';
-export { currentPlan, ensureSubscription, planIncludes, planLimitsOf } from './subscriptions.js';
+export { currentPlan, ensureAllSubscriptions, ensureSubscription, planIncludes, planLimitsOf } from './subscriptions.js';
 
 /**
  * Billing: plans (issue 18 items 1, 2; docs/billing.md). With billing on, the catalogue is
@@ -27,6 +28,8 @@ export { currentPlan, ensureSubscription, planIncludes, planLimitsOf } from './s
 export async function setupPlans(app: FastifyInstance, rules: Rules): Promise<void> {
   if (billingEnabled(app)) {
     await seedCatalogue(app.context.db, app.context.config.billing?.catalogue ?? DEFAULT_CATALOGUE);
+    // Billing turned on for an existing installation: its organizations start on the free plan.
+    await ensureAllSubscriptions(app.context.db, new Date(app.context.clock()));
     registerLimitRules(rules);
   }
   await app.register(plansRoutes);
