@@ -11,7 +11,9 @@ import { useTranslation } from 'react-i18next';
 export function DeviceFrozenBadge({ reason }: { reason: DeviceFrozenReason | null }) {
   const { t } = useTranslation();
   if (reason === null) return null;
-  const hint = reason === 'organization' ? t('devices.frozen_hint_organization') : t('devices.frozen_hint_free_allowance', { included: FREE_DEVICE_ALLOWANCE });
+  // A frozen organization's fleet and device pages are closed (the shells redirect with
+  // 'organization_frozen'), so only the free allowance needs its own words here.
+  const hint = reason === 'organization' ? t('devices.organization_frozen') : t('devices.frozen_hint_free_allowance', { included: FREE_DEVICE_ALLOWANCE });
   return (
     <Tooltip title={hint} describeChild>
       <Chip size="small" color="error" variant="outlined" tabIndex={0} label={t('devices.status_frozen')} data-testid="device-frozen-badge" sx={{ ml: 1 }} />
