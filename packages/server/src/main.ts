@@ -178,7 +178,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   // A deep accept queue so bursts of thousands of connections queue instead of timing out.
-  await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
+  // Fastify logs one "Server listening" line per interface at info; the banner below says where.
+  const level = app.log.level;
+  if (level === 'info') app.log.level = 'warn';
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
+  } finally {
+    app.log.level = level;
+  }
   const url = config.FLOTILLA_PUBLIC_URL;
   say('');
   say(`Flotilla is running: ${url}`);
