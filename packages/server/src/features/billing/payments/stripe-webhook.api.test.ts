@@ -8,6 +8,7 @@ import { createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } f
 import { featureId, seedDefaultCatalogue, subscribe } from '../../../../test/support/billing-catalogue.js';
 import { StripeStandIn, type StripeEventBody } from '../../../../test/support/stripe-stand-in.js';
 import { availableCredits } from '../credits/index.js';
+import { recomputePastDue } from '../invoices/past-due.js';
 import { WEBHOOK_MESSAGES, WEBHOOK_PATH } from './stripe-webhook.js';
 
 /*
@@ -219,6 +220,21 @@ describe('webhooks: a bank debit settles later', () => {
     expect((await invoicesOf(u.orgId))[0]).toMatchObject({ state: 'past_due', failure_message: 'Debit refused.' });
     const org = (await t.db.query<{ since: Date | null }>('SELECT has_past_due_invoice_since__date AS since FROM organization WHERE id = $1', [u.orgId])).rows[0]!;
     expect(org.since).not.toBeNull();
+  });
+
+  it('a frozen organization whose past-due debit finally succeeds is unfrozen at once', async () => {
+    const u = await signUp(app);
+    await addMethod(u, { type: 'us_bank_account' });
+    await (await sdkAs(u)).models.billing.changePlan(u.orgId, { tier: 'prototype-v2', cycle: 'monthly' });
+    const [invoice] = await invoicesOf(u.orgId);
+    await t.db.query("UPDATE invoice SET due_on = now() - interval '70 days' WHERE invoice_number = $1", [invoice!.invoice_number]);
+    await recomputePastDue(app, t.db, [u.orgId]);
+    const org = async () => (await t.db.query<{ is_frozen: boolean; since: Date | null }>('SELECT is_frozen, has_past_due_invoice_since__date AS since FROM organization WHERE id = $1', [u.orgId])).rows[0]!;
+    expect(await org()).toMatchObject({ is_frozen: true });
+    expect((await invoicesOf(u.orgId))[0]!.state).toBe('past_due');
+    expect(await send(stripe.settle(await intentOfInvoice(invoice!.invoice_number), 'succeeded'))).toMatchObject({ status: 200 });
+    expect((await invoicesOf(u.orgId))[0]!.state).toBe('paid');
+    expect(await org()).toEqual({ is_frozen: false, since: null });
   });
 
   it('charge.refunded: a fully refunded credit purchase is voided and its credits withdrawn; a partial refund changes nothing', async () => {
