@@ -9,6 +9,7 @@ import { featureId, seedDefaultCatalogue, subscribe } from '../../../../test/sup
 import { StripeStandIn, type StripeEventBody } from '../../../../test/support/stripe-stand-in.js';
 import { availableCredits } from '../credits/index.js';
 import { recomputePastDue } from '../invoices/past-due.js';
+import { CHARGE_NOT_RECORDED_MESSAGE } from '../plans/plan-change.js';
 import { WEBHOOK_MESSAGES, WEBHOOK_PATH } from './stripe-webhook.js';
 
 /*
@@ -142,6 +143,28 @@ describe('an upgrade charged to a card', () => {
     await expect(sdk.models.billing.changePlan(u.orgId, { tier: 'prototype-v2', cycle: 'monthly' })).rejects.toMatchObject({ statusCode: 402 });
     const retry = stripe.to('POST', '/v1/payment_intents').at(-1)!;
     expect(retry.idempotencyKey).not.toBe(attempt.idempotencyKey);
+  });
+
+  it('charged but the change cannot be recorded: the charge is refunded, 503 saying so, nothing changed', async () => {
+    const u = await signUp(app);
+    await addMethod(u, { brand: 'visa' });
+    // The database refuses to record this organization's charge (after Stripe took it).
+    await t.db.query(`CREATE FUNCTION test_refuse_charge() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.organization = ${Number(u.orgId)} AND NEW.provider_reference IS NOT NULL THEN RAISE EXCEPTION 'test: recording refused'; END IF; RETURN NEW; END $$`);
+    await t.db.query('CREATE TRIGGER test_refuse_charge BEFORE UPDATE ON invoice FOR EACH ROW EXECUTE FUNCTION test_refuse_charge()');
+    try {
+      const refundsBefore = stripe.refunds.length;
+      const sdk = await sdkAs(u);
+      await expect(sdk.models.billing.changePlan(u.orgId, { tier: 'prototype-v2', cycle: 'monthly' })).rejects.toMatchObject({ statusCode: 503, body: CHARGE_NOT_RECORDED_MESSAGE });
+      const charged = [...stripe.paymentIntents.values()].find((p) => (p.metadata as Record<string, string>).organization_id === String(u.orgId));
+      expect(charged).toMatchObject({ status: 'succeeded', amount: prototypePrice });
+      expect(stripe.refunds.slice(refundsBefore)).toEqual([expect.objectContaining({ payment_intent: charged!.id, amount: prototypePrice })]);
+      expect((await planOf(u.orgId))!.code).toBe('free');
+      expect(await invoicesOf(u.orgId)).toEqual([]);
+    } finally {
+      await t.db.query('DROP TRIGGER test_refuse_charge ON invoice');
+      await t.db.query('DROP FUNCTION test_refuse_charge()');
+    }
   });
 });
 
