@@ -79,7 +79,14 @@ function billingConfig(config: ReturnType<typeof loadConfig>): BillingConfig {
     catalogue: enabled && config.FLOTILLA_PLANS_FILE !== undefined ? loadPlansFile(config.FLOTILLA_PLANS_FILE) : undefined,
     provider:
       config.FLOTILLA_STRIPE_SECRET_KEY !== undefined && config.FLOTILLA_STRIPE_PUBLISHABLE_KEY !== undefined
-        ? { kind: 'stripe', secretKey: config.FLOTILLA_STRIPE_SECRET_KEY, publishableKey: config.FLOTILLA_STRIPE_PUBLISHABLE_KEY, apiUrl: config.FLOTILLA_STRIPE_API_URL, jsUrl: config.FLOTILLA_STRIPE_JS_URL }
+        ? {
+            kind: 'stripe',
+            secretKey: config.FLOTILLA_STRIPE_SECRET_KEY,
+            publishableKey: config.FLOTILLA_STRIPE_PUBLISHABLE_KEY,
+            apiUrl: config.FLOTILLA_STRIPE_API_URL,
+            jsUrl: config.FLOTILLA_STRIPE_JS_URL,
+            webhookSecret: config.FLOTILLA_STRIPE_WEBHOOK_SECRET,
+          }
         : { kind: 'manual', instructions: config.FLOTILLA_BILLING_MANUAL_INSTRUCTIONS },
   };
 }
