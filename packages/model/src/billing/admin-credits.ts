@@ -33,11 +33,15 @@ export function adminReasonProblem(reason: unknown): string | undefined {
   return undefined;
 }
 
-/** What is wrong with a grant of complimentary credits (undefined: nothing): a quantity bounded as a purchase is, and a reason. */
-export function creditGrantProblem(input: { quantity: unknown; reason: unknown }): string | undefined {
-  const q = input.quantity;
+/** What is wrong with the quantity of a grant: a whole number bounded as a purchase is (undefined: nothing). */
+export function creditGrantQuantityProblem(q: unknown): string | undefined {
   if (typeof q !== 'number' || !Number.isInteger(q) || q < 1 || q > CREDIT_PURCHASE_MAX) return ADMIN_CREDIT_MESSAGES.quantity;
-  return adminReasonProblem(input.reason);
+  return undefined;
+}
+
+/** What is wrong with a grant of complimentary credits (undefined: nothing): its quantity, then its reason. */
+export function creditGrantProblem(input: { quantity: unknown; reason: unknown }): string | undefined {
+  return creditGrantQuantityProblem(input.quantity) ?? adminReasonProblem(input.reason);
 }
 
 /** One line of the log of grants and refunds, as `/admin/v1/billing/credit-adjustments` answers it. */
