@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { DEVICE_TYPES, OS_PUBLISH_MESSAGES } from '@flotilla/model';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs, registerApiUser, type ApiUser } from './support/api';
+import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
 import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
@@ -198,11 +198,6 @@ test.describe('accessibility', () => {
     await signInAsAdmin(page);
     await openOsReleases(page);
     await expect(page.getByRole('region', { name: 'Supervisor releases' }).getByRole('table')).toBeVisible();
-    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string }[] }> } }).axe;
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-    });
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

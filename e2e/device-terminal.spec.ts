@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent'
 import { TERMINAL_PATH, TERMINAL_RECONNECT } from '@flotilla/model';
 import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
 import { createProvisioningKey, E2E_API } from './support/simulator';
 import { startSecondNode } from './support/second-node';
@@ -160,21 +160,6 @@ async function openShell(page: Page, uuid: string, base = ''): Promise<{ panel: 
   const status = panel.getByRole('status', { name: 'Terminal: shell' });
   await expect(status).toHaveText('Connected', { timeout: 30_000 });
   return { panel, view, status };
-}
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's serious and critical violations on the page (as e2e/accessibility.spec.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
 /** What xterm shows, one string per row (its DOM renderer's rows). */

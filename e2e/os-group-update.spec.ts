@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { createRequire } from 'node:module';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
 import { arrangeSql } from './support/db';
 import { fleetInOrganization, organizationWithFleet, registerOfflineDevice } from './support/fleets';
@@ -58,8 +58,6 @@ async function selectAll(page: Page, fleetId: number, count: number) {
   await expect(page.getByText(`${count} selected`)).toBeVisible();
 }
 
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
 /** axe over the open dialog, in a context that lets its script in (the dashboard's CSP rightly forbids inline scripts). */
 async function axeOnGroupDialog(browser: Browser, email: string, fleetId: number, count: number): Promise<string[]> {
   const context = await browser.newContext({ bypassCSP: true });
@@ -71,15 +69,7 @@ async function axeOnGroupDialog(browser: Browser, email: string, fleetId: number
     await page.getByRole('menuitem', { name: 'Update host OS' }).click();
     const dialog = page.getByRole('dialog', { name: 'Update the host OS of the selected devices' });
     await expect(dialog.getByRole('table', { name: 'Selected devices' })).toBeVisible({ timeout: 30_000 });
-    await page.addScriptTag({ path: AXE_SOURCE });
-    const violations = await page.evaluate(async () => {
-      type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
-      const axe = (window as unknown as { axe: { run: (ctx: object, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
-      return (await axe.run({ include: [['[role="dialog"]']] }, { resultTypes: ['violations'] })).violations;
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+    return await seriousViolations(page, ['[role="dialog"]']);
   } finally {
     await context.close();
   }

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
 import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
@@ -410,20 +410,6 @@ test('service variables on a device: a fleet service variable is overridden for 
   await expect(overrides.getByRole('table', { name: 'Device overrides' })).toContainText('device web', LOADED);
   await expect(overrides.getByRole('table', { name: 'Device overrides' })).toContainText(`devsvc-${stamp}`);
 });
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
 
 test.describe('accessibility', () => {
   // axe is injected as a script tag, which the server's CSP would block.

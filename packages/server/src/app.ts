@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { REQUEST_BODY_LIMIT_BYTES } from '@flotilla/model';
 import type { AppConfig, Feature } from './infra/app/context.js';
 import { createAppContext, type ContextOptions } from './infra/app/create-context.js';
@@ -99,7 +99,13 @@ const LAST_FEATURES: readonly Feature[] = [docs, web];
  * (ContextOptions: db, secrets, mailer, bus, clock; see infra/app), and the HTTP settings.
  */
 export interface AppOptions extends ContextOptions {
+  /**
+   * pino level. Events an operator needs (plan changes, freezes, login-as, releases published)
+   * are logged at `info`; one line per request only at `debug`/`trace`.
+   */
   logLevel?: string;
+  /** Where the log goes (default stdout; tests capture it). */
+  logStream?: { write(line: string): void };
   /** Each statement of a request is cancelled after this long (default 10 s; tests shorten it). */
   statementTimeoutMs?: number;
   /** Run durable jobs (pg-boss; main.ts: on). Off by default so API tests do not start workers. */
@@ -140,12 +146,25 @@ declare module 'fastify' {
 }
 
 /**
+ * Per-request lines ("incoming request", "request completed", "route not found") only at debug/trace: at info the
+ * log carries the events an operator acts on. A request that fails is still logged.
+ */
+class ErrorsOnlyRequestLog extends LogController {
+  override incomingRequest(): void {}
+  override routeNotFound(): void {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (error) super.requestCompleted(error, request, reply, metadata);
+  }
+}
+
+/**
  * Builds the whole server as a Fastify instance (tests `inject` into it, main.ts listens):
  * the HTTP mechanisms, one app context (`app.context`), then each feature's `setup`.
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
+    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
+    logController: opts.logLevel === 'debug' || opts.logLevel === 'trace' ? new LogController() : new ErrorsOnlyRequestLog(),
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
     // Off unless configured: a spoofed X-Forwarded-For would otherwise pick the address that
     // rate limits and the captcha see.
@@ -200,6 +219,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
 /** The configured values of `opts` (what features read as `app.context.config`). */
 function configOf(opts: AppOptions): AppConfig {
-  const { db: _db, secrets: _secrets, mailer: _mailer, bus: _bus, clock: _clock, logLevel: _log, statementTimeoutMs: _timeout, jobs: _jobs, trustProxy: _trust, files: _files, ...config } = opts;
+  const { db: _db, secrets: _secrets, mailer: _mailer, bus: _bus, clock: _clock, logLevel: _log, logStream: _logStream, statementTimeoutMs: _timeout, jobs: _jobs, trustProxy: _trust, files: _files, ...config } = opts;
   return config;
 }

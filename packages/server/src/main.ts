@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     staging: config.FLOTILLA_STAGING,
     trustProxy: config.FLOTILLA_TRUST_PROXY,
     billing,
-    logLevel: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
+    logLevel: config.LOG_LEVEL,
   });
 
   // Ordered stop: app.close() stops accepting, drains requests, closes the cloud links (each

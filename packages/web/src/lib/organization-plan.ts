@@ -2,6 +2,7 @@ import { FREE_PLAN_CODE, type PlanLimits } from '@flotilla/model';
 import { useQuery } from '@tanstack/react-query';
 import { useInstallConfig } from './dashboard-config';
 import { pineGet } from './pine';
+import { planFeatureMaps, type PlanFeatureRows } from './plan-rows';
 
 /**
  * An organization's plan from the catalogue (issue 18 item 8): what it includes (the model's
@@ -21,17 +22,10 @@ const planQuery = {
   },
 } as const;
 
-type PlanRow = {
-  billing_code: string;
-  plan_feature: { quantity: number; feature: { slug: string }[] }[];
-  plan_addon: { base_price: number; feature: { slug: string }[] }[];
-};
+type PlanRow = PlanFeatureRows & { billing_code: string };
 
 function toPlan(p: PlanRow): OrganizationPlan {
-  const includes: Record<string, number> = {};
-  for (const f of p.plan_feature) if (f.feature[0]) includes[f.feature[0].slug] = f.quantity;
-  const addons: Record<string, number> = {};
-  for (const a of p.plan_addon) if (a.feature[0]) addons[a.feature[0].slug] = a.base_price;
+  const { includes, addons } = planFeatureMaps(p);
   return { limits: { code: p.billing_code, includes }, addons };
 }
 

@@ -8,6 +8,7 @@ import {
   type CataloguePlan,
   type PlanChangeOutcome,
 } from '@flotilla/model';
+import { planFeatureMaps, type PlanFeatureRows } from '../../lib/plan-rows';
 
 /**
  * The billing page's pure reading of the API's answers (spec 3 §2, §4): which column of the
@@ -24,7 +25,7 @@ export function cycleOfInterval(intervalUnit: string | undefined): BillingCycle 
 }
 
 /** A `plan` row as pine returns it with its features and add-ons expanded. */
-export interface PlanRow {
+export interface PlanRow extends PlanFeatureRows {
   title: string;
   billing_code: string;
   monthly_price: number;
@@ -35,25 +36,12 @@ export interface PlanRow {
   is_valid_until__date: string | null;
   support_tier: string;
   description: string | null;
-  plan_feature: Array<{ quantity: number; feature: Array<{ slug: string }> | { slug: string } }>;
-  plan_addon: Array<{ base_price: number; feature: Array<{ slug: string }> | { slug: string } }>;
 }
-
-const slugOf = (feature: Array<{ slug: string }> | { slug: string }) => (Array.isArray(feature) ? feature[0]?.slug : feature.slug);
 
 /** The catalogue's plans (in tier order) from their rows. */
 export function plansFromRows(rows: readonly PlanRow[]): CataloguePlan[] {
   return rows.map((row) => {
-    const includes: Record<string, number> = {};
-    for (const f of row.plan_feature) {
-      const slug = slugOf(f.feature);
-      if (slug) includes[slug] = f.quantity;
-    }
-    const addons: Record<string, number> = {};
-    for (const a of row.plan_addon) {
-      const slug = slugOf(a.feature);
-      if (slug) addons[slug] = a.base_price;
-    }
+    const { includes, addons } = planFeatureMaps(row);
     return {
       code: row.billing_code,
       title: row.title,

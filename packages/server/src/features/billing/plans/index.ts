@@ -6,12 +6,13 @@ import { billingEnabled } from '../access.js';
 import { registerLimitRules } from './limits.hooks.js';
 import { seedCatalogue } from './plans.repository.js';
 import { plansRoutes } from './plans.routes.js';
+import { ensureAllSubscriptions } from './subscriptions.js';
 
 export { checkDeviceAllowance } from './limits.hooks.js';
 export { loadPlansFile, parseCatalogue } from './plans-file.js';
 export { changePlan } from './plan-change.js';
 export { cancelSubscriptions, planCodesOf, seedCatalogue } from './plans.repository.js';
-export { currentPlan, ensureSubscription, planIncludes, planLimitsOf } from './subscriptions.js';
+export { currentPlan, ensureAllSubscriptions, ensureSubscription, planIncludes, planLimitsOf } from './subscriptions.js';
 
 /**
  * Billing: plans (issue 18 items 1, 2; docs/billing.md). With billing on, the catalogue is
@@ -21,6 +22,8 @@ export { currentPlan, ensureSubscription, planIncludes, planLimitsOf } from './s
 export async function setupPlans(app: FastifyInstance, rules: Rules): Promise<void> {
   if (billingEnabled(app)) {
     await seedCatalogue(app.context.db, app.context.config.billing?.catalogue ?? DEFAULT_CATALOGUE);
+    // Billing turned on for an existing installation: its organizations start on the free plan.
+    await ensureAllSubscriptions(app.context.db, new Date(app.context.clock()));
     registerLimitRules(rules);
   }
   await app.register(plansRoutes);

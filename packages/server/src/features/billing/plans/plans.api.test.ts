@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_LIMIT_MESSAGES as M, DEFAULT_CATALOGUE, type Catalogue } from '@flotilla/model';
-import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
+import { buildApp } from '../../../app.js';
+import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
 import { createUser } from '../../users/user.service.js';
 import { upsertBillingInfo } from '../payments/payments.repository.js';
 import { NO_BILLING_ACCESS_MESSAGE } from '../access.js';
@@ -18,9 +19,11 @@ import { ensureSubscription, planIncludes } from './subscriptions.js';
 let t: TestApp;
 let apiUrl: string;
 let off: TestApp;
+/** The billing app's log at the production default level (info). */
+const logLines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  t = await buildTestApp({ billing: { enabled: true } });
+  t = await buildTestApp({ billing: { enabled: true }, logLevel: 'info', logStream: { write: (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>) } });
   apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   off = await buildTestApp();
 });
@@ -151,6 +154,30 @@ describe('subscriptions', () => {
     expect(await active(t, u.orgId)).toHaveLength(1);
   });
 
+  it('counts the usage of an organization that predates billing (its usage page creates the free subscription)', async () => {
+    const u = await signUp(t.app);
+    await t.db.query('DELETE FROM subscription WHERE is_for__organization = $1', [u.orgId]);
+    const res = await t.app.inject({ method: 'GET', url: `/billing/v1/account/${u.orgId}/usage`, headers: bearer(u.token) });
+    expect(res.statusCode).toBe(200);
+    const seats = Object.entries(res.json<{ currentUsage: Record<string, number> }>().currentUsage).filter(([k]) => k.startsWith('member:'));
+    expect(seats.reduce((sum, [, n]) => sum + n, 0)).toBe(1);
+    expect(await active(t, u.orgId)).toMatchObject([{ code: 'free' }]);
+  });
+
+  it('starts every organization without a subscription on the free plan when billing is turned on', async () => {
+    const u = await signUp(off.app);
+    const { rows } = await off.db.query<{ id: number }>("INSERT INTO organization (name, handle) VALUES ('Seeded', $1) RETURNING id", [`seeded_${randomBytes(3).toString('hex')}`]);
+    const seeded = rows[0]!.id;
+    expect(await active(off, u.orgId)).toHaveLength(0);
+    const on = await buildApp({ db: off.db, jwtSecret: TEST_JWT_SECRET, billing: { enabled: true } });
+    try {
+      expect(await active(off, u.orgId)).toMatchObject([{ code: 'free', billing_cycle: 'monthly' }]);
+      expect(await active(off, seeded)).toMatchObject([{ code: 'free' }]);
+    } finally {
+      await on.close();
+    }
+  });
+
   it('writes no subscription while billing is off', async () => {
     const u = await signUp(off.app);
     expect(await active(off, u.orgId)).toHaveLength(0);
@@ -200,6 +227,9 @@ describe('PATCH /billing/v1/account/{org}/plan (spec 3 §4 outcomes)', () => {
 
     await sdk.models.billing.changePlan(u.orgId, { tier: 'prototype-v2', cycle: 'monthly', planChangeReason: 'not kept on upgrades' });
     expect(await active(t, u.orgId)).toMatchObject([{ code: 'prototype-v2', billing_cycle: 'monthly', origin: 'self-serve', change_reason: null }]);
+    // The operator's log (LOG_LEVEL=info, the default) names the change; requests are not logged one by one.
+    expect(logLines.filter((l) => l.organization === u.orgId && l.msg === `billing: user ${u.userId} changed organization ${u.orgId} from free (monthly) to prototype-v2 (monthly): upgrade`)).toHaveLength(1);
+    expect(logLines.some((l) => l.msg === 'request completed' || l.msg === 'incoming request')).toBe(false);
     const inv = await t.db.query<{ invoice_number: string; state: string; total_in_cents: number; provider_reference: string; kind: string }>(
       'SELECT invoice_number, state, total_in_cents, provider_reference, kind FROM invoice WHERE organization = $1 ORDER BY id',
       [u.orgId],

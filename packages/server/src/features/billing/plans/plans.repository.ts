@@ -160,6 +160,23 @@ export async function insertSubscription(
   return rows[0];
 }
 
+/**
+ * Every organization without an active subscription gets the free plan, monthly, from `now`
+ * (organizations that predate billing being turned on, or created by paths that bypass the
+ * sign-up rule). One statement; safe beside concurrent sign-ups (the partial unique index).
+ */
+export async function insertMissingFreeSubscriptions(db: Db, freeCode: string, now: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO subscription (is_for__organization, is_for__plan, billing_cycle, starts_on__date, current_period_ends_on__date, origin)
+     SELECT o.id, p.id, 'monthly', $2::timestamptz, $2::timestamptz + interval '1 month', 'signup'
+       FROM organization o JOIN plan p ON p.billing_code = $1
+      WHERE NOT EXISTS (SELECT 1 FROM subscription s WHERE s.is_for__organization = o.id AND s.is_active)
+     ON CONFLICT (is_for__organization) WHERE is_active DO NOTHING`,
+    [freeCode, now],
+  );
+  return rowCount ?? 0;
+}
+
 export async function endSubscription(db: Db, id: number, now: Date): Promise<void> {
   await db.query('UPDATE subscription SET is_active = false, ends_on__date = $2 WHERE id = $1', [id, now]);
 }

@@ -1,6 +1,7 @@
 import { FREE_PLAN_CODE, type BillingCycle, type PlanLimits } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
 import {
+  insertMissingFreeSubscriptions,
   insertSubscription,
   selectActiveSubscription,
   selectPlanById,
@@ -22,6 +23,11 @@ export async function ensureSubscription(db: Db, orgId: number, now: Date = new 
   if (!free) throw new Error(`the billing catalogue has no '${FREE_PLAN_CODE}' plan (is billing on and the catalogue seeded?)`);
   const created = await insertSubscription(db, { organization: orgId, plan: free.id, cycle: 'monthly', origin: 'signup', now }, true);
   return created ?? (await selectActiveSubscription(db, orgId))!;
+}
+
+/** ensureSubscription for every organization at once (start-up with billing on; the usage ledger job). */
+export async function ensureAllSubscriptions(db: Db, now: Date = new Date()): Promise<number> {
+  return insertMissingFreeSubscriptions(db, FREE_PLAN_CODE, now);
 }
 
 /** The organization's subscription and plan (creating the free subscription when missing). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { devicesCoveredBy, includedQuantity } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
 import { billingEnabled } from '../access.js';
+import { ensureAllSubscriptions, ensureSubscription } from '../plans/index.js';
 import { currentPeriod, periodMonths, type ActiveSubscription } from './period.js';
 import { countUsage, selectActiveSubscription, selectPlanPrices, selectSubscribedOrganizations, selectUsage, upsertUsage, type PlanPrices } from './usage.repository.js';
 
@@ -25,6 +26,7 @@ export async function recordUsageFor(app: FastifyInstance, db: Db, organization:
 export async function recordAllUsage(app: FastifyInstance): Promise<number> {
   if (!billingEnabled(app)) return 0;
   let n = 0;
+  await ensureAllSubscriptions(app.context.db, new Date(app.context.clock()));
   for (const org of await selectSubscribedOrganizations(app.context.db)) {
     try {
       if (await recordUsageFor(app, app.context.db, org)) n++;
@@ -90,6 +92,8 @@ export async function usageSummary(app: FastifyInstance, db: Db, sub: ActiveSubs
 /** `GET …/usage`: the current period's usage (recorded now, so it is up to date). */
 export async function currentUsage(app: FastifyInstance, organization: number): Promise<UsageSummary> {
   const { db } = app.context;
+  // Every organization has a subscription (one created since start-up gets its free plan here).
+  if (billingEnabled(app)) await ensureSubscription(db, organization, new Date(app.context.clock()));
   await recordUsageFor(app, db, organization);
   const sub = await selectActiveSubscription(db, organization);
   if (!sub) return { currentUsage: {}, peakUsage: {}, overage: {}, charges: {}, creditConsumption: {} };

@@ -53,7 +53,8 @@ export function CurrentPlanCard({ plan }: { plan: QueryState<BillingPlanInfo> })
               </TableRow>
             </TableHead>
             <TableBody>
-              {plan.data.billing.charges.map((charge) => {
+              {/* Seats and devices the plan includes (quantity 0 beyond it) cost nothing: not listed, as add-ons. */}
+              {plan.data.billing.charges.filter((charge) => charge.isQuantifiable === false || cents(charge.quantity) > 0).map((charge) => {
                 const quantity = charge.isQuantifiable === false ? 1 : cents(charge.quantity);
                 return (
                   <TableRow key={`${charge.itemType}:${charge.code}`}>

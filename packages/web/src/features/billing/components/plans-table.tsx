@@ -3,6 +3,9 @@ import { Button, Table, TableBody, TableCell, TableHead, TableRow, ToggleButton,
 import { useTranslation } from 'react-i18next';
 import { planColumns } from '../billing-view';
 
+/** 'Current plan', 'Contact sales' stay on one line in the narrow plan columns. */
+const ONE_LINE = { whiteSpace: 'nowrap' } as const;
+
 /** Spec 3 §2 available plans (anchor #billing-plans): cycle toggle, enterprise last, each column's action (spec 3 §4). */
 export function PlansTable({
   plans,
@@ -95,7 +98,7 @@ export function PlansTable({
               return (
                 <TableCell key={plan.code}>
                   {outcome === 'contact-sales' ? (
-                    <Button href={contactSalesHref} variant="outlined" size="small" aria-label={t('billing.plans.choose_named', { action: label, plan: plan.title })}>
+                    <Button href={contactSalesHref} variant="outlined" size="small" sx={ONE_LINE} aria-label={t('billing.plans.choose_named', { action: label, plan: plan.title })}>
                       {label}
                     </Button>
                   ) : (
@@ -103,6 +106,7 @@ export function PlansTable({
                       variant={outcome === 'upgrade' ? 'contained' : 'outlined'}
                       size="small"
                       disabled={outcome === 'current'}
+                      sx={ONE_LINE}
                       aria-label={t('billing.plans.choose_named', { action: label, plan: plan.title })}
                       onClick={() => onChoose(plan, cycle)}
                     >
