@@ -22,6 +22,7 @@ const stripe = new StripeStandIn();
 let app: FastifyInstance;
 let stripeApp: FastifyInstance;
 let offApp: FastifyInstance;
+let stripeDownApp: FastifyInstance;
 let apiUrl: string;
 let stripeUrl: string;
 let adminToken: string; // a platform administrator
@@ -65,6 +66,7 @@ beforeAll(async () => {
   app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, billing: { enabled: true } });
   stripeApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, billing: { enabled: true, provider: stripeConfig() } });
   offApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET });
+  stripeDownApp = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET, billing: { enabled: true, provider: { ...stripeConfig(), apiUrl: 'http://127.0.0.1:9' } } });
   apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   stripeUrl = await stripeApp.listen({ port: 0, host: '127.0.0.1' });
   await seedDefaultCatalogue(t.db);
@@ -86,7 +88,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const a of [app, stripeApp, offApp]) await a?.close();
+  for (const a of [app, stripeApp, offApp, stripeDownApp]) await a?.close();
   await stripe.close();
   await t?.drop();
 });
@@ -292,5 +294,35 @@ describe('refunds with Stripe', () => {
     const refundsBefore = stripe.refunds.length;
     expect((await refundBundle(bundle.id, 'again', adminToken, () => stripeApp)).statusCode).toBe(400);
     expect(stripe.refunds).toHaveLength(refundsBefore);
+  });
+
+  it('a refund Stripe refuses or cannot take is a 4xx/503 with the reason, and nothing is recorded', async () => {
+    const bundle = await buy(cardOwner, 3, stripeUrl);
+    expect(bundle.payment_status).toBe('paid');
+    const number = bundle.is_associated_with__invoice_id;
+    const stateOf = async () => ({
+      bundle: await bundleOf(cardOwner, bundle.id, stripeUrl),
+      invoice: (await t.db.query('SELECT state, refunded_at FROM invoice WHERE invoice_number = $1', [number])).rows[0],
+      counts: await counts(),
+      refunds: stripe.refunds.length,
+    });
+    const before = await stateOf();
+    expect(before.bundle).toMatchObject({ payment_status: 'paid', available_balance: 3 });
+
+    const down = await refundBundle(bundle.id, 'x', adminToken, () => stripeDownApp);
+    expect(down.statusCode).toBe(503);
+    expect(await stateOf()).toEqual(before);
+
+    // A payment intent Stripe does not know (deleted in its dashboard): Stripe answers 404.
+    const { rows } = await t.db.query<{ provider_reference: string }>('SELECT provider_reference FROM invoice WHERE invoice_number = $1', [number]);
+    await t.db.query('UPDATE invoice SET provider_reference = $2 WHERE invoice_number = $1', [number, 'pi_unknown']);
+    const refused = await stripeApp.inject({ method: 'POST', url: `/admin/v1/billing/invoices/${number}/refund`, headers: bearer(adminToken), payload: { reason: 'x' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatch(/^The payment provider refused the refund: /);
+    expect(await stateOf()).toEqual(before);
+    await t.db.query('UPDATE invoice SET provider_reference = $2 WHERE invoice_number = $1', [number, rows[0]!.provider_reference]);
+    const viaStripe = await stripeApp.inject({ method: 'POST', url: `/admin/v1/billing/invoices/${number}/refund`, headers: bearer(adminToken), payload: { reason: 'x' } });
+    expect(viaStripe.statusCode).toBe(200);
+    expect(stripe.refunds.length).toBe(before.refunds + 1);
   });
 });
