@@ -47,6 +47,22 @@ test('a platform administrator grants complimentary credits and refunds a paid p
   await page.goto('/admin');
   const section = page.locator('section[aria-labelledby="admin-credits"]');
   await expect(page.getByRole('heading', { level: 2, name: 'Credits and refunds' })).toBeVisible({ timeout: 30_000 });
+  // The owner's personal organization is on the free plan: the server refuses, and the dialog says it as the server does.
+  await section.getByLabel('Organization name').fill(owner.username);
+  await section.getByRole('button', { name: 'Find' }).click();
+  const personal = section.getByRole('table', { name: 'Organizations' }).getByRole('row').filter({ hasText: `(${owner.username})` });
+  await expect(personal).toHaveCount(1, { timeout: 30_000 });
+  await personal.getByRole('button', { name: /^Credits of / }).click();
+  await expect(section.getByText('No credits have been granted and nothing has been refunded yet.')).toBeVisible({ timeout: 30_000 });
+  await section.getByRole('button', { name: 'Grant complimentary credits' }).click();
+  const refusal = page.getByRole('dialog', { name: /^Grant complimentary credits to / });
+  await refusal.getByLabel('Credits').fill('5');
+  await refusal.getByLabel('Reason').fill('Trying the free plan');
+  await refusal.getByRole('button', { name: 'Grant' }).click();
+  await expect(refusal.getByRole('alert')).toHaveText('This organization’s plan (Free) does not include credits: credits can be granted once it is on a plan that does', { timeout: 30_000 });
+  await refusal.getByRole('button', { name: 'Cancel' }).click();
+  await expect(refusal).toBeHidden();
+
   await section.getByLabel('Organization name').fill(name);
   await section.getByRole('button', { name: 'Find' }).click();
   const orgRow = section.getByRole('table', { name: 'Organizations' }).getByRole('row').filter({ hasText: name });
