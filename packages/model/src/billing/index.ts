@@ -4,3 +4,4 @@ export * from './catalogue.js';
 export * from './rules.js';
 export * from './limits.js';
 export * from './payments.js';
+export * from './admin-credits.js';
