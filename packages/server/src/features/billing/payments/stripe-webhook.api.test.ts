@@ -260,7 +260,7 @@ describe('webhooks: a bank debit settles later', () => {
     expect(await org()).toEqual({ is_frozen: false, since: null });
   });
 
-  it('charge.refunded: a fully refunded credit purchase is voided and its credits withdrawn; a partial refund changes nothing', async () => {
+  it('charge.refunded: a fully refunded credit purchase is refunded (as an administrator refund does) and its credits withdrawn; a partial refund changes nothing', async () => {
     const u = await signUp(app);
     await subscribe(t.db, u.orgId, 'production-v2');
     await addMethod(u, { brand: 'visa' });
@@ -272,7 +272,7 @@ describe('webhooks: a bank debit settles later', () => {
     expect((await invoicesOf(u.orgId))[0]!.state).toBe('paid');
     expect(await availableCredits(t.db, u.orgId)).toBe(3);
     expect(await send(stripe.refundedEvent(pi))).toMatchObject({ status: 200 });
-    expect((await invoicesOf(u.orgId))[0]!.state).toBe('voided');
+    expect((await invoicesOf(u.orgId))[0]!.state).toBe('refunded');
     const [after] = (await sdk.models.creditBundle.getAllByOrg(u.orgId)) as unknown as Array<Record<string, unknown>>;
     expect(after).toMatchObject({ payment_status: 'refunded', available_balance: 0 });
     expect(await availableCredits(t.db, u.orgId)).toBe(0);

@@ -33,21 +33,6 @@ export async function setInvoiceState(db: Db, id: number, state: InvoiceState, f
   await db.query('UPDATE invoice SET state = $2, failure_message = $3, provider_reference = COALESCE(provider_reference, $4) WHERE id = $1', [id, state, failureMessage, reference]);
 }
 
-export interface WebhookBundleRow {
-  id: number;
-  payment_status: CreditBundleStatus;
-  original_quantity: number;
-}
-
-/** The credit bundle an invoice was written for (locked). */
-export async function selectBundleOfInvoice(db: Db, invoiceNumber: string): Promise<WebhookBundleRow | undefined> {
-  const { rows } = await db.query<WebhookBundleRow>(
-    'SELECT id, payment_status, original_quantity FROM credit_bundle WHERE is_associated_with__invoice_id = $1 ORDER BY id LIMIT 1 FOR UPDATE',
-    [invoiceNumber],
-  );
-  return rows[0];
-}
-
 /** A bundle's status after a payment event, with what it makes available. */
 export async function updateBundleState(db: Db, id: number, next: { status: CreditBundleStatus; balance: number; errorMessage: string | null }): Promise<void> {
   await db.query('UPDATE credit_bundle SET payment_status = $2, total_balance = $3, available_balance = $3, error_message = $4, modified_at = now() WHERE id = $1', [

@@ -6,9 +6,9 @@ import { BadRequestError, HttpError, NotFoundError, PayloadTooLargeError } from 
 import { markInvoicePaid, UNPAID_STATES, type InvoiceRow } from '../invoices/invoice.repository.js';
 import { recomputePastDue } from '../invoices/past-due.js';
 import { billingEnabled, BILLING_OFF_MESSAGE } from '../access.js';
+import { markBundleRefunded, markInvoiceRefunded, selectBundleOfInvoice } from '../credits/admin-credits.repository.js';
 import {
   insertWebhookEvent,
-  selectBundleOfInvoice,
   selectInvoiceOfIntent,
   setInvoiceState,
   setWebhookEventOutcome,
@@ -151,11 +151,12 @@ async function intentFailed(app: FastifyInstance, tx: Db, intent: Json): Promise
 }
 
 /**
- * `charge.refunded`: fully refunded → the invoice is `voided` (done: nothing is owed, nothing
- * kept) and a credit bundle it paid is `refunded` (its credits withdrawn); a partial refund
- * leaves both as they are and is recorded on the event.
+ * `charge.refunded` (a refund made in Stripe's dashboard, or the echo of one made in `/admin`):
+ * fully refunded → the invoice is `refunded` and a credit bundle it paid is `refunded` (its
+ * credits withdrawn), as an administrator's refund does; a partial refund leaves both as they
+ * are and is recorded on the event. An invoice already refunded is left as it is.
  */
-async function chargeRefunded(tx: Db, charge: Json): Promise<string> {
+async function chargeRefunded(tx: Db, charge: Json, now: Date): Promise<string> {
   const intentId = str(charge.payment_intent);
   if (!intentId) return 'ignored: no payment intent';
   const invoice = await selectInvoiceOfIntent(tx, intentId, str(obj(charge.metadata).invoice_number));
@@ -163,10 +164,10 @@ async function chargeRefunded(tx: Db, charge: Json): Promise<string> {
   const refunded = typeof charge.amount_refunded === 'number' ? charge.amount_refunded : 0;
   if (charge.refunded !== true) return `${invoice.invoice_number} partially refunded: ${refunded} cents`;
   if (invoice.state !== 'paid') return `${invoice.invoice_number} refunded while ${invoice.state}: left as it is`;
-  await setInvoiceState(tx, invoice.id, 'voided', null, intentId);
+  await markInvoiceRefunded(tx, invoice.id, now);
   const bundle = invoice.kind === 'credits' ? await selectBundleOfInvoice(tx, invoice.invoice_number) : undefined;
-  if (bundle) await updateBundleState(tx, bundle.id, { status: 'refunded', balance: 0, errorMessage: null });
-  return `${invoice.invoice_number} refunded (${refunded} cents): voided`;
+  if (bundle) await markBundleRefunded(tx, bundle.id);
+  return `${invoice.invoice_number} refunded (${refunded} cents)`;
 }
 
 export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
@@ -202,7 +203,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
             outcome = await intentFailed(app, tx, event.object);
             break;
           case 'charge.refunded':
-            outcome = await chargeRefunded(tx, event.object);
+            outcome = await chargeRefunded(tx, event.object, now);
             break;
           default:
             outcome = 'ignored: not an event this server handles';
