@@ -24,6 +24,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Files share one module graph per worker: each file importing the whole server anew
+          // cost about 3 s of the tier's time per file (docs/decisions.md, CI time after issue 18).
+          // Every file builds its own apps and database; no file mocks modules.
+          isolate: false,
           // One file at a time (vitest's default on 2 cores) unless FLOTILLA_API_WORKERS says
           // otherwise: with two, agent-containers' binary-agent test hung on its agent's exit in
           // two CI runs (docs/decisions.md, CI time).

@@ -2,8 +2,10 @@
 // `npm test`: every tier — static checks (typecheck, lint), unit, api (real PostgreSQL,
 // real HTTP, balena-sdk) and e2e (Playwright in Chromium) — then one summary line
 // `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// The static checks (one process each, mostly one core) run beside the unit tier (one vitest
+// worker on the 2-core CI machine); their output is printed when they end.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -14,11 +16,23 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit api`
 const want = (tier) => only.length === 0 || only.includes(tier);
 
 const tiers = [];
-function run(name, cmd, args, env = {}) {
-  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+/** Runs a command; its output goes to the terminal, or to `logFile` when given. */
+function run(name, cmd, args, env = {}, logFile) {
+  if (!logFile) console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
-  return { status: r.status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
+  const fd = logFile ? openSync(logFile, 'w') : undefined;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: fd === undefined ? 'inherit' : ['ignore', fd, fd], cwd: root, env: { ...process.env, ...env } });
+    const done = (status) => {
+      if (fd !== undefined) closeSync(fd);
+      resolve({ status, seconds: Math.round((Date.now() - started) / 1000) });
+    };
+    child.on('error', (err) => {
+      console.error(`${name}: ${err.message}`);
+      done(1);
+    });
+    child.on('close', (code) => done(code ?? 1));
+  });
 }
 
 function readJson(file) {
@@ -29,20 +43,32 @@ function readJson(file) {
   }
 }
 
-if (want('static')) {
+// Static checks in the background, one after the other, while the unit tier runs.
+const staticChecks = (async () => {
+  const results = [];
+  if (!want('static')) return results;
   for (const [name, args] of [
     ['typecheck', ['run', 'typecheck']],
     ['lint', ['run', 'lint']],
   ]) {
-    const r = run(name, 'npm', args);
-    tiers.push({ name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+    const log = join(out, `${name}.log`);
+    const r = await run(name, 'npm', args, {}, log);
+    results.push({ name, log, cmd: `npm ${args.join(' ')}`, ...r });
   }
-}
+  return results;
+})();
 
 for (const project of ['unit', 'api']) {
+  if (project === 'api') {
+    for (const r of await staticChecks) {
+      console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
+      process.stdout.write(readFileSync(r.log, 'utf8'));
+      tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+    }
+  }
   if (!want(project)) continue;
   const file = join(out, `${project}.json`);
-  const r = run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const r = await run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
   const j = readJson(file);
   const passed = j?.numPassedTests ?? 0;
   // Tests that did not run count as failed: skipped ones (no test is skipped on purpose here)
@@ -56,12 +82,12 @@ for (const project of ['unit', 'api']) {
 
 if (want('e2e')) {
   const file = join(out, 'e2e.json');
-  const build = run('e2e build', 'npm', ['run', 'build']);
+  const build = await run('e2e build', 'npm', ['run', 'build']);
   let passed = 0;
   let failed = build.status === 0 ? 0 : 1;
   let seconds = build.seconds;
   if (build.status === 0) {
-    const r = run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
     const j = readJson(file);
     passed = j?.stats?.expected ?? 0;
     failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;

@@ -15,5 +15,7 @@ export const E2E_PORTS = {
   smtpHttp: 18026 + offset * 2,
   mapTiles: 18089 + offset,
   sshKeys: 18091 + offset,
+  /** The Stripe stand-in (API and Stripe.js) of a billing node with Stripe (support/second-node.ts). */
+  stripe: 18094 + offset,
   embeddedPg: 54398 + offset,
 } as const;

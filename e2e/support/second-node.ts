@@ -1,4 +1,5 @@
 import { test } from '@playwright/test';
+import { StripeStandIn } from '@flotilla/server/test-stripe';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,24 +80,56 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The Stripe webhook signing secret of a billing node with Stripe (`FLOTILLA_STRIPE_WEBHOOK_SECRET`). */
+export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_e2e_standin';
+
+export interface BillingNodeOptions {
+  /**
+   * The Stripe provider instead of the manual one: a Stripe stand-in (its API and a Stripe.js
+   * stand-in, `@flotilla/server/test-stripe`) is started on `E2E_PORTS.stripe` and the node
+   * points FLOTILLA_STRIPE_API_URL / FLOTILLA_STRIPE_JS_URL at it, with test keys and
+   * E2E_STRIPE_WEBHOOK_SECRET.
+   */
+  stripe?: boolean;
+}
+
 /**
  * For the billing specs: a second node with billing on (the main e2e server keeps billing off,
  * so the other specs are not limited by plans), started before the calling spec's (or describe
- * block's) tests and stopped after them. Its `baseURL` is read once the tests run.
+ * block's) tests and stopped after them. Its `baseURL` (and `stripe`, the stand-in, with
+ * `{ stripe: true }`) are read once the tests run.
  */
-export function useBillingNode(extraEnv: Record<string, string> = {}): { readonly baseURL: string } {
+export function useBillingNode(extraEnv: Record<string, string> = {}, options: BillingNodeOptions = {}): { readonly baseURL: string; readonly stripe: StripeStandIn } {
   let node: SecondNode | undefined;
+  let stripe: StripeStandIn | undefined;
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    node = await startSecondNode({ FLOTILLA_BILLING: 'on', ...extraEnv });
+    let stripeEnv: Record<string, string> = {};
+    if (options.stripe) {
+      stripe = new StripeStandIn('sk_test_e2e_standin', 'pk_test_e2e_standin');
+      await stripe.start(E2E_PORTS.stripe);
+      stripeEnv = {
+        FLOTILLA_STRIPE_SECRET_KEY: stripe.secretKey,
+        FLOTILLA_STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+        FLOTILLA_STRIPE_API_URL: stripe.url,
+        FLOTILLA_STRIPE_JS_URL: stripe.jsUrl,
+        FLOTILLA_STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
+      };
+    }
+    node = await startSecondNode({ FLOTILLA_BILLING: 'on', ...stripeEnv, ...extraEnv });
   });
   test.afterAll(async () => {
     await node?.stop();
+    await stripe?.close();
   });
   return {
     get baseURL() {
       if (!node) throw new Error('the billing node is not started yet (read baseURL inside a test)');
       return node.baseURL;
+    },
+    get stripe() {
+      if (!stripe) throw new Error('this billing node runs without the Stripe stand-in (useBillingNode(env, { stripe: true }))');
+      return stripe;
     },
   };
 }

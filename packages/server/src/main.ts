@@ -79,7 +79,14 @@ function billingConfig(config: ReturnType<typeof loadConfig>): BillingConfig {
     catalogue: enabled && config.FLOTILLA_PLANS_FILE !== undefined ? loadPlansFile(config.FLOTILLA_PLANS_FILE) : undefined,
     provider:
       config.FLOTILLA_STRIPE_SECRET_KEY !== undefined && config.FLOTILLA_STRIPE_PUBLISHABLE_KEY !== undefined
-        ? { kind: 'stripe', secretKey: config.FLOTILLA_STRIPE_SECRET_KEY, publishableKey: config.FLOTILLA_STRIPE_PUBLISHABLE_KEY, apiUrl: config.FLOTILLA_STRIPE_API_URL, jsUrl: config.FLOTILLA_STRIPE_JS_URL }
+        ? {
+            kind: 'stripe',
+            secretKey: config.FLOTILLA_STRIPE_SECRET_KEY,
+            publishableKey: config.FLOTILLA_STRIPE_PUBLISHABLE_KEY,
+            apiUrl: config.FLOTILLA_STRIPE_API_URL,
+            jsUrl: config.FLOTILLA_STRIPE_JS_URL,
+            webhookSecret: config.FLOTILLA_STRIPE_WEBHOOK_SECRET,
+          }
         : { kind: 'manual', instructions: config.FLOTILLA_BILLING_MANUAL_INSTRUCTIONS },
   };
 }
@@ -178,7 +185,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   // A deep accept queue so bursts of thousands of connections queue instead of timing out.
-  await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
+  // Fastify logs one "Server listening" line per interface at info; the banner below says where.
+  const level = app.log.level;
+  if (level === 'info') app.log.level = 'warn';
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
+  } finally {
+    app.log.level = level;
+  }
   const url = config.FLOTILLA_PUBLIC_URL;
   say('');
   say(`Flotilla is running: ${url}`);

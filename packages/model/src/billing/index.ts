@@ -5,3 +5,4 @@ export * from './rules.js';
 export * from './limits.js';
 export * from './payments.js';
 export * from './frozen-devices.js';
+export * from './admin-credits.js';

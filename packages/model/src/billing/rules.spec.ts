@@ -32,7 +32,7 @@ describe('invoice states (spec 3 §4)', () => {
   it.each([
     ['paid', 'done'], ['voided', 'done'], ['void', 'done'], ['closed', 'done'],
     ['pending', 'waiting'], ['open', 'waiting'], ['processing', 'waiting'], ['draft', 'waiting'],
-    ['past_due', 'danger'], ['failed', 'danger'],
+    ['past_due', 'danger'], ['failed', 'danger'], ['refunded', 'done'],
   ])('%s is %s', (state, tone) => expect(invoiceTone(state)).toBe(tone));
 });
 

@@ -34,11 +34,11 @@ export function planChangeConfirmLabel(target: Pick<CataloguePlan, 'monthlyPrice
 }
 
 /** Spec 3 §4 invoice states and how they are shown. */
-export const INVOICE_STATES = ['draft', 'open', 'pending', 'processing', 'paid', 'past_due', 'failed', 'voided', 'void', 'closed'] as const;
+export const INVOICE_STATES = ['draft', 'open', 'pending', 'processing', 'paid', 'past_due', 'failed', 'voided', 'void', 'closed', 'refunded'] as const;
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 export type InvoiceTone = 'done' | 'waiting' | 'danger';
 export function invoiceTone(state: string): InvoiceTone {
-  if (['paid', 'voided', 'void', 'closed'].includes(state)) return 'done';
+  if (['paid', 'voided', 'void', 'closed', 'refunded'].includes(state)) return 'done';
   if (['pending', 'open', 'processing', 'draft'].includes(state)) return 'waiting';
   return 'danger';
 }

@@ -130,6 +130,11 @@ export interface StripeProviderConfig {
    * form says 'error loading billing api'.
    */
   jsUrl?: string | undefined;
+  /**
+   * FLOTILLA_STRIPE_WEBHOOK_SECRET: the signing secret of the webhook endpoint
+   * (`POST /billing/v1/stripe/webhook`). Unset: the endpoint answers 503.
+   */
+  webhookSecret?: string | undefined;
 }
 
 /** Device logs' settings (issue 15; defaults in the model's LOG_LIMITS). */

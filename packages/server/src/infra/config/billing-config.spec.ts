@@ -14,4 +14,10 @@ describe('billing settings (issue 18)', () => {
     expect(() => loadConfig({ FLOTILLA_STRIPE_API_URL: 'ftp://x' })).toThrow(/FLOTILLA_STRIPE_API_URL/);
     expect(loadConfig({ FLOTILLA_STRIPE_SECRET_KEY: 'sk_test_x', FLOTILLA_STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }).FLOTILLA_STRIPE_SECRET_KEY).toBe('sk_test_x');
   });
+  it('reads the Stripe webhook secret, only beside the Stripe keys', () => {
+    const keys = { FLOTILLA_STRIPE_SECRET_KEY: 'sk_test_x', FLOTILLA_STRIPE_PUBLISHABLE_KEY: 'pk_test_x' };
+    expect(loadConfig({ ...keys, FLOTILLA_STRIPE_WEBHOOK_SECRET: 'whsec_x' }).FLOTILLA_STRIPE_WEBHOOK_SECRET).toBe('whsec_x');
+    expect(loadConfig(keys).FLOTILLA_STRIPE_WEBHOOK_SECRET).toBeUndefined();
+    expect(() => loadConfig({ FLOTILLA_STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/FLOTILLA_STRIPE_WEBHOOK_SECRET: a Stripe webhook secret needs the Stripe keys/);
+  });
 });

@@ -138,6 +138,8 @@ const schema = z
     FLOTILLA_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
     // Where the dashboard loads Stripe.js from (its origin joins the dashboard's CSP).
     FLOTILLA_STRIPE_JS_URL: optionalUrl(['http://', 'https://']),
+    // The signing secret of the Stripe webhook endpoint (POST /billing/v1/stripe/webhook, `whsec_…`).
+    FLOTILLA_STRIPE_WEBHOOK_SECRET: z.string().min(1).max(500).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
@@ -147,6 +149,10 @@ const schema = z
   .refine((c) => (c.FLOTILLA_STRIPE_SECRET_KEY === undefined) === (c.FLOTILLA_STRIPE_PUBLISHABLE_KEY === undefined), {
     message: 'Stripe needs both FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY',
     path: ['FLOTILLA_STRIPE_PUBLISHABLE_KEY'],
+  })
+  .refine((c) => c.FLOTILLA_STRIPE_WEBHOOK_SECRET === undefined || c.FLOTILLA_STRIPE_SECRET_KEY !== undefined, {
+    message: 'a Stripe webhook secret needs the Stripe keys (FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY)',
+    path: ['FLOTILLA_STRIPE_WEBHOOK_SECRET'],
   })
   .transform((c) => ({
     ...c,

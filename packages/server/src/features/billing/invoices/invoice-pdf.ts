@@ -95,7 +95,7 @@ export async function renderInvoicePdf(invoice: InvoiceRow, lines: readonly Invo
   doc.font('Helvetica-Bold').text(`Total: ${money(invoice.total_in_cents)}`, cols.description, doc.y, { width: 495, align: 'right' });
   doc.font('Helvetica');
 
-  const unpaid = !['paid', 'voided', 'void', 'closed'].includes(invoice.state);
+  const unpaid = !['paid', 'voided', 'void', 'closed', 'refunded'].includes(invoice.state);
   if (unpaid && ctx.paymentInstructions) {
     doc.moveDown();
     doc.font('Helvetica-Bold').text('How to pay', 50).font('Helvetica');

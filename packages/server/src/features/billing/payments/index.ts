@@ -4,6 +4,7 @@ import { billingAccountRoutes } from './billing-account.routes.js';
 import { ManualPaymentProvider } from './manual.js';
 import type { PaymentProvider } from './provider.js';
 import { StripePaymentProvider } from './stripe.js';
+import { stripeWebhookRoutes } from './stripe-webhook.js';
 
 export * from './provider.js';
 export { selectBillingContacts, selectBillingCustomer, selectBillingInfo } from './payments.repository.js';
@@ -26,7 +27,9 @@ export function paymentProviderOf(context: AppContext): PaymentProvider {
   return provider;
 }
 
-/** Routes and rules of payments (billing account, billing info, setup intents). */
+/** Routes and rules of payments (billing account, billing info, setup intents, Stripe webhooks). */
 export async function setupPayments(app: FastifyInstance, _rules: Rules): Promise<void> {
   await billingAccountRoutes(app);
+  // Its own scope: the webhook reads its JSON body raw (the signature is over the bytes).
+  await app.register(stripeWebhookRoutes);
 }

@@ -236,6 +236,12 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async refund(_customer: BillingCustomer, reference: string, amountCents: number): Promise<void> {
-    await this.call('POST', '/v1/refunds', { payment_intent: reference, amount: amountCents }, `flotilla-refund-${reference}-${amountCents}`);
+    try {
+      await this.call('POST', '/v1/refunds', { payment_intent: reference, amount: amountCents }, `flotilla-refund-${reference}-${amountCents}`);
+    } catch (err) {
+      // Stripe refusing the refund (already refunded there, a disputed payment): say why, nothing recorded.
+      if (err instanceof StripeError) throw new BadRequestError(`The payment provider refused the refund: ${err.message}`);
+      throw err;
+    }
   }
 }

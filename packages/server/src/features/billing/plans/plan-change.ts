@@ -24,7 +24,7 @@ import { announceFrozenDevicesChanged } from '../invoices/frozen.js';
 import { insertInvoice } from '../invoices/invoice.repository.js';
 import { issueInvoiceMail } from '../invoices/invoice-mail.js';
 import { INVOICE_DUE_DAYS } from '../invoices/period-close.js';
-import { paymentProvider, selectBillingCustomer } from '../payments/index.js';
+import { paymentProvider, selectBillingCustomer, type BillingCustomer } from '../payments/index.js';
 import {
   countDevices,
   countDevicesByClass,
@@ -45,6 +45,22 @@ export class PaymentRequiredError extends HttpError {
   constructor(message: string) {
     super(402, message);
   }
+}
+
+/** The message of a plan change whose charge was taken but could not be recorded (and was refunded). */
+export const CHARGE_NOT_RECORDED_MESSAGE = 'The plan could not be changed; the payment taken for it has been refunded. Please try again.';
+
+/** Refunds a paid charge whose plan change was rolled back; 503 with what happened (the error is logged). */
+async function refundUnrecorded(app: FastifyInstance, taken: { customer: BillingCustomer; reference: string; amountCents: number }, cause: unknown): Promise<never> {
+  const log = { organization: taken.customer.organizationId, reference: taken.reference, amountCents: taken.amountCents, err: cause };
+  try {
+    await paymentProvider(app).refund(taken.customer, taken.reference, taken.amountCents);
+  } catch (refundErr) {
+    app.log.error({ ...log, refundErr }, 'billing: a plan change was charged but not recorded, and the refund failed: refund it by hand');
+    throw cause;
+  }
+  app.log.error(log, 'billing: a plan change was charged but not recorded; the charge was refunded');
+  throw new HttpError(503, CHARGE_NOT_RECORDED_MESSAGE);
 }
 
 /** The model's catalogue view of a plan row (for isSelfServe and the outcome rules). */
@@ -155,57 +171,66 @@ export async function changePlan(
 ): Promise<{ outcome: PlanChangeOutcome; subscription: SubscriptionRow; invoiceNumber?: string; loweredOperators?: number }> {
   const now = new Date(app.context.clock());
   const cycle: BillingCycle = input.annual ? 'annual' : 'monthly';
-  const result = await app.context.db.tx(async (tx) => {
-    await lockOrganization(tx, orgId);
-    const { subscription, plan: current } = await currentPlan(tx, orgId, now);
-    const plans = await selectPlans(tx);
-    const target = findTarget(plans, input.tier, now);
-    if (!target) throw new BadRequestError(M.unknownPlan);
-    const selfServe = (p: PlanWithFeatures) => isSelfServe(cataloguePlanOf(p), now);
-    const order = plans.filter((p) => selfServe(p) || tierOf(p.billing_code) === 'enterprise').map((p) => p.billing_code);
-    const outcome = planChangeOutcome(
-      { code: current.billing_code, cycle: subscription.billing_cycle, selfServe: selfServe(current) },
-      { code: target.billing_code, cycle, selfServe: selfServe(target) },
-      order,
-    );
-    if (outcome === 'current') throw new ConflictError(M.alreadyCurrent);
-    if (outcome === 'contact-sales') throw new BadRequestError(M.contactSales);
-    const price = cyclePrice(target, cycle);
-    if (price === 0 && freePlanBlocked({ total: await countDevices(tx, orgId) })) throw new BadRequestError(M.freePlanBlocked);
-    const provider = paymentProvider(app);
-    const customer = await selectBillingCustomer(tx, orgId);
-    if (!customer) throw new BadRequestError(M.unknownPlan);
-    if (price > 0 && (await provider.getPaymentMethod(customer)) === null) throw new BadRequestError(M.needsPaymentMethod);
+  // A charge the provider took, while the transaction that records it is not yet committed.
+  let taken: { customer: BillingCustomer; reference: string; amountCents: number } | null = null;
+  const result = await app.context.db
+    .tx(async (tx) => {
+      await lockOrganization(tx, orgId);
+      const { subscription, plan: current } = await currentPlan(tx, orgId, now);
+      const plans = await selectPlans(tx);
+      const target = findTarget(plans, input.tier, now);
+      if (!target) throw new BadRequestError(M.unknownPlan);
+      const selfServe = (p: PlanWithFeatures) => isSelfServe(cataloguePlanOf(p), now);
+      const order = plans.filter((p) => selfServe(p) || tierOf(p.billing_code) === 'enterprise').map((p) => p.billing_code);
+      const outcome = planChangeOutcome(
+        { code: current.billing_code, cycle: subscription.billing_cycle, selfServe: selfServe(current) },
+        { code: target.billing_code, cycle, selfServe: selfServe(target) },
+        order,
+      );
+      if (outcome === 'current') throw new ConflictError(M.alreadyCurrent);
+      if (outcome === 'contact-sales') throw new BadRequestError(M.contactSales);
+      const price = cyclePrice(target, cycle);
+      if (price === 0 && freePlanBlocked({ total: await countDevices(tx, orgId) })) throw new BadRequestError(M.freePlanBlocked);
+      const provider = paymentProvider(app);
+      const customer = await selectBillingCustomer(tx, orgId);
+      if (!customer) throw new BadRequestError(M.unknownPlan);
+      if (price > 0 && (await provider.getPaymentMethod(customer)) === null) throw new BadRequestError(M.needsPaymentMethod);
 
-    await endSubscription(tx, subscription.id, now);
-    const reason = outcome === 'downgrade' ? input.planChangeReason?.trim() || null : null;
-    const created = (await insertSubscription(tx, { organization: orgId, plan: target.id, cycle, origin: 'self-serve', changeReason: reason, now }))!;
-    // A plan without operator seats keeps no operators: they become observers (docs/decisions.md, issue 18).
-    const loweredOperators = planChangeLowersOperators({ code: target.billing_code, includes: target.includes }) ? await lowerOperators(tx, orgId, OPERATOR_FALLBACK_ROLE) : 0;
-    let invoiceNumber: string | undefined;
-    if (price > 0) {
-      const invoice = await insertInvoice(tx, {
-        organization: orgId,
-        kind: 'subscription',
-        state: 'open',
-        lines: [{ code: target.billing_code, description: `${target.title} plan (${cycle})`, quantity: 1, unitCostCents: price }],
-        issuedAt: now,
-        dueOn: new Date(now.getTime() + INVOICE_DUE_DAYS * 24 * 60 * 60 * 1000),
-        periodStart: now,
-        periodEnd: created.current_period_ends_on__date,
-        provider: provider.kind,
-        billedTo: { company: customer.companyName, email: customer.email },
-      });
-      invoiceNumber = invoice.invoice_number;
-      const charge = await provider.charge(customer, { invoiceNumber: invoice.invoice_number, amountCents: price, description: `${target.title} plan (${cycle})` });
-      if (charge.status === 'failed') throw new PaymentRequiredError(charge.message);
-      await recordCharge(tx, invoice.id, charge.reference, charge.status === 'paid', now);
-      await issueInvoiceMail(app, tx, { ...invoice, state: charge.status === 'paid' ? 'paid' : 'open' });
-    }
-    // Devices beyond the free allowance are frozen on the free plan only: their target state follows the plan.
-    if (tierOf(current.billing_code) !== tierOf(target.billing_code)) await announceFrozenDevicesChanged(app.context, tx, [orgId]);
-    return { outcome, subscription: created, invoiceNumber, loweredOperators, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
-  });
+      await endSubscription(tx, subscription.id, now);
+      const reason = outcome === 'downgrade' ? input.planChangeReason?.trim() || null : null;
+      const created = (await insertSubscription(tx, { organization: orgId, plan: target.id, cycle, origin: 'self-serve', changeReason: reason, now }))!;
+      // A plan without operator seats keeps no operators: they become observers (docs/decisions.md, issue 18).
+      const loweredOperators = planChangeLowersOperators({ code: target.billing_code, includes: target.includes }) ? await lowerOperators(tx, orgId, OPERATOR_FALLBACK_ROLE) : 0;
+      let invoiceNumber: string | undefined;
+      if (price > 0) {
+        const invoice = await insertInvoice(tx, {
+          organization: orgId,
+          kind: 'subscription',
+          state: 'open',
+          lines: [{ code: target.billing_code, description: `${target.title} plan (${cycle})`, quantity: 1, unitCostCents: price }],
+          issuedAt: now,
+          dueOn: new Date(now.getTime() + INVOICE_DUE_DAYS * 24 * 60 * 60 * 1000),
+          periodStart: now,
+          periodEnd: created.current_period_ends_on__date,
+          provider: provider.kind,
+          billedTo: { company: customer.companyName, email: customer.email },
+        });
+        invoiceNumber = invoice.invoice_number;
+        const charge = await provider.charge(customer, { invoiceNumber: invoice.invoice_number, amountCents: price, description: `${target.title} plan (${cycle})` });
+        if (charge.status === 'failed') throw new PaymentRequiredError(charge.message);
+        if (charge.status === 'paid') taken = { customer, reference: charge.reference, amountCents: price };
+        await recordCharge(tx, invoice.id, charge.reference, charge.status === 'paid', now);
+        await issueInvoiceMail(app, tx, { ...invoice, state: charge.status === 'paid' ? 'paid' : 'open' });
+      }
+      // Devices beyond the free allowance are frozen on the free plan only: their target state follows the plan.
+      if (tierOf(current.billing_code) !== tierOf(target.billing_code)) await announceFrozenDevicesChanged(app.context, tx, [orgId]);
+      return { outcome, subscription: created, invoiceNumber, loweredOperators, from: current.billing_code, fromCycle: subscription.billing_cycle, to: target.billing_code };
+    })
+    .catch(async (err: unknown) => {
+      // The card was charged but the change could not be recorded (rolled back): give the money back.
+      if (taken) await refundUnrecorded(app, taken, err);
+      throw err;
+    });
   app.log.info(
     { organization: orgId, user: userId, from: result.from, fromCycle: result.fromCycle, to: result.to, cycle, outcome: result.outcome, invoice: result.invoiceNumber, loweredOperators: result.loweredOperators },
     `billing: user ${userId} changed organization ${orgId} from ${result.from} (${result.fromCycle}) to ${result.to} (${cycle}): ${result.outcome}` +

@@ -21,6 +21,8 @@ const SupervisorReleasesSection = lazy(async () => ({ default: (await import('..
 const BillingPlansSection = lazy(async () => ({ default: (await import('../components/billing-plans-section')).BillingPlansSection }));
 // Unpaid invoices (issue 18), only while billing is on; it and its strings load on their own.
 const InvoicesSection = lazy(async () => ({ default: (await import('../components/invoices-section')).InvoicesSection }));
+// Complimentary credits and refunds (issue 18), only while billing is on; it and its strings load on their own.
+const CreditsSection = lazy(async () => ({ default: (await import('../components/credits-section')).CreditsSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
@@ -88,6 +90,16 @@ export function AdminPage() {
             </Typography>
             <Suspense fallback={null}>
               <InvoicesSection canMarkPaid={administrator} />
+            </Suspense>
+          </section>
+        )}
+        {billing && (
+          <section aria-labelledby="admin-credits">
+            <Typography id="admin-credits" variant="h6" component="h2" gutterBottom>
+              {t('admin.credits_title')}
+            </Typography>
+            <Suspense fallback={null}>
+              <CreditsSection canManage={administrator} />
             </Suspense>
           </section>
         )}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import type { InstallConfig } from '../../../lib/dashboard-config';
+import { errorStatus } from '../../../lib/errors';
 import { useNotify } from '../../../lib/notify';
 import {
   useBillingInfo,
@@ -122,8 +123,9 @@ export function BillingPage({ orgId, companyName, config }: { orgId: number; com
       notify.success(t('billing.change.updated'));
       setCycle(null);
       return true;
-    } catch {
-      notify.error(t('billing.errors.update_plan'));
+    } catch (err) {
+      // 402: the payment provider refused the charge; its message says why (the plan is unchanged).
+      notify.error(errorStatus(err) === 402 ? err : t('billing.errors.update_plan'));
       return false;
     }
   };
