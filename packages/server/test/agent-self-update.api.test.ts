@@ -6,8 +6,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_VERSION } from '@flotilla/model';
 import { CONTAINER_LABELS } from '@flotilla/agent';
-import { createUser } from '../src/features/users/user.service.js';
-import { sdkClient, signUp, type SignedUpUser } from './harness.js';
+import { sdkClient, signInStaff, signUp, type SignedUpUser } from './harness.js';
 import { TEST_BASE_IMAGE, TEST_LABEL, podman, removeLabelled } from './support/engine.js';
 import { createFleet, hex, requester, row } from './support/fleet-helpers.js';
 import { startRegistryServer, type RegistryServer } from './support/registry.js';
@@ -82,8 +81,7 @@ beforeAll(async () => {
   apiUrl = t.url;
   req = requester(t.app);
   owner = await signUp(t.app);
-  await createUser(t.db, { email: 'self-update-admin@example.com', password: 'staff-password-123', platformRole: 'administrator', isVerified: true });
-  adminToken = (await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'self-update-admin@example.com', password: 'staff-password-123' } })).body;
+  adminToken = (await signInStaff(t.app, t.db)).token;
   fleet = await createFleet(t.app, t.db, owner, 'SelfUpdateFleet');
   const provKey = (await req(owner.token, 'POST', '/api-key/v2/', { actorType: 'application', actorTypeId: fleet, roles: ['provisioning-api-key'] })).json<string>();
   // One release with one long-running service, pushed to the embedded registry.

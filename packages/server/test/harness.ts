@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { PoolDb } from '../src/infra/db/db.js';
 import { buildApp, type AppOptions } from '../src/app.js';
+import { createUser } from '../src/features/users/user.service.js';
 
 const TEMPLATE_DB = 'flotilla_template';
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
@@ -76,6 +77,27 @@ export interface SignedUpUser {
   username: string;
   email: string;
   orgId: number;
+}
+
+export interface StaffUser {
+  token: string;
+  userId: number;
+  username: string;
+  email: string;
+}
+
+/** A platform staff member (administrator by default, or support agent), signed in through `POST /login_`. */
+export async function signInStaff(
+  app: FastifyInstance,
+  db: PoolDb,
+  platformRole: 'administrator' | 'support_agent' = 'administrator',
+  email = `staff_${process.pid}_${randomBytes(4).toString('hex')}@example.com`,
+): Promise<StaffUser> {
+  const password = 'staff-password-123';
+  const user = await createUser(db, { email, password, platformRole, isVerified: true });
+  const res = await app.inject({ method: 'POST', url: '/login_', payload: { username: email, password } });
+  if (res.statusCode !== 200) throw new Error(`staff sign-in failed: ${res.statusCode} ${res.body}`);
+  return { token: res.body, userId: user.id, username: user.username, email };
 }
 
 let counter = 0;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../users/user.service.js';
-import { bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, signInStaff, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 
 // Spec 1 §6–§7: PATCH /login_ {username} lets a platform administrator log in as a user.
 let t: TestApp;
@@ -13,10 +12,8 @@ let otherAdminUsername: string;
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 async function staffToken(email: string, platformRole: 'administrator' | 'support_agent') {
-  const user = await createUser(t.db, { email, password: 'staff-password-123', platformRole, isVerified: true });
-  const res = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: email, password: 'staff-password-123' } });
-  expect(res.statusCode).toBe(200);
-  return { token: res.body, id: user.id, username: user.username };
+  const staff = await signInStaff(t.app, t.db, platformRole, email);
+  return { token: staff.token, id: staff.userId, username: staff.username };
 }
 
 const loginAs = (body: unknown, headers: Record<string, string> = {}) =>

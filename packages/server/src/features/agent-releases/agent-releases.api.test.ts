@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { AGENT_BUILD_TAG, AGENT_VERSION, catalogueFleets, MAX_AGENT_BUILD_BYTES, SUPERVISOR_BLOCK_SUFFIX } from '@flotilla/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulation } from '@flotilla/agent';
-import { createUser } from '../users/user.service.js';
-import { bearer, buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, signInStaff, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { insertDevice } from '../../../test/support/cloud-link.js';
 
 /*
@@ -38,10 +37,7 @@ const publish = (query: string, body: Buffer | undefined, token?: string) =>
 const releaseCount = async () => Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM release r JOIN application a ON a.id = r.belongs_to__application WHERE a.app_name LIKE '%-supervisor'`)).rows[0]!.n);
 
 async function staffToken(email: string, platformRole: 'administrator' | 'support_agent') {
-  await createUser(t.db, { email, password: 'staff-password-123', platformRole, isVerified: true });
-  const res = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: email, password: 'staff-password-123' } });
-  expect(res.statusCode).toBe(200);
-  return res.body;
+  return (await signInStaff(t.app, t.db, platformRole, email)).token;
 }
 
 beforeAll(async () => {

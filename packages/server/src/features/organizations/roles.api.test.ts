@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../users/user.service.js';
-import { addOrganizationMember, bearer, buildTestApp, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { addOrganizationMember, bearer, buildTestApp, type SignedUpUser, signInStaff, signUp, type TestApp } from '../../../test/harness.js';
 
 // Organization administrator vs member, and the platform administrator (issue 2 roles).
 let t: TestApp;
@@ -77,9 +76,7 @@ describe('organization member (read-only organization access)', () => {
 
 describe('platform administrator', () => {
   it('reads every organization and fleet, manages organizations and memberships, changes no fleet, and carries admin.home', async () => {
-    await createUser(t.db, { email: 'staff@example.com', password: 'staff-password', platformRole: 'administrator', isVerified: true });
-    const login = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'staff@example.com', password: 'staff-password' } });
-    const token = login.body;
+    const { token } = await signInStaff(t.app, t.db);
     expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).permissions).toEqual(['admin.home', 'support.home']);
     const orgs = (await req(token, 'GET', `/v7/organization?$select=id&$filter=id eq ${admin.orgId} or id eq ${member.orgId}`)).json().d;
     expect(orgs).toHaveLength(2);
@@ -101,8 +98,7 @@ describe('platform administrator', () => {
   it('acts as an ordinary user in their own organization: creates and changes fleets there, and still none elsewhere', async () => {
     // The administrator `npm start` creates has a personal organization like every user; the
     // platform role adds read access everywhere, it does not take their own rights away.
-    await createUser(t.db, { email: 'owner-staff@example.com', password: 'staff-password', platformRole: 'administrator', isVerified: true });
-    const token = (await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'owner-staff@example.com', password: 'staff-password' } })).body;
+    const { token } = await signInStaff(t.app, t.db, 'administrator', 'owner-staff@example.com');
     const own = (await t.db.query<{ id: number }>(
       `SELECT m.is_member_of__organization AS id FROM organization_membership m JOIN "user" u ON u.id = m."user" WHERE u.email = 'owner-staff@example.com'`,
     )).rows[0]!.id;

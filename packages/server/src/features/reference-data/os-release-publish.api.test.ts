@@ -1,9 +1,8 @@
 import { OS_PUBLISH_MESSAGES } from '@flotilla/model';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
+import { bearer, buildTestApp, signInStaff, insertFleet, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { insertDevice } from '../../../test/support/cloud-link.js';
-import { createUser } from '../users/user.service.js';
 import { seedReferenceData } from './seed.js';
 
 /*
@@ -18,10 +17,7 @@ let supportToken: string;
 let user: SignedUpUser;
 
 async function staffToken(email: string, platformRole: 'administrator' | 'support_agent') {
-  await createUser(t.db, { email, password: 'staff-password-123', platformRole, isVerified: true });
-  const res = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: email, password: 'staff-password-123' } });
-  expect(res.statusCode).toBe(200);
-  return res.body;
+  return (await signInStaff(t.app, t.db, platformRole, email)).token;
 }
 
 const publish = (body: object, token: string | null = adminToken) =>

@@ -7,7 +7,7 @@ import { loadConfig } from '../config/config.js';
 import { Mailer, createMailer, publicLink } from './mailer.js';
 import { escapeHtml, fleetInvitation, organizationInvitation } from './templates.js';
 import { createUser } from '../../features/users/user.service.js';
-import { bearer, createTestDb, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
+import { bearer, createTestDb, signInStaff, signUp, TEST_JWT_SECRET } from '../../../test/harness.js';
 import { freePort } from '../../../test/support/net.js';
 
 // Outgoing mail (issue 3): a real SMTP server in-process, the outbox on real PostgreSQL,
@@ -248,8 +248,7 @@ describe('the outbox (no SMTP_URL)', () => {
   beforeAll(async () => {
     // The default mailer of buildApp: outbox only.
     app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET });
-    await createUser(t.db, { email: 'mail-admin@example.com', password: 'admin-password', platformRole: 'administrator', isVerified: true });
-    adminToken = (await app.inject({ method: 'POST', url: '/login_', payload: { username: 'mail-admin@example.com', password: 'admin-password' } })).body;
+    adminToken = (await signInStaff(app, t.db)).token;
     userToken = (await signUp(app)).token;
   });
   afterAll(async () => {

@@ -4,10 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_CREDIT_MESSAGES, ADMIN_REASON_MAX, CAPABILITIES, CREDIT_MESSAGES, CREDIT_PURCHASE_MAX } from '@flotilla/model';
 import { buildApp } from '../../../app.js';
 import type { StripeProviderConfig } from '../../../infra/app/context.js';
-import { addOrganizationMember, bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../../test/harness.js';
+import { addOrganizationMember, bearer, createTestDb, sdkClient, signInStaff, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../../test/harness.js';
 import { featureId, seedDefaultCatalogue, subscribe } from '../../../../test/support/billing-catalogue.js';
 import { StripeStandIn } from '../../../../test/support/stripe-stand-in.js';
-import { createUser } from '../../users/user.service.js';
 import { availableCredits } from './index.js';
 import { spendCredits } from './credits.repository.js';
 
@@ -80,11 +79,7 @@ beforeAll(async () => {
     const res = await app.inject({ method: 'PATCH', url: `/billing/v1/account/${u.orgId}/info`, headers: bearer(u.token), payload: { token_type: 'manual', token_id: 'PO-1' } });
     expect(res.statusCode).toBe(200);
   }
-  adminUsername = `platform_${randomBytes(4).toString('hex')}`;
-  const email = `${adminUsername}@example.com`;
-  await createUser(t.db, { email, password: 'staff-password-123', platformRole: 'administrator', isVerified: true });
-  adminToken = (await app.inject({ method: 'POST', url: '/login_', payload: { username: email, password: 'staff-password-123' } })).body;
-  adminUsername = (await t.db.query<{ username: string }>('SELECT username FROM "user" WHERE email = $1', [email])).rows[0]!.username;
+  ({ token: adminToken, username: adminUsername } = await signInStaff(app, t.db));
 });
 
 afterAll(async () => {

@@ -7,8 +7,7 @@ import { DEFAULT_CATALOGUE, pastDueStage, type Catalogue } from '@flotilla/model
 import { buildApp } from '../../../app.js';
 import type { PoolDb } from '../../../infra/db/db.js';
 import { Mailer } from '../../../infra/mail/mailer.js';
-import { createUser } from '../../users/user.service.js';
-import { addOrganizationMember, bearer, createTestDb, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../../test/harness.js';
+import { addOrganizationMember, bearer, createTestDb, sdkClient, type SignedUpUser, signInStaff, signUp, TEST_JWT_SECRET } from '../../../../test/harness.js';
 import { deviceTypeId, insertDevice } from '../../../../test/support/fleet-helpers.js';
 import { eventually } from '../../../../test/support/cloud-link.js';
 import { SmtpInbox, type ReceivedMail } from '../../../../test/support/smtp-inbox.js';
@@ -61,10 +60,7 @@ beforeAll(async () => {
   member = await signUp(app);
   other = await signUp(app);
   await addOrganizationMember(db, member.userId, owner.orgId, 'member');
-  const email = `platform_${randomBytes(4).toString('hex')}@example.com`;
-  await createUser(db, { email, password: 'staff-password-123', platformRole: 'administrator', isVerified: true });
-  const login = await app.inject({ method: 'POST', url: '/login_', payload: { username: email, password: 'staff-password-123' } });
-  adminToken = login.body;
+  adminToken = (await signInStaff(app, db)).token;
   await subscribe(owner.orgId, 'prototype-v2', new Date(nowMs + 20 * DAY));
   await subscribe(other.orgId, 'prototype-v2', new Date(nowMs + 20 * DAY));
 });

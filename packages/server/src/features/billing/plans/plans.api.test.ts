@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_LIMIT_MESSAGES as M, DEFAULT_CATALOGUE, type Catalogue } from '@flotilla/model';
 import { buildApp } from '../../../app.js';
-import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, signUp, TEST_JWT_SECRET, type SignedUpUser, type TestApp } from '../../../../test/harness.js';
-import { createUser } from '../../users/user.service.js';
+import { addOrganizationMember, bearer, buildTestApp, insertFleet, sdkClient, type SignedUpUser, signInStaff, signUp, TEST_JWT_SECRET, type TestApp } from '../../../../test/harness.js';
 import { upsertBillingInfo } from '../payments/payments.repository.js';
 import { NO_BILLING_ACCESS_MESSAGE } from '../access.js';
 import { loadPlansFile, parseCatalogue } from './plans-file.js';
@@ -409,9 +408,7 @@ describe('plan limits (issue 18 item 2)', () => {
 
 describe('the admin catalogue editor', () => {
   it('lets platform administrators list and edit plans, and no one else', async () => {
-    await createUser(t.db, { email: 'billing-admin@example.com', password: 'staff-password-123', platformRole: 'administrator', isVerified: true });
-    const login = await t.app.inject({ method: 'POST', url: '/login_', payload: { username: 'billing-admin@example.com', password: 'staff-password-123' } });
-    const admin = { authorization: `Bearer ${login.body}` };
+    const admin = bearer((await signInStaff(t.app, t.db)).token);
     const list = await t.app.inject({ method: 'GET', url: '/admin/v1/billing/plans', headers: admin });
     expect(list.statusCode).toBe(200);
     const plans = list.json<{ id: number; billing_code: string; is_self_serve: boolean }[]>();

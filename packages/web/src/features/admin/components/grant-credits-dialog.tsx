@@ -1,4 +1,4 @@
-import { ADMIN_REASON_MAX, adminReasonProblem, creditGrantQuantityProblem } from '@flotilla/model';
+import { adminReasonProblem, creditGrantQuantityProblem } from '@flotilla/model';
 import { Typography } from '@mui/material';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
 import { ruleCheck } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
+import { ReasonInput } from './reason-input';
 import { useGrantCredits, type AdminCreditOrganization } from '../api/credits';
 
 const quantityOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
@@ -39,16 +40,7 @@ export function GrantCreditsDialog({ organization, onClose }: { organization: Ad
     <FormDialog title={t('admin.credits.grant_title', { organization: organization.name })} submitLabel={t('admin.credits.grant')} form={{ onSubmit, submitting }} onClose={onClose}>
       <Typography color="text.secondary">{t('admin.credits.grant_body')}</Typography>
       <TextInput {...form.register('quantity')} id={`${id}-quantity`} label={t('admin.credits.quantity')} error={fieldError('quantity')} inputProps={{ inputMode: 'numeric', maxLength: 12 }} autoFocus />
-      <TextInput
-        {...form.register('reason')}
-        id={`${id}-reason`}
-        label={t('admin.credits.reason')}
-        error={fieldError('reason')}
-        helperText={t('admin.credits.reason_help')}
-        multiline
-        minRows={2}
-        inputProps={{ maxLength: ADMIN_REASON_MAX + 100 }}
-      />
+      <ReasonInput {...form.register('reason')} id={id} error={fieldError('reason')} />
       {!!rootError && (
         <Typography role="alert" color="error">
           {rootError}

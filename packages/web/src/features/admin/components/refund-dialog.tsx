@@ -1,13 +1,13 @@
-import { ADMIN_REASON_MAX, adminReasonProblem, formatCents } from '@flotilla/model';
+import { adminReasonProblem, formatCents } from '@flotilla/model';
 import { Typography } from '@mui/material';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { FormDialog } from '../../../components/form-dialog';
-import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
 import { ruleCheck } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
+import { ReasonInput } from './reason-input';
 
 /** What is refunded: a credit bundle or an invoice, with its amount (cents) and a name for it. */
 export interface RefundTarget {
@@ -46,17 +46,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget; onClos
       onClose={onClose}
     >
       <Typography>{t('admin.credits.refund_body', { amount, what: target.what, organization: target.organization })}</Typography>
-      <TextInput
-        {...form.register('reason')}
-        id={`${id}-reason`}
-        label={t('admin.credits.reason')}
-        error={fieldError('reason')}
-        helperText={t('admin.credits.reason_help')}
-        multiline
-        minRows={2}
-        inputProps={{ maxLength: ADMIN_REASON_MAX + 100 }}
-        autoFocus
-      />
+      <ReasonInput {...form.register('reason')} id={id} error={fieldError('reason')} autoFocus />
       {!!rootError && (
         <Typography role="alert" color="error">
           {rootError}
