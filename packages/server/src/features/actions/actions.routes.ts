@@ -8,7 +8,7 @@ import { ActionRelay } from './action-relay.js';
 import { selectActionFacts } from './actions.repository.js';
 import { onlineDevicesFor } from './device-action-access.js';
 import { restartFleet } from './fleet-restart.js';
-import { assertNotFrozen } from '../billing/index.js';
+import { assertNotFrozen, frozenDeviceIds } from '../billing/index.js';
 
 export interface ActionRoutesOptions {
   db: Db;
@@ -138,7 +138,14 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
     { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY } },
     async (request, reply) => {
       // A frozen organization's fleet restarts nothing (issue 18), checked once the caller may see the fleet.
-      const answer = await restartFleet(opts.db, relay, request.actor, Number(request.params.id), (id) => assertNotFrozen(app, opts.db, { applications: [id] }));
+      const answer = await restartFleet(
+        opts.db,
+        relay,
+        request.actor,
+        Number(request.params.id),
+        (id) => assertNotFrozen(app, opts.db, { applications: [id] }),
+        (ids) => frozenDeviceIds(app, opts.db, ids),
+      );
       return sendDeviceAnswer(reply, answer);
     },
   );

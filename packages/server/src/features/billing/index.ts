@@ -8,7 +8,7 @@ import { plansJobs, setupPlans } from './plans/index.js';
 import { setupUsage, usageJobs } from './usage/index.js';
 
 export { billingEnabled } from './access.js';
-export { assertNotFrozen, FROZEN_ORGANIZATION_MESSAGE, issueInvoiceMail, selectBilledTo } from './invoices/index.js';
+export { assertNotFrozen, FROZEN_ORGANIZATION_MESSAGE, frozenDeviceIds, issueInvoiceMail, selectBilledTo } from './invoices/index.js';
 export { cancelSubscriptions, checkDeviceAllowance, currentPlan, ensureSubscription, invitationRoleCheck, loadPlansFile, planCodesOf, planIncludes, planLimitsOf } from './plans/index.js';
 
 declare module 'fastify' {

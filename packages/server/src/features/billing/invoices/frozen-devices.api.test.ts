@@ -92,6 +92,17 @@ describe('device.is_frozen', () => {
     expect((await t.app.inject({ method: 'POST', url: `/actions/v1/${device.uuid}/checks`, headers: { ...bearer(stranger.token), 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(404);
   });
 
+  it('leaves a device frozen by the free allowance out of a fleet restart: it answers 402 in the list and is not asked', async () => {
+    await t.db.query('UPDATE device SET is_online = true WHERE id = $1', [device.id]);
+    try {
+      const res = await t.app.inject({ method: 'POST', url: `/application/${fleet}/restart`, headers: bearer(owner.token) });
+      expect(res.statusCode, res.body).toBe(207);
+      expect(res.json()).toEqual([expect.objectContaining({ deviceId: device.id, status: 402, body: DEVICE_FROZEN_MESSAGE })]);
+    } finally {
+      await t.db.query('UPDATE device SET is_online = false WHERE id = $1', [device.id]);
+    }
+  });
+
   it('is never written (400), and another organization’s user sees none of it', async () => {
     const patch = await t.app.inject({ method: 'PATCH', url: `/v7/device(${device.id})`, headers: bearer(owner.token), payload: { is_frozen: false } });
     expect(patch.statusCode).toBe(400);

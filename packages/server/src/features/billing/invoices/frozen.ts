@@ -117,6 +117,16 @@ export async function assertNotFrozen(
 }
 
 /**
+ * Which of `devices` are frozen (`device.is_frozen`: a frozen organization, or beyond the free
+ * allowance on the free plan); none while billing is off. For actions on many devices at once
+ * (a fleet restart), which answer a frozen device's 402 in their list instead of asking it.
+ */
+export async function frozenDeviceIds(app: FastifyInstance, db: Db, devices: readonly number[]): Promise<ReadonlySet<number>> {
+  if (!billingEnabled(app) || devices.length === 0) return new Set();
+  return new Set((await selectFrozenDevices(db, devices)).map((d) => d.id));
+}
+
+/**
  * Issue 18 item 6: one rule on every write through the data API. When the rows written
  * (PATCH/DELETE: the rows concerned; POST and PATCH: also the fleet/device/… the body points
  * at) belong to a frozen organization, the write is refused. Not refused: the system's own

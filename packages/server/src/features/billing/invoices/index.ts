@@ -10,7 +10,7 @@ export { issueInvoiceMail } from './invoice-mail.js';
 export { selectBilledTo } from './invoice.repository.js';
 export { recomputePastDue } from './past-due.js';
 export { closePeriodsOf, closeDuePeriods, chargeInvoice, INVOICE_DUE_DAYS } from './period-close.js';
-export { announceFrozenDevicesChanged, assertNotFrozen, FROZEN_ORGANIZATION_MESSAGE, OrganizationFrozenError } from './frozen.js';
+export { announceFrozenDevicesChanged, assertNotFrozen, frozenDeviceIds, FROZEN_ORGANIZATION_MESSAGE, OrganizationFrozenError } from './frozen.js';
 export { INVOICE_NOT_AVAILABLE_MESSAGE } from './invoices.routes.js';
 
 export const PERIOD_CLOSE_JOB = 'billing-period-close';
