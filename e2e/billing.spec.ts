@@ -126,6 +126,7 @@ test.describe('billing on', () => {
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     const cancel = page.getByRole('dialog', { name: 'Cancel subscription' });
     await expect(cancel).toBeVisible();
+    await expect(cancel).toContainText('every member and team with the operator role on a fleet becomes an observer');
     expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
     await cancel.getByRole('button', { name: 'Cancel subscription' }).click();
     await expect(page.getByText('plan updated')).toBeVisible({ timeout: 30_000 });

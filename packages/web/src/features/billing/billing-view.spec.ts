@@ -69,6 +69,12 @@ describe('proposalView (spec 3 §4 confirmation)', () => {
     expect(freePlanBlocked({ total: 2, frozen: 1 })).toBe(true);
   });
 
+  it('warns that operators become observers on a plan without operator seats, from a plan with them only', () => {
+    expect(proposalView({ target: byCode('free'), current: byCode('pilot-v2'), paymentType: 'manual', devices }).lowersOperators).toBe(true);
+    expect(proposalView({ target: byCode('prototype-v2'), current: byCode('pilot-v2'), paymentType: 'manual', devices }).lowersOperators).toBe(false);
+    expect(proposalView({ target: byCode('pilot-v2'), current: byCode('free'), paymentType: 'manual', devices }).lowersOperators).toBe(false);
+  });
+
   it('marks a lower annual price a downgrade (the feedback box)', () => {
     expect(proposalView({ target: byCode('prototype-v2'), current: byCode('pilot-v2'), paymentType: 'manual', devices }).downgrade).toBe(true);
     expect(proposalView({ target: byCode('production-v2'), current: byCode('pilot-v2'), paymentType: 'manual', devices }).downgrade).toBe(false);

@@ -2,6 +2,7 @@ import {
   FREE_DEVICE_ALLOWANCE,
   isSelfServe,
   planChangeConfirmLabel,
+  planChangeLowersOperators,
   planChangeOutcome,
   tierOf,
   type BillingCycle,
@@ -108,14 +109,17 @@ export function proposalView(input: {
   current: CataloguePlan | undefined;
   paymentType: string | null | undefined;
   devices: { total: number; frozen: number };
-}): { termsNeeded: boolean; freeBlocked: boolean; downgrade: boolean; confirmLabel: ReturnType<typeof planChangeConfirmLabel> } {
+}): { termsNeeded: boolean; freeBlocked: boolean; downgrade: boolean; lowersOperators: boolean; confirmLabel: ReturnType<typeof planChangeConfirmLabel> } {
   const free = tierOf(input.target.code) === 'free';
+  const limits = (plan: CataloguePlan) => ({ code: plan.code, includes: plan.includes });
   const freeBlocked = free && freePlanBlocked(input.devices);
   const termsNeeded = !free && isBankDebit(input.paymentType);
   return {
     termsNeeded,
     freeBlocked,
     downgrade: isDowngrade(input.current, input.target),
+    // The server lowers operators to observers on a plan without operator seats (issue 18).
+    lowersOperators: planChangeLowersOperators(limits(input.target)) && (!input.current || !planChangeLowersOperators(limits(input.current))),
     confirmLabel: planChangeConfirmLabel(input.target, { termsNeeded, freeBlocked }),
   };
 }

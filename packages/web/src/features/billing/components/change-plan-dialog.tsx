@@ -88,6 +88,7 @@ export function ChangePlanDialog({
                 </Link>
               </Alert>
             )}
+            {view.lowersOperators && !view.freeBlocked && <Alert severity="info">{t('billing.change.lowers_operators', { plan: target.title })}</Alert>}
             {view.downgrade && !view.freeBlocked && (
               <TextInput
                 id="plan-change-reason"
