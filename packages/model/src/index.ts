@@ -48,3 +48,4 @@ export * from './oauth/oauth.resource.js';
 export * from './ssh-keys/user-keys.resource.js';
 export * from './ssh-keys/ssh-keys.js';
 export * from './tags/tags.js';
+export * from './support/tickets.js';
