@@ -7,6 +7,7 @@ import { installAuthentication } from './infra/auth/request-actor.js';
 import type { Bus } from './infra/bus/bus.js';
 import { PoolDb } from './infra/db/db.js';
 import { installFiles, type FilesOptions } from './infra/files/setup.js';
+import type { WebResources } from './infra/files/web-resources.js';
 import { installCompression } from './infra/http/compression.js';
 import { installDbScope } from './infra/http/db-scope.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorFormats, installErrorHandler } from './infra/http/errors.js';
@@ -48,6 +49,7 @@ import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as agentReleases from './features/agent-releases/index.js';
 import * as billing from './features/billing/index.js';
+import * as support from './features/support/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -91,8 +93,8 @@ const FEATURES: readonly Feature[] = [
   billing,
 ];
 
-/** Features after the data API (the dashboard answers what no API route does). */
-const LAST_FEATURES: readonly Feature[] = [docs, web];
+/** Features after the data API and the file store (support keeps attachments there; the dashboard answers what no API route does). */
+const LAST_FEATURES: readonly Feature[] = [support, docs, web];
 
 /**
  * What buildApp needs: the configured values (AppConfig) and the objects the app runs with
@@ -138,6 +140,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Pub/sub across server processes; see infra/bus. */
     bus: Bus;
+    /** Stored files (release assets, support attachments) and their signed links; see infra/files. */
+    files: WebResources;
     /** Durable jobs (infra/jobs), or null when the app runs without them. */
     jobs: JobRunner | null;
     /** Every route registered, with what its schemas lack (none: registration would have failed). */
@@ -210,6 +214,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   for (const feature of FEATURES) await feature.setup(app, context.rules);
   const files = await installFiles(app, opts.files);
+  app.decorate('files', files);
   await app.register(dataApiRoutes, { db: opts.db, files });
   for (const feature of LAST_FEATURES) await feature.setup(app, context.rules);
 

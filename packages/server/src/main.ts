@@ -155,6 +155,13 @@ async function main(): Promise<void> {
     staging: config.FLOTILLA_STAGING,
     trustProxy: config.FLOTILLA_TRUST_PROXY,
     billing,
+    support: {
+      email: config.FLOTILLA_SUPPORT_EMAIL,
+      zendesk:
+        config.FLOTILLA_ZENDESK_URL && config.FLOTILLA_ZENDESK_EMAIL && config.FLOTILLA_ZENDESK_TOKEN
+          ? { url: config.FLOTILLA_ZENDESK_URL, email: config.FLOTILLA_ZENDESK_EMAIL, token: config.FLOTILLA_ZENDESK_TOKEN, ssoSecret: config.FLOTILLA_ZENDESK_SSO_SECRET }
+          : undefined,
+    },
     logLevel: config.LOG_LEVEL,
   });
 

@@ -92,6 +92,27 @@ export interface AppConfig {
   logs?: DeviceLogsConfig | undefined;
   /** Billing (issue 18, docs/billing.md; main.ts: FLOTILLA_BILLING, FLOTILLA_PLANS_FILE, FLOTILLA_STRIPE_*). Default off. */
   billing?: BillingConfig | undefined;
+  /** The helpdesk (issue 19; main.ts: FLOTILLA_SUPPORT_EMAIL, FLOTILLA_ZENDESK_*). Default: tickets kept and listed in /admin only. */
+  support?: SupportConfig | undefined;
+}
+
+/** Where support tickets go besides the database (features/support, docs/support.md). */
+export interface SupportConfig {
+  /** FLOTILLA_SUPPORT_EMAIL: the inbox each new ticket is mailed to; unset = no such mail. */
+  email?: string | undefined;
+  /** The optional Zendesk bridge (FLOTILLA_ZENDESK_URL, _EMAIL, _TOKEN, _SSO_SECRET). */
+  zendesk?: ZendeskConfig | undefined;
+}
+export interface ZendeskConfig {
+  /** The Zendesk account's base URL, e.g. `https://example.zendesk.com`. */
+  url: string;
+  /** The agent the API token belongs to, and the token (Zendesk's `email/token:TOKEN` basic auth). */
+  email: string;
+  token: string;
+  /** The help center's JWT single sign-on shared secret; unset = no portal sign-in. */
+  ssoSecret?: string | undefined;
+  /** Each call's timeout (default 10 s; tests shorten it). */
+  timeoutMs?: number | undefined;
 }
 
 /**

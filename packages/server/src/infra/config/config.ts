@@ -140,6 +140,15 @@ const schema = z
     FLOTILLA_STRIPE_JS_URL: optionalUrl(['http://', 'https://']),
     // The signing secret of the Stripe webhook endpoint (POST /billing/v1/stripe/webhook, `whsec_…`).
     FLOTILLA_STRIPE_WEBHOOK_SECRET: z.string().min(1).max(500).optional(),
+    // The helpdesk (issue 19, docs/support.md): the inbox each new support ticket is mailed to;
+    // unset = tickets are stored and listed for support agents in /admin only.
+    FLOTILLA_SUPPORT_EMAIL: z.string().max(254).email('must be an e-mail address').optional(),
+    // The optional Zendesk bridge: the account URL, the API agent's e-mail and API token (all
+    // three), and the help center's JWT single sign-on shared secret (GET /zendesk/v1/login).
+    FLOTILLA_ZENDESK_URL: optionalUrl(['https://', 'http://']),
+    FLOTILLA_ZENDESK_EMAIL: z.string().max(254).email('must be an e-mail address').optional(),
+    FLOTILLA_ZENDESK_TOKEN: z.string().min(1).max(500).optional(),
+    FLOTILLA_ZENDESK_SSO_SECRET: z.string().min(1).max(500).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {
@@ -153,6 +162,14 @@ const schema = z
   .refine((c) => c.FLOTILLA_STRIPE_WEBHOOK_SECRET === undefined || c.FLOTILLA_STRIPE_SECRET_KEY !== undefined, {
     message: 'a Stripe webhook secret needs the Stripe keys (FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY)',
     path: ['FLOTILLA_STRIPE_WEBHOOK_SECRET'],
+  })
+  .refine(
+    (c) => [c.FLOTILLA_ZENDESK_URL, c.FLOTILLA_ZENDESK_EMAIL, c.FLOTILLA_ZENDESK_TOKEN].every((v) => v === undefined) || [c.FLOTILLA_ZENDESK_URL, c.FLOTILLA_ZENDESK_EMAIL, c.FLOTILLA_ZENDESK_TOKEN].every((v) => v !== undefined),
+    { message: 'the Zendesk bridge needs FLOTILLA_ZENDESK_URL, FLOTILLA_ZENDESK_EMAIL and FLOTILLA_ZENDESK_TOKEN together', path: ['FLOTILLA_ZENDESK_URL'] },
+  )
+  .refine((c) => c.FLOTILLA_ZENDESK_SSO_SECRET === undefined || c.FLOTILLA_ZENDESK_URL !== undefined, {
+    message: 'FLOTILLA_ZENDESK_SSO_SECRET needs the Zendesk bridge (FLOTILLA_ZENDESK_URL, _EMAIL, _TOKEN)',
+    path: ['FLOTILLA_ZENDESK_SSO_SECRET'],
   })
   .transform((c) => ({
     ...c,

@@ -6,3 +6,4 @@ export { RuleRegistry, type Hook, type HookArgs, type HookBody, type RuleHost, t
 export { asRoot, ROOT_PERMISSIONS, type DataContext } from './permissions.js';
 export { dataApiRoutes } from './routes.js';
 export { translateDbError, withDbErrors, type ConstraintMessages } from './db-errors.js';
+export { StoredWebResource } from './web-resource.js';

@@ -1,12 +1,9 @@
-import { isSelfServe, supportProblem } from '@flotilla/model';
+import { isSelfServe } from '@flotilla/model';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../../infra/errors.js';
-import { requireUser } from '../../../infra/http/guards.js';
 import { requireBillingAccess, requireBillingOn, requirePlatformAdministrator } from '../access.js';
-import { selectOrganizationRoleOf } from '../billing.repository.js';
 import { cataloguePlanOf, changePlan, planInfo } from './plan-change.js';
-import { isEmailVerified, selectPlans, updatePlan, type PlanEdit, type PlanWithFeatures } from './plans.repository.js';
-import { planLimitsOf } from './subscriptions.js';
+import { selectPlans, updatePlan, type PlanEdit, type PlanWithFeatures } from './plans.repository.js';
 
 const orgParams = {
   type: 'object',
@@ -92,15 +89,6 @@ export async function plansRoutes(app: FastifyInstance): Promise<void> {
       return { outcome, billingCycle: subscription.billing_cycle, ...(invoiceNumber ? { invoiceNumber } : {}), ...(loweredOperators ? { loweredOperators } : {}) };
     },
   );
-
-  // Spec 3 §1/§7: any member may ask whether they can open a private support ticket.
-  app.get<{ Params: { org: number } }>('/billing/v1/account/:org/can-access-support', { schema: { params: orgParams } }, async (request) => {
-    requireBillingOn(app);
-    const actor = requireUser(request);
-    const admin = actor.permissions.includes('admin.home');
-    if ((await selectOrganizationRoleOf(db, request.params.org, admin ? null : actor.userId)) === undefined) throw new NotFoundError('Organization not found');
-    return supportProblem(await planLimitsOf(db, true, request.params.org), await isEmailVerified(db, actor.userId)) === null;
-  });
 
   app.get('/admin/v1/billing/plans', { schema: {} }, async (request) => {
     requirePlatformAdministrator(request);
