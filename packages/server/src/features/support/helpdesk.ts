@@ -46,20 +46,23 @@ export class Helpdesk {
   }
 
   /**
-   * The ticket form's fields: the local table; with the bridge, Zendesk's. When Zendesk cannot
-   * be reached the fields it last answered serve (ids stay Zendesk's); before it ever
-   * answered, the error (502) with what to do.
+   * The ticket form's fields: the local table; with the bridge, Zendesk's. While Zendesk cannot
+   * be reached the fields it last answered serve (their ids stay Zendesk's), or, before it ever
+   * answered, the local ones: the form keeps working and tickets are stored here; forwarding
+   * them then fails with what to do (docs/decisions.md).
    */
   async fields(): Promise<FieldSet> {
     const cfg = this.zendesk;
-    if (!cfg) return { source: 'local', fields: await selectFields(this.app.context.db, true) };
+    const local = async (): Promise<FieldSet> => ({ source: 'local', fields: await selectFields(this.app.context.db, true) });
+    if (!cfg) return local();
     try {
       this.lastZendeskFields = await zendeskTicketFields(cfg);
     } catch (err) {
-      if (!this.lastZendeskFields) throw err;
-      this.app.log.warn({ err: (err as Error).message }, 'Zendesk unreachable: the ticket fields it last answered are used');
+      if (!(err instanceof HttpError)) throw err;
+      this.app.log.warn({ err: err.message }, 'Zendesk unreachable: the ticket form uses the fields it last answered, or the local ones');
+      if (!this.lastZendeskFields) return local();
     }
-    return { source: 'zendesk', fields: this.lastZendeskFields };
+    return { source: 'zendesk', fields: this.lastZendeskFields! };
   }
 
   /** A signed link to a stored file, on the public URL (mails) or the caller's origin (pages). */
