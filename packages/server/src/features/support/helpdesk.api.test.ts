@@ -9,7 +9,7 @@ import { BILLING_LIMIT_MESSAGES, SUPPORT_ATTACHMENT_MAX_BYTES, SUPPORT_MESSAGES,
 import { buildApp, type AppOptions } from '../../app.js';
 import { DirectoryFileStore } from '../../infra/files/file-store.js';
 import { Mailer } from '../../infra/mail/mailer.js';
-import { addOrganizationMember, bearer, createTestDb, sdkClient, signInStaff, signUp, TEST_JWT_SECRET, type SignedUpUser, type StaffUser } from '../../../test/harness.js';
+import { addOrganizationMember, createTestDb, sdkClient, signInStaff, signUp, TEST_JWT_SECRET, type SignedUpUser, type StaffUser } from '../../../test/harness.js';
 import { seedDefaultCatalogue, subscribe } from '../../../test/support/billing-catalogue.js';
 import { SmtpInbox } from '../../../test/support/smtp-inbox.js';
 
@@ -31,7 +31,6 @@ let filesDir: string;
 const apps: FastifyInstance[] = [];
 let app: FastifyInstance;
 let apiUrl: string;
-let offApp: FastifyInstance;
 let offUrl: string;
 let paid: SignedUpUser; // pilot plan, verified
 let colleague: SignedUpUser; // member of paid's organization, verified
@@ -100,7 +99,7 @@ beforeAll(async () => {
   await inbox.start();
   filesDir = await mkdtemp(join(tmpdir(), 'flotilla-support-'));
   ({ app, url: apiUrl } = await start({ billing: { enabled: true }, support: { email: SUPPORT_INBOX } }));
-  ({ app: offApp, url: offUrl } = await start({}));
+  ({ url: offUrl } = await start({}));
   await seedDefaultCatalogue(t.db);
   [paid, colleague, free, unverified, stranger] = [await signUp(app), await signUp(app), await signUp(app), await signUp(app), await signUp(app)];
   await addOrganizationMember(t.db, colleague.userId, paid.orgId, 'member');
