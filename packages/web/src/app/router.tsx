@@ -129,6 +129,7 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./routes/organization-credits')).OrganizationCreditsRoute }),
               },
               { path: 'support', lazy: async () => ({ Component: (await import('./routes/support')).SupportRoute }) },
+              { path: 'zendesk-login', lazy: async () => ({ Component: (await import('./routes/zendesk-login')).ZendeskLoginRoute }) },
               {
                 path: 'orgs/:orgId/members',
                 lazy: async () => ({ Component: (await import('./routes/organization-members')).OrganizationMembersRoute }),

@@ -54,6 +54,7 @@ describe('paths', () => {
       preferences: paths.preferences('appearance'),
       admin: paths.admin(),
       support: paths.support(),
+      zendeskLogin: paths.zendeskLogin('https://help.example.com/hc').split('?')[0]!,
     };
     for (const [name, path] of Object.entries(samples)) {
       expect(matchPath(routePatterns[name as keyof typeof paths], path), `${name}: ${path}`).not.toBeNull();

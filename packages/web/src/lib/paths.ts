@@ -46,6 +46,8 @@ export const paths = {
   admin: () => '/admin',
   /** The support page (spec 3 §2); also where 'Contact sales' leads. */
   support: () => '/support',
+  /** Spec 1 §2: the support portal's sign-in (issue 19), going on to `return_to`. */
+  zendeskLogin: (returnTo?: string) => `/zendesk-login${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`,
 } as const;
 
 /** What the router matches for each route (react-router patterns); not shipped unless used. */
@@ -72,4 +74,5 @@ export const routePatterns: Record<keyof typeof paths, string> = {
   preferences: '/preferences/:tab?',
   admin: '/admin',
   support: '/support',
+  zendeskLogin: '/zendesk-login',
 };

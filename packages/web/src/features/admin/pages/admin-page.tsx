@@ -23,6 +23,9 @@ const BillingPlansSection = lazy(async () => ({ default: (await import('../compo
 const InvoicesSection = lazy(async () => ({ default: (await import('../components/invoices-section')).InvoicesSection }));
 // Complimentary credits and refunds (issue 18), only while billing is on; it and its strings load on their own.
 const CreditsSection = lazy(async () => ({ default: (await import('../components/credits-section')).CreditsSection }));
+// The helpdesk (issue 19): tickets for support agents, and the ticket fields; each loads on its own with its strings.
+const SupportTicketsSection = lazy(async () => ({ default: (await import('../components/support-tickets-section')).SupportTicketsSection }));
+const TicketFieldsSection = lazy(async () => ({ default: (await import('../components/ticket-fields-section')).TicketFieldsSection }));
 
 /** /admin: the provider staff area (spec 3 §6 admin link; spec 1 §6–§7 login-as). */
 export function AdminPage() {
@@ -45,6 +48,22 @@ export function AdminPage() {
     <>
       <PageHeader title={t('admin.title')} />
       <Stack spacing={3} divider={<Divider flexItem />}>
+        <section aria-labelledby="admin-support-tickets">
+          <Typography id="admin-support-tickets" variant="h6" component="h2" gutterBottom>
+            {t('admin.support_tickets_title')}
+          </Typography>
+          <Suspense fallback={null}>
+            <SupportTicketsSection />
+          </Suspense>
+        </section>
+        <section aria-labelledby="admin-ticket-fields">
+          <Typography id="admin-ticket-fields" variant="h6" component="h2" gutterBottom>
+            {t('admin.ticket_fields_title')}
+          </Typography>
+          <Suspense fallback={null}>
+            <TicketFieldsSection canEdit={administrator} />
+          </Suspense>
+        </section>
         <section aria-labelledby="admin-outbox">
           <Typography id="admin-outbox" variant="h6" component="h2" gutterBottom>
             {t('admin.outbox.title')}
