@@ -1,6 +1,9 @@
 import { E2E_PORTS } from './ports';
 import { E2E_JWT_SECRET } from './session';
 
+/** The support inbox of the e2e server (FLOTILLA_SUPPORT_EMAIL). */
+export const E2E_SUPPORT_INBOX = 'support-inbox@flotilla.test';
+
 /**
  * The e2e server's environment (playwright.config.ts starts it; support/second-node.ts starts a
  * second process with the same settings on another port).
@@ -30,6 +33,8 @@ export function e2eServerEnv(dataDir: string): Record<string, string> {
     // SSH key import (preferences) reads <url>/<username>.keys: e2e/preferences.spec.ts serves
     // keys on this port while it runs; otherwise the port is closed.
     FLOTILLA_SSH_KEYS_URL: `http://127.0.0.1:${E2E_PORTS.sshKeys}`,
+    // Issue 19: each support ticket is mailed to this inbox (through the SMTP sink); e2e/support-tickets.spec.ts reads it.
+    FLOTILLA_SUPPORT_EMAIL: E2E_SUPPORT_INBOX,
     ...(process.env.DATABASE_URL
       ? { DATABASE_URL: process.env.DATABASE_URL }
       : { FLOTILLA_DATA_DIR: dataDir }),
