@@ -75,7 +75,7 @@ test('a member files a ticket with an attachment; a support agent answers it fro
     await agent.goto('/admin');
     const section = agent.locator('section[aria-labelledby="admin-support-tickets"]');
     await expect(agent.getByRole('heading', { level: 2, name: 'Support tickets' })).toBeVisible({ timeout: 60_000 });
-    const open = section.getByRole('button', { name: `Open ticket #${id}` });
+    const open = section.getByRole('button', { name: `#${id} ${subject}` });
     await expect(open).toBeVisible({ timeout: 30_000 });
     expect(await seriousViolations(agent, ['section[aria-labelledby="admin-support-tickets"]', 'section[aria-labelledby="admin-ticket-fields"]'])).toEqual([]);
     await open.click();

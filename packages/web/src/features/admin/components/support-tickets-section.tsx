@@ -75,7 +75,7 @@ export function SupportTicketsSection() {
             {(tickets.data?.tickets ?? []).map((x) => (
               <TableRow key={x.id}>
                 <TableCell>
-                  <Button variant="text" sx={{ textTransform: 'none', p: 0 }} onClick={() => setOpen(x.id)} aria-label={t('admin.support_tickets.open_ticket', { id: x.id })}>
+                  <Button variant="text" sx={{ textTransform: 'none', p: 0 }} onClick={() => setOpen(x.id)}>
                     #{x.id} {x.subject}
                   </Button>
                 </TableCell>

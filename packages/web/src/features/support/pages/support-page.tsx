@@ -8,6 +8,7 @@ import {
   DialogContent,
   DialogTitle,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   MenuItem,
@@ -91,13 +92,17 @@ function SupportMenu() {
   return (
     <Paper variant="outlined" component="nav" aria-label={t('support.menu')} sx={{ width: { xs: '100%', md: 260 }, flexShrink: 0 }}>
       <List dense>
-        <ListItemButton component="a" href="#support-ticket" selected>
-          <ListItemText primary={t('support.private_ticket')} />
-        </ListItemButton>
-        {external.map((l) => (
-          <ListItemButton key={l.label} component="a" href={l.url} target="_blank" rel="noopener noreferrer">
-            <ListItemText primary={l.label} />
+        <ListItem disablePadding>
+          <ListItemButton component="a" href="#support-ticket" selected aria-current="page">
+            <ListItemText primary={t('support.private_ticket')} />
           </ListItemButton>
+        </ListItem>
+        {external.map((l) => (
+          <ListItem key={l.label} disablePadding>
+            <ListItemButton component="a" href={l.url} target="_blank" rel="noopener noreferrer">
+              <ListItemText primary={l.label} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </Paper>
