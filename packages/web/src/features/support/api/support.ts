@@ -1,5 +1,6 @@
 import type { SupportRefusal, TicketField, TicketStatus, TicketSubmission } from '@flotilla/model';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInstallConfig } from '../../../lib/dashboard-config';
 import { sdk } from '../../../lib/sdk';
 
 /**
@@ -126,24 +127,15 @@ export function useOrganizationTicket(organizationId: number, ticketId: number |
   });
 }
 
-/** The support menu's links (spec 3 §2; FLOTILLA_*_URL through GET /config/dashboard); a link not configured is hidden. */
+/** The support menu's links (spec 3 §2; FLOTILLA_LINK_* through GET /config/dashboard); a link not configured is null (hidden). */
 export interface SupportLinks {
   helpCenterUrl: string | null;
   forumsUrl: string | null;
   featureRequestsUrl: string | null;
-  docsUrl: string | null;
+  docsUrl: string;
 }
 
 export function useSupportLinks(): SupportLinks {
-  const { data } = useQuery({
-    queryKey: [...key, 'links'],
-    queryFn: async (): Promise<SupportLinks> => {
-      const { body } = await sdk.request.send<Record<string, unknown>>({ method: 'GET', baseUrl: origin(), url: '/config/dashboard', sendToken: false });
-      const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
-      return { helpCenterUrl: text(body.helpCenterUrl), forumsUrl: text(body.forumsUrl), featureRequestsUrl: text(body.featureRequestsUrl), docsUrl: text(body.docsUrl) };
-    },
-    staleTime: Infinity,
-    retry: 1,
-  });
-  return data ?? { helpCenterUrl: null, forumsUrl: null, featureRequestsUrl: null, docsUrl: null };
+  const { links, docsUrl } = useInstallConfig();
+  return { helpCenterUrl: links.helpCenterUrl, forumsUrl: links.forumsUrl, featureRequestsUrl: links.featureRequestsUrl, docsUrl };
 }

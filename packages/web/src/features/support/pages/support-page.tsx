@@ -29,7 +29,6 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { DateText } from '../../../components/date-text';
 import { FullPageSpinner } from '../../../components/full-page-status';
 import { PageHeader } from '../../../components/page-header';
-import { useInstallConfig } from '../../../lib/dashboard-config';
 import { paths } from '../../../lib/paths';
 import {
   TICKETS_PAGE_SIZE,
@@ -82,11 +81,10 @@ export function SupportPage() {
 function SupportMenu() {
   const { t } = useTranslation();
   const links = useSupportLinks();
-  const { docsUrl } = useInstallConfig();
   const external = [
     { label: t('support.help_center'), url: links.helpCenterUrl },
     { label: t('support.forums'), url: links.forumsUrl },
-    { label: t('support.docs_search'), url: links.docsUrl ?? docsUrl },
+    { label: t('support.docs_search'), url: links.docsUrl },
     { label: t('support.feature_requests'), url: links.featureRequestsUrl },
   ].filter((l): l is { label: string; url: string } => !!l.url);
   return (
