@@ -49,11 +49,11 @@ test('preferences, an unknown route, /orgs/{id}/credits and /support all keep th
   await expect(nav).toBeVisible();
   await expect(page.getByText('Page not found')).toHaveCount(0);
 
-  // Support: what there is (the documentation) and what is not available yet.
+  // Support (issue 19): the support menu with the documentation, and for this unverified user the way to verify before filing a ticket.
   await page.goto('/support');
   await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible();
-  await expect(page.getByText('Support tickets are not available on this installation yet.')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Read the Flotilla documentation' })).toHaveAttribute('href', '/docs/');
+  await expect(page.getByText('Private support needs a verified email address. Verify yours to open a ticket.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('navigation', { name: 'Support menu' }).getByRole('link', { name: 'Search the documentation' })).toHaveAttribute('href', '/docs/');
   await expect(nav).toBeVisible();
   expect(problems.errors).toEqual([]);
 });
