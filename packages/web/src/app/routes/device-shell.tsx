@@ -11,6 +11,8 @@ import { RedirectWithError } from '../../components/redirect-with-error';
 import { useDevice, type DeviceDetails } from '../../features/devices/api/get-device';
 import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
+import { SupportAccessRefused } from '../../features/fleet-access/components/support-access-refused';
+import { useStaffRole } from '../../features/fleet-access/use-staff-role';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
@@ -35,10 +37,19 @@ function LoadedDevice({ uuid }: { uuid: string }) {
     return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void device.refetch()} />;
   }
   if (device.isPending) return <FullPageSpinner />;
-  if (device.data === null) return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
+  if (device.data === null) return <DeviceNotFound />;
   const { organization } = device.data.fleet;
   if (organization.is_frozen) return <RedirectWithError to={paths.organization(organization.id)} message={t('devices.organization_frozen')} />;
   return <DeviceShell device={device.data} />;
+}
+
+/** A missing or unreadable device: to /; for provider staff, the refused page (issue 19: no support access granted). */
+function DeviceNotFound() {
+  const { t } = useTranslation();
+  const staff = useStaffRole();
+  if (staff === undefined) return <FullPageSpinner />;
+  if (staff !== null) return <SupportAccessRefused kind="device" />;
+  return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
 }
 
 /** The shell's tabs; a page without one (the diagnostics URL of a caller without the right) selects none. */
