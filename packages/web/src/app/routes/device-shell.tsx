@@ -11,11 +11,14 @@ import { RedirectWithError } from '../../components/redirect-with-error';
 import { useDevice, type DeviceDetails } from '../../features/devices/api/get-device';
 import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
-import { SupportAccessRefused } from '../../features/fleet-access/components/support-access-refused';
 import { useStaffRole } from '../../features/fleet-access/use-staff-role';
+import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
+
+// The refused page for provider staff (issue 19) loads only when it is shown.
+const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -48,9 +51,18 @@ function DeviceNotFound() {
   const { t } = useTranslation();
   const staff = useStaffRole();
   if (staff === undefined) return <FullPageSpinner />;
-  if (staff !== null) return <SupportAccessRefused kind="device" />;
+  if (staff !== null) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <SupportAccessRefused kind="device" />
+      </Suspense>
+    );
+  }
   return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
 }
+
+/** The later of the device's and its fleet's support-access grants (either opens the device to support). */
+const laterGrant = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : new Date(a) > new Date(b) ? a : b);
 
 /** The shell's tabs; a page without one (the diagnostics URL of a caller without the right) selects none. */
 const DEVICE_TABS = new Set(['summary', 'envvars', 'config', 'actions', 'settings', 'location', 'diagnostics']);
@@ -77,6 +89,7 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
+        <SupportAccessBanner access={access} supportUntil={laterGrant(device.is_accessible_by_support_until__date, device.fleet.is_accessible_by_support_until__date)} />
         <Suspense fallback={null}>
           <BillingBanners organizationId={device.fleet.organization.id} />
         </Suspense>

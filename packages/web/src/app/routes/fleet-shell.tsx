@@ -7,13 +7,15 @@ import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
 import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
-import { SupportAccessRefused } from '../../features/fleet-access/components/support-access-refused';
 import { useStaffRole } from '../../features/fleet-access/use-staff-role';
 import type { FleetAccess } from '../../lib/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';
 import { classSegment, paths } from '../../lib/paths';
+
+// The refused page for provider staff (issue 19) loads only when it is shown.
+const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -67,7 +69,13 @@ function FleetNotFound() {
   const { t } = useTranslation();
   const staff = useStaffRole();
   if (staff === undefined) return <FullPageSpinner />;
-  if (staff !== null) return <SupportAccessRefused kind="fleet" />;
+  if (staff !== null) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <SupportAccessRefused kind="fleet" />
+      </Suspense>
+    );
+  }
   return <RedirectWithError to={paths.applications()} message={t('fleet.not_found')} />;
 }
 
