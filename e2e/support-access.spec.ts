@@ -30,7 +30,14 @@ test('a support agent is refused a fleet until the customer grants access, and t
   const customer = await registerApiUser(request, newEmail('supportcustomer'));
   const { id: orgId } = await apiAs<{ id: number }>(request, customer, 'POST', '/v7/organization', { name: `Support Org ${stamp}` });
   const fleetName = `support-fleet-${stamp}`;
-  const { fleetId } = await fleetInOrganization(request, customer, orgId, fleetName, 'raspberrypi3');
+  const { fleetId, deviceTypeId } = await fleetInOrganization(request, customer, orgId, fleetName, 'raspberrypi3');
+  const deviceUuid = `${stamp}${'0'.repeat(32)}`.slice(0, 32);
+  const deviceName = `support-device-${stamp}`;
+  await arrangeSql(
+    `WITH a AS (INSERT INTO actor DEFAULT VALUES RETURNING id)
+     INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type) SELECT a.id, $1, $2, $3, $4 FROM a`,
+    [deviceUuid, deviceName, fleetId, deviceTypeId],
+  );
   const agent = await supportAgent(request);
 
   // The agent, without a grant: the refused page, saying how the customer grants access.
@@ -41,6 +48,9 @@ test('a support agent is refused a fleet until the customer grants access, and t
   await expect(agentPage.getByRole('heading', { level: 1, name: 'Support access not granted' })).toBeVisible({ timeout: 30_000 });
   await expect(agentPage.getByText('Ask the customer to grant support access')).toBeVisible();
   await expect(agentPage.getByRole('heading', { name: fleetName })).toHaveCount(0);
+  await agentPage.goto(`/devices/${deviceUuid}`);
+  await expect(agentPage.getByText('This device does not exist, or its organization has not granted support access to it or to its fleet')).toBeVisible({ timeout: 30_000 });
+  await expect(agentPage.getByRole('heading', { level: 1, name: 'Support access not granted' })).toBeVisible();
 
   // The customer's administrator grants support access in the dialog (5 days ahead by default).
   await signIn(page, customer.email);
@@ -56,6 +66,10 @@ test('a support agent is refused a fleet until the customer grants access, and t
   // The agent now reads the fleet, with the banner naming the expiry.
   await agentPage.goto(`/fleets/${fleetId}`);
   await expect(agentPage.getByRole('heading', { level: 1, name: fleetName })).toBeVisible({ timeout: 30_000 });
+  await expect(agentPage.getByText(/Support access granted until/)).toBeVisible();
+  // The fleet's grant opens its devices too.
+  await agentPage.goto(`/devices/${deviceUuid}`);
+  await expect(agentPage.getByRole('heading', { level: 1, name: deviceName })).toBeVisible({ timeout: 30_000 });
   await expect(agentPage.getByText(/Support access granted until/)).toBeVisible();
   await agentContext.close();
 
