@@ -12,13 +12,15 @@ import { useDevice, type DeviceDetails } from '../../features/devices/api/get-de
 import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { useStaffRole } from '../../features/fleet-access/use-staff-role';
-import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
 
 // The refused page for provider staff (issue 19) loads only when it is shown.
 const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
+
+// The support-access banner shows to provider staff only: it loads after the page.
+const SupportAccessBanner = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-banner')).SupportAccessBanner }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -89,7 +91,11 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
-        <SupportAccessBanner access={access} supportUntil={laterGrant(device.is_accessible_by_support_until__date, device.fleet.is_accessible_by_support_until__date)} />
+        {access.staff !== null && (
+          <Suspense fallback={null}>
+            <SupportAccessBanner access={access} supportUntil={laterGrant(device.is_accessible_by_support_until__date, device.fleet.is_accessible_by_support_until__date)} />
+          </Suspense>
+        )}
         <Suspense fallback={null}>
           <BillingBanners organizationId={device.fleet.organization.id} />
         </Suspense>
