@@ -50,6 +50,7 @@ import * as provisioning from './features/provisioning/index.js';
 import * as agentReleases from './features/agent-releases/index.js';
 import * as billing from './features/billing/index.js';
 import * as support from './features/support/index.js';
+import * as staffAudit from './features/staff-audit/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -91,6 +92,7 @@ const FEATURES: readonly Feature[] = [
   provisioning,
   agentReleases,
   billing,
+  staffAudit,
 ];
 
 /** Features after the data API and the file store (support keeps attachments there; the dashboard answers what no API route does). */

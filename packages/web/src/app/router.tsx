@@ -128,6 +128,10 @@ export const router = createBrowserRouter([
                 path: 'orgs/:orgId/credits',
                 lazy: async () => ({ Component: (await import('./routes/organization-credits')).OrganizationCreditsRoute }),
               },
+              {
+                path: 'orgs/:orgId/staff-access',
+                lazy: async () => ({ Component: (await import('./routes/organization-staff-access')).OrganizationStaffAccessRoute }),
+              },
               { path: 'support', lazy: async () => ({ Component: (await import('./routes/support')).SupportRoute }) },
               { path: 'zendesk-login', lazy: async () => ({ Component: (await import('./routes/zendesk-login')).ZendeskLoginRoute }) },
               {
