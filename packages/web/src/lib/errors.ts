@@ -1,5 +1,6 @@
 import { LAST_ADMINISTRATOR_RULE } from '@flotilla/model';
 import type { TFunction } from 'i18next';
+import { showsApiUnreachable } from './connectivity/connectivity-monitor';
 
 /** The shape balena-sdk errors share (balena-errors sets `code` on the prototype). */
 interface SdkError {
@@ -100,6 +101,8 @@ export function errorMessage(err: unknown, t: TFunction): string {
       return t('errors.token_expired');
   }
   if (e.statusCode === 429) return t('errors.too_many_requests');
+  // No answer at all (spec 3 §8 "Offline API: generic message"), not fetch's 'Failed to fetch'.
+  if (e.statusCode === undefined && showsApiUnreachable(err)) return t('errors.server_unreachable');
   const text = bodyText(e.body) ?? (typeof e.message === 'string' && e.message.length > 0 ? e.message : undefined);
   const key = text?.trim();
   if (key !== undefined && isServerErrorKey(key)) return t(SERVER_ERROR_KEYS[key]);
