@@ -1,73 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { SessionWatch } from '../../lib/connectivity/session-watch';
-import { SESSION_SERVER_CHECK_MIN_INTERVAL_MS } from '../../lib/connectivity/constants';
-import { isSessionError } from '../../lib/errors';
-import { sessionQueryKey, type SessionUser } from '../../lib/get-session';
-import { sdk } from '../../lib/sdk';
-import { endSession } from './session-end';
-import './i18n';
-
-/** Where balena-sdk keeps the session token in a browser (balena-auth's `token` key). */
-const TOKEN_STORAGE_KEY = 'balena-token';
 
 /**
- * The session check (spec 3 §9 "Session check interval is 1 s"): every second, and at once
- * when another tab writes the token, this tab compares the stored token with its own session.
- * Signed out elsewhere or expired: this tab signs out. Another user signed in: the page reloads
- * as that user. Signed in elsewhere while this tab shows the login page: the session is read
- * again. None of this asks the server; a session revoked on the server (password changed,
- * other sessions logged out) ends with the next request's 401, and a tab that comes back into
- * view asks `whoami` once, at most once a minute (docs/decisions.md).
+ * Starts the session check (session-watch-runtime.ts) once the dashboard is up; its module
+ * loads after start-up so the first page does not carry it.
  */
 export function SessionWatcher() {
   const queryClient = useQueryClient();
-  const { t } = useTranslation();
-
   useEffect(() => {
-    const signedInUser = () => queryClient.getQueryData<SessionUser | null>(sessionQueryKey)?.id ?? null;
-    const watch = new SessionWatch({
-      readToken: () => localStorage.getItem(TOKEN_STORAGE_KEY),
-      signedInUser,
-      onChange: (change) => {
-        switch (change.kind) {
-          case 'signed-out':
-            void endSession(queryClient, t('platform.signed_out_elsewhere'));
-            break;
-          case 'expired':
-            void endSession(queryClient, t('errors.token_expired'));
-            break;
-          case 'user-changed':
-            window.location.reload();
-            break;
-          case 'signed-in':
-            void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-            break;
-        }
-      },
-    });
-    watch.start();
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === null || event.key === TOKEN_STORAGE_KEY) watch.check();
-    };
-    let lastServerCheck = Date.now();
-    const onVisible = () => {
-      if (document.visibilityState !== 'visible' || signedInUser() === null) return;
-      if (Date.now() - lastServerCheck < SESSION_SERVER_CHECK_MIN_INTERVAL_MS) return;
-      lastServerCheck = Date.now();
-      sdk.request.send({ method: 'GET', baseUrl: window.location.origin, url: '/actor/v1/whoami' }).catch((err: unknown) => {
-        if (isSessionError(err)) void endSession(queryClient, (err as { body: string }).body);
-      });
-    };
-    window.addEventListener('storage', onStorage);
-    document.addEventListener('visibilitychange', onVisible);
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    import('./session-watch-runtime')
+      .then((m) => {
+        if (!cancelled) stop = m.startSessionWatch(queryClient);
+      })
+      .catch(() => {}); // unreachable at start: the next page load starts it
     return () => {
-      watch.stop();
-      window.removeEventListener('storage', onStorage);
-      document.removeEventListener('visibilitychange', onVisible);
+      cancelled = true;
+      stop?.();
     };
-  }, [queryClient, t]);
-
+  }, [queryClient]);
   return null;
 }
