@@ -34,7 +34,7 @@ export function startSessionWatch(queryClient: QueryClient): () => void {
   });
   watch.start();
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === TOKEN_STORAGE_KEY) watch.check();
+    if (event.key === null || event.key === TOKEN_STORAGE_KEY) watch.check(true);
   };
   let lastServerCheck = Date.now();
   const onVisible = () => {

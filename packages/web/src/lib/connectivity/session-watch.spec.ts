@@ -74,10 +74,28 @@ describe('SessionWatch', () => {
     watch.stop();
   });
 
-  it('check() answers at once (the storage event of another tab)', () => {
+  it('check(true) answers at once (the storage event of another tab), also for another user', () => {
     const changes: SessionChange['kind'][] = [];
     const watch = new SessionWatch({ readToken: () => valid(8), signedInUser: () => 7, onChange: (c) => changes.push(c.kind) });
-    watch.check();
+    watch.check(true);
     expect(changes).toEqual(['user-changed']);
+  });
+
+  it("leaves another user's token alone when this tab wrote it (login-as sets its session just after)", () => {
+    let user: number | null = 7;
+    let stored: string | null = null;
+    const changes: SessionChange['kind'][] = [];
+    const watch = new SessionWatch({ readToken: () => stored, signedInUser: () => user, onChange: (c) => changes.push(c.kind) });
+    watch.start();
+    stored = valid(8);
+    vi.advanceTimersByTime(3_000);
+    user = 8;
+    vi.advanceTimersByTime(1_000);
+    // A signed-out tab logging in: the token is there a moment before the session.
+    user = null;
+    stored = valid(9);
+    vi.advanceTimersByTime(2_000);
+    expect(changes).toEqual([]);
+    watch.stop();
   });
 });

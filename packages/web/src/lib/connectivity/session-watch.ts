@@ -57,8 +57,10 @@ export interface SessionWatchDeps {
 
 /**
  * Looks at the stored token every second and at once when another tab writes it (the
- * `storage` event: `check()`). Reading localStorage costs no request, so nothing here reaches
- * the server; a session revoked on the server is seen by the next request's 401.
+ * `storage` event: `check(true)`). Reading localStorage costs no request, so nothing here
+ * reaches the server; a session revoked on the server is seen by the next request's 401.
+ * A token of another user (or one appearing) counts only when another tab wrote it: this tab's
+ * own login, login-as or verification link writes the token before it sets its session.
  */
 export class SessionWatch {
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -69,7 +71,7 @@ export class SessionWatch {
 
   start(intervalMs = SESSION_CHECK_INTERVAL_MS): void {
     this.stop();
-    this.#timer = setInterval(() => this.check(), intervalMs);
+    this.#timer = setInterval(() => this.check(false), intervalMs);
   }
 
   stop(): void {
@@ -77,8 +79,9 @@ export class SessionWatch {
     this.#timer = undefined;
   }
 
-  check(): void {
-    const change = sessionChange(this.deps.signedInUser(), this.deps.readToken(), (this.deps.now ?? Date.now)());
+  check(fromOtherTab: boolean): void {
+    let change = sessionChange(this.deps.signedInUser(), this.deps.readToken(), (this.deps.now ?? Date.now)());
+    if (!fromOtherTab && (change.kind === 'user-changed' || change.kind === 'signed-in')) change = { kind: 'none' };
     if (change.kind === 'none') {
       this.#last = null;
       return;
