@@ -1,24 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { startSessionWatch } from './session-watch-runtime';
 
 /**
- * Starts the session check (session-watch-runtime.ts) once the dashboard is up; its module
- * loads after start-up so the first page does not carry it.
+ * Runs the session check (session-watch-runtime.ts) while the dashboard is open. In the shell
+ * rather than loaded after start-up: as a chunk of its own it cost the first pages more (the
+ * modules it shares with the shell were split out) than it weighs.
  */
 export function SessionWatcher() {
   const queryClient = useQueryClient();
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let cancelled = false;
-    import('./session-watch-runtime')
-      .then((m) => {
-        if (!cancelled) stop = m.startSessionWatch(queryClient);
-      })
-      .catch(() => {}); // unreachable at start: the next page load starts it
-    return () => {
-      cancelled = true;
-      stop?.();
-    };
-  }, [queryClient]);
+  useEffect(() => startSessionWatch(queryClient), [queryClient]);
   return null;
 }
