@@ -135,3 +135,24 @@ test('a page whose module cannot be loaded offers a reload instead of the error 
   await offer.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible({ timeout: 30_000 });
 });
+
+test('a start-up that fails says so, and tries again by itself 10 s later', async ({ page, request }) => {
+  const user = await registerApiUser(request, newEmail('startup'));
+  await page.goto(`${base()}/login`);
+  await submitLogin(page, user.email);
+  await expect(page).toHaveURL(/\/fleets$/);
+  // The session bootstrap (whoami) gets no answer on the next load.
+  await page.route(/\/actor\/v1\/whoami$/, (route) => route.abort());
+  await page.reload();
+  // The full-page failure, with its button and the retry announced …
+  const failure = page.getByRole('alert').filter({ hasText: 'Trying again in 10 seconds.' });
+  await expect(failure).toBeVisible({ timeout: 30_000 });
+  await expect(failure).toContainText('The dashboard could not start: Could not reach the server');
+  await expect(failure.getByRole('button', { name: 'Try again' })).toBeVisible();
+  // … and the error toast.
+  await expect(page.getByRole('alert').filter({ hasNotText: 'Trying again' }).filter({ hasText: 'The dashboard could not start: Could not reach the server' })).toBeVisible();
+  await page.unroute(/\/actor\/v1\/whoami$/);
+  // No click: the retry comes on its own.
+  await expect(page.getByRole('heading', { level: 1, name: 'Fleets' })).toBeVisible({ timeout: 30_000 });
+  await expect(failure).toBeHidden();
+});
