@@ -19,5 +19,7 @@ export const E2E_PORTS = {
   sshKeys: 18091 + offset,
   /** The Stripe stand-in (API and Stripe.js) of a billing node with Stripe (support/second-node.ts). */
   stripe: 18094 + offset,
+  /** The status page stand-in (a Statuspage-compatible summary feed) of e2e/platform-news.spec.ts. */
+  statusFeed: 18097 + offset,
   embeddedPg: 54398 + offset,
 } as const;

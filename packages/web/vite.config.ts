@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -32,6 +33,23 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Issue 19: the repository's CHANGELOG.md (the changelog dialog reads GET /CHANGELOG.md) and
+ * buildtime.txt, this build's time stamp (the dashboard's version check polls it), written
+ * into the build beside index.html.
+ */
+function releaseFiles(): Plugin {
+  return {
+    name: 'flotilla-release-files',
+    apply: 'build',
+    generateBundle() {
+      const changelog = readFileSync(fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url)), 'utf8');
+      this.emitFile({ type: 'asset', fileName: 'CHANGELOG.md', source: changelog });
+      this.emitFile({ type: 'asset', fileName: 'buildtime.txt', source: `${new Date().toISOString()}\n` });
+    },
+  };
+}
+
 const shim = (file: string) => fileURLToPath(new URL(`./src/lib/shims/${file}`, import.meta.url));
 
 export default defineConfig({
@@ -40,6 +58,7 @@ export default defineConfig({
     // balena-sdk expects Node built-ins (url, events, buffer, stream, …): without these it
     // builds but fails at run time.
     nodePolyfills(),
+    releaseFiles(),
     precompress(),
   ],
   resolve: {

@@ -145,6 +145,17 @@ async function main(): Promise<void> {
     },
     map: { tileUrl: config.FLOTILLA_MAP_TILE_URL, attribution: config.FLOTILLA_MAP_ATTRIBUTION },
     docsUrl: config.FLOTILLA_DOCS_URL,
+    links: {
+      gettingStartedUrl: config.FLOTILLA_LINK_GETTING_STARTED,
+      featureRequestsUrl: config.FLOTILLA_LINK_FEATURE_REQUESTS,
+      forumsUrl: config.FLOTILLA_LINK_FORUMS,
+      helpCenterUrl: config.FLOTILLA_LINK_HELP_CENTER,
+      statusPageUrl: config.FLOTILLA_LINK_STATUS_PAGE,
+    },
+    statusFeed: config.FLOTILLA_STATUS_FEED_URL ? { url: config.FLOTILLA_STATUS_FEED_URL } : undefined,
+    announcement: config.FLOTILLA_ANNOUNCEMENT_TEXT
+      ? { text: config.FLOTILLA_ANNOUNCEMENT_TEXT, from: config.FLOTILLA_ANNOUNCEMENT_FROM, until: config.FLOTILLA_ANNOUNCEMENT_UNTIL, url: config.FLOTILLA_ANNOUNCEMENT_URL }
+      : undefined,
     logs: { retainLines: config.FLOTILLA_LOG_RETAIN_LINES, retainDays: config.FLOTILLA_LOG_RETAIN_DAYS },
     codeHost: { codeHostUrl: config.FLOTILLA_CODE_HOST_URL, rawUrl: config.FLOTILLA_CODE_HOST_RAW_URL },
     accounts: {

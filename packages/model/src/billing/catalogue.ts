@@ -174,15 +174,20 @@ export const DEFAULT_CATALOGUE: Catalogue = {
   ],
 };
 
+/** Seats that never cost anything (spec 3 §6: observers are unlimited; `member` is the organization-only seat). */
+export const FREE_SEAT_ROLES: readonly SeatRole[] = ['observer', 'member'];
+
 /**
  * How many units of a usage resource a plan includes: for devices, the plan's `plan_feature`
- * quantity (10 on free); for seats, one administrator (every organization needs one, so its
- * first administrator is never billed) and no other seat (`member:operator` among a plan's
- * features is the capability to have operators, not a free seat). One rule for the plan's
- * charges, the usage ledger's overage and the dashboard.
+ * quantity (10 on free); for seats, every observer and member seat (free, unlimited), one
+ * administrator (every organization needs one, so its first administrator is never billed)
+ * and no other seat (`member:operator` among a plan's features is the capability to have
+ * operators, not a free seat). One rule for the plan's charges, the usage ledger's overage
+ * and the dashboard.
  */
 export function includedQuantity(resource: string, includes: Readonly<Record<string, number>>): number {
   if (resource.startsWith('device:')) return includes[resource] ?? 0;
+  if ((FREE_SEAT_ROLES as readonly string[]).some((r) => resource === seatFeature(r as SeatRole))) return Number.POSITIVE_INFINITY;
   if (resource === seatFeature('administrator')) return 1;
   return 0;
 }

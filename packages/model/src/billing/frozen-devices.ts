@@ -13,7 +13,7 @@ export interface DeviceFrozenFacts {
   organizationFrozen: boolean;
   /** The organization's plan code (null: no subscription, billing off). */
   planCode: string | null;
-  /** How many of the organization's devices are older than this one. */
+  /** How many of the organization's active devices are older than this one (a deactivated device is not counted). */
   olderDevices: number;
 }
 
@@ -51,7 +51,7 @@ export const DEVICE_IS_FROZEN_SQL = `coalesce((SELECT CASE
                       WHERE "__s"."is_for__organization" = "__o"."id" AND "__s"."is_active"
                         AND regexp_replace("__p"."billing_code", '-v[0-9]+$', '') = '${FREE_PLAN_CODE}') THEN false
     ELSE (SELECT count(*) FROM "device" AS "__d" JOIN "application" AS "__a2" ON "__a2"."id" = "__d"."belongs_to__application"
-           WHERE "__a2"."organization" = "__o"."id"
+           WHERE "__a2"."organization" = "__o"."id" AND "__d"."is_active"
              AND ("__d"."created_at", "__d"."id") < ({row}."created_at", {row}."id")) >= ${FREE_DEVICE_ALLOWANCE}
   END
   FROM "application" AS "__a" JOIN "organization" AS "__o" ON "__o"."id" = "__a"."organization"

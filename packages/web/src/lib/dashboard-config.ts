@@ -15,7 +15,21 @@ export interface InstallConfig {
   stripeJsUrl: string | null;
   /** The catalogue's seller (the operator): its name, sales contact and service agreement link. */
   billingSeller: BillingSeller | null;
+  /** The help menu's links to the operator's pages (issue 19, FLOTILLA_LINK_*); null = hidden. */
+  links: HelpLinks;
+  /** The announcement banner (FLOTILLA_ANNOUNCEMENT_*): text, window (ISO instants) and link. */
+  announcement: { text: string; from: string | null; until: string | null; url: string | null } | null;
 }
+
+export interface HelpLinks {
+  gettingStartedUrl: string | null;
+  featureRequestsUrl: string | null;
+  forumsUrl: string | null;
+  helpCenterUrl: string | null;
+  statusPageUrl: string | null;
+}
+
+const NO_LINKS: HelpLinks = { gettingStartedUrl: null, featureRequestsUrl: null, forumsUrl: null, helpCenterUrl: null, statusPageUrl: null };
 
 export interface BillingSeller {
   name: string;
@@ -24,7 +38,15 @@ export interface BillingSeller {
 }
 
 /** Before the answer (or when it fails): the built-in guides and no billing. */
-export const DEFAULT_INSTALL_CONFIG: InstallConfig = { docsUrl: '/docs/', billing: false, stripePublishableKey: null, stripeJsUrl: null, billingSeller: null };
+export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
+  docsUrl: '/docs/',
+  billing: false,
+  stripePublishableKey: null,
+  stripeJsUrl: null,
+  billingSeller: null,
+  links: NO_LINKS,
+  announcement: null,
+};
 
 type InstallConfigBody = Partial<{
   docsUrl: string;
@@ -32,6 +54,8 @@ type InstallConfigBody = Partial<{
   stripePublishableKey: string | null;
   stripeJsUrl: string | null;
   billingSeller: { name?: unknown; email?: unknown; agreementUrl?: unknown } | null;
+  links: Record<string, unknown> | null;
+  announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -46,7 +70,23 @@ async function getInstallConfig(): Promise<InstallConfig> {
       body.billingSeller && text(body.billingSeller.name)
         ? { name: text(body.billingSeller.name)!, email: text(body.billingSeller.email), agreementUrl: text(body.billingSeller.agreementUrl) }
         : null,
+    // Only http(s) addresses become links.
+    links: {
+      gettingStartedUrl: webUrl(body.links?.gettingStartedUrl),
+      featureRequestsUrl: webUrl(body.links?.featureRequestsUrl),
+      forumsUrl: webUrl(body.links?.forumsUrl),
+      helpCenterUrl: webUrl(body.links?.helpCenterUrl),
+      statusPageUrl: webUrl(body.links?.statusPageUrl),
+    },
+    announcement:
+      body.announcement && text(body.announcement.text)
+        ? { text: text(body.announcement.text)!, from: text(body.announcement.from), until: text(body.announcement.until), url: webUrl(body.announcement.url) }
+        : null,
   };
+}
+
+function webUrl(value: unknown): string | null {
+  return typeof value === 'string' && /^https?:\/\/\S+$/i.test(value) ? value : null;
 }
 
 const installConfigQuery = { queryKey: ['config', 'dashboard', 'install'], queryFn: getInstallConfig, staleTime: Infinity, retry: 1 } as const;

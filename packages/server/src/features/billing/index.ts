@@ -3,7 +3,7 @@ import type { Rules } from '../../infra/app/context.js';
 import type { JobDefinition } from '../../infra/jobs/job-runner.js';
 import { creditsJobs, setupCredits } from './credits/index.js';
 import { invoicesJobs, setupInvoices } from './invoices/index.js';
-import { setupPayments } from './payments/index.js';
+import { paymentsJobs, setupPayments } from './payments/index.js';
 import { plansJobs, setupPlans } from './plans/index.js';
 import { setupUsage, usageJobs } from './usage/index.js';
 
@@ -29,5 +29,5 @@ export async function setup(app: FastifyInstance, rules: Rules): Promise<void> {
   await setupInvoices(app, rules);
   await setupUsage(app, rules);
   await setupCredits(app, rules);
-  app.decorate('billingJobs', [...plansJobs(app), ...invoicesJobs(app), ...usageJobs(app), ...creditsJobs(app)]);
+  app.decorate('billingJobs', [...plansJobs(app), ...invoicesJobs(app), ...usageJobs(app), ...creditsJobs(app), ...paymentsJobs(app)]);
 }

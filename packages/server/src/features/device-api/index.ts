@@ -8,7 +8,7 @@ import { StateChanges } from './state-changes.js';
 /** What other features use: the bus channel announcing target-state changes (the cloud link notifies devices). */
 export { DEVICE_STATE_CHANGED, type DeviceStateChanged } from './state-changes.js';
 /** The parts of a device's target state, with every level of its variables (variables' effective-variables endpoint). */
-export { loadTargetParts, type TargetParts } from './target-state.js';
+export { directParts, loadTargetParts, type TargetParts } from './target-state.js';
 
 /**
  * The device API: its rules announce target-state changes (through this app's

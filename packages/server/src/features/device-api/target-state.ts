@@ -214,7 +214,7 @@ export async function loadTargetParts(db: Db, deviceId: number, shared: SharedPa
   return { device: d, fleet, services, deviceConfig, config, systemApps };
 }
 
-function directParts(db: Db): SharedParts {
+export function directParts(db: Db): SharedParts {
   return {
     fleetPart: (appId, target) => buildFleetPart(db, appId, target),
     systemApp: (appId, releaseId, host) => buildSystemApp(db, appId, releaseId, host),

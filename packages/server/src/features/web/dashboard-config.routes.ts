@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AnnouncementConfig, DashboardLinks } from '../../infra/app/context.js';
 
 export interface MapOptions {
   /** FLOTILLA_MAP_TILE_URL: a tile URL template; unset = no tiles. */
@@ -25,6 +26,8 @@ function billingSeller(app: FastifyInstance): { name: string; email: string | nu
   return seller ? { name: seller.name, email: seller.email ?? null, agreementUrl: seller.agreementUrl ?? null } : null;
 }
 
+const LINK_KEYS = ['gettingStartedUrl', 'featureRequestsUrl', 'forumsUrl', 'helpCenterUrl', 'statusPageUrl'] as const;
+
 /**
  * `GET /config/dashboard`: the server settings the dashboard needs before it can draw some
  * pages (today the map tile server). Unauthenticated and secret-free, like balena's `/config`,
@@ -33,8 +36,18 @@ function billingSeller(app: FastifyInstance): { name: string; email: string | nu
  */
 export async function dashboardConfigRoutes(
   app: FastifyInstance,
-  opts: { map?: MapOptions; docsUrl?: string | undefined; captchaSiteKey?: string | undefined; requireEmailVerification?: boolean | undefined; billing?: boolean | undefined },
+  opts: {
+    map?: MapOptions;
+    docsUrl?: string | undefined;
+    captchaSiteKey?: string | undefined;
+    requireEmailVerification?: boolean | undefined;
+    billing?: boolean | undefined;
+    links?: DashboardLinks | undefined;
+    announcement?: AnnouncementConfig | undefined;
+  },
 ): Promise<void> {
+  const links = opts.links ?? {};
+  const announcement = opts.announcement;
   const body = {
     mapTileUrl: opts.map?.tileUrl ?? null,
     mapAttribution: opts.map?.attribution ?? null,
@@ -53,6 +66,23 @@ export async function dashboardConfigRoutes(
     stripeJsUrl: stripeJsUrl(app) ?? null,
     // Who bills (the service agreement link, contact sales, the bank-debit terms' name).
     billingSeller: billingSeller(app),
+    // The header's help menu (issue 19, FLOTILLA_LINK_*): null = the entry is hidden. Docs is docsUrl.
+    links: {
+      gettingStartedUrl: links.gettingStartedUrl ?? null,
+      featureRequestsUrl: links.featureRequestsUrl ?? null,
+      forumsUrl: links.forumsUrl ?? null,
+      helpCenterUrl: links.helpCenterUrl ?? null,
+      statusPageUrl: links.statusPageUrl ?? null,
+    },
+    // The announcement banner (FLOTILLA_ANNOUNCEMENT_*); the dashboard shows it inside its window.
+    announcement: announcement
+      ? {
+          text: announcement.text,
+          from: announcement.from ? new Date(announcement.from).toISOString() : null,
+          until: announcement.until ? new Date(announcement.until).toISOString() : null,
+          url: announcement.url ?? null,
+        }
+      : null,
   };
   app.get(
     '/config/dashboard',
@@ -74,6 +104,14 @@ export async function dashboardConfigRoutes(
               billingSeller: {
                 type: ['object', 'null'],
                 properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, agreementUrl: { type: ['string', 'null'] } },
+              },
+              links: {
+                type: 'object',
+                properties: Object.fromEntries(LINK_KEYS.map((k) => [k, { type: ['string', 'null'] }])),
+              },
+              announcement: {
+                type: ['object', 'null'],
+                properties: { text: { type: 'string' }, from: { type: ['string', 'null'] }, until: { type: ['string', 'null'] }, url: { type: ['string', 'null'] } },
               },
             },
           },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Rules } from '../../infra/app/context.js';
 import { mapTileSource } from '../../infra/config/map-tiles.js';
 import { dashboardConfigRoutes, stripeJsUrl } from './dashboard-config.routes.js';
+import { statusRoutes } from './status.routes.js';
 import { webRoutes } from './web.routes.js';
 
 /** The dashboard's configuration and, when built, the dashboard itself. */
@@ -13,7 +14,10 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
     captchaSiteKey: config.accounts?.captcha?.siteKey,
     requireEmailVerification: config.accounts?.requireEmailVerification,
     billing: config.billing?.enabled === true,
+    links: config.links,
+    announcement: config.announcement,
   });
+  await app.register(statusRoutes, { feed: config.statusFeed });
   if (config.webDistDir) {
     const tiles = config.map?.tileUrl ? mapTileSource(config.map.tileUrl) : null;
     await app.register(webRoutes, {

@@ -16,7 +16,7 @@ import type { ContentCoding } from '../../infra/http/compression.js';
  * A variant older than its file is made again.
  */
 /** File types worth compressing. Images, fonts (woff2 is brotli inside) and archives are not. */
-export const COMPRESSIBLE_EXTENSIONS = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.xml', '.ico', '.webmanifest', '.wasm']);
+export const COMPRESSIBLE_EXTENSIONS = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.md', '.xml', '.ico', '.webmanifest', '.wasm']);
 
 const VARIANT_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
 

@@ -1,4 +1,5 @@
-import { extname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 import { cliCallbackUrl } from '@flotilla/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, negotiateEncoding, varyOnAcceptEncoding, type ContentCoding } from '../../infra/http/compression.js';
@@ -78,7 +79,16 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
+  // The bundled CHANGELOG.md (issue 19), read by the dashboard's changelog dialog.
+  '.md': 'text/markdown; charset=utf-8',
 };
+
+/**
+ * The build's time stamp (written by the dashboard build, issue 19): the dashboard polls it
+ * every 10 minutes and offers a reload when it changes. Read from disk at each request (a few
+ * bytes), so a build put in place under a running server is seen too.
+ */
+export const BUILD_TIME_FILE = 'buildtime.txt';
 
 // Paths that belong to the API: a non-browser GET of an unknown one gets a JSON 404, while a
 // browser navigation (Accept: text/html) still gets the dashboard, whose routes include
@@ -151,6 +161,11 @@ export async function webRoutes(
     roots ??= apiRootsOf(app.routeInventory.map((r) => r.url));
     if (!wantsHtml && roots.has(path.split('/')[1] ?? '')) {
       return reply.code(404).type('application/json').send(JSON.stringify(`Not found: GET ${path}`));
+    }
+    if (path === `/${BUILD_TIME_FILE}`) {
+      const stamp = await readFile(join(root, BUILD_TIME_FILE), 'utf8').catch(() => undefined);
+      if (stamp === undefined) return reply.code(404).type('text/plain').send('Not found');
+      return reply.header('Cache-Control', 'no-store').type(TYPES['.txt']!).send(stamp.trim().slice(0, 100));
     }
     const asset = extname(path) ? assets.get(path) : undefined;
     if (asset) {

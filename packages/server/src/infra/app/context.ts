@@ -76,6 +76,12 @@ export interface AppConfig {
   map?: { tileUrl?: string; attribution?: string } | undefined;
   /** The documentation the dashboard links to (FLOTILLA_DOCS_URL); default Flotilla's own guides at /docs/. */
   docsUrl?: string | undefined;
+  /** The header's help menu links (issue 19; main.ts: FLOTILLA_LINK_*); each one unset is hidden. */
+  links?: DashboardLinks | undefined;
+  /** The status-page feed proxied as GET /config/status (issue 19; FLOTILLA_STATUS_FEED_URL); unset = no indicator. */
+  statusFeed?: StatusFeedConfig | undefined;
+  /** The announcement banner (issue 19; FLOTILLA_ANNOUNCEMENT_*); unset = none. */
+  announcement?: AnnouncementConfig | undefined;
   /** Sign-up captcha and required e-mail verification (main.ts: FLOTILLA_CAPTCHA_*, FLOTILLA_REQUIRE_EMAIL_VERIFICATION). */
   accounts?: AccountConfig | undefined;
   /** Where SSH keys are imported from (main.ts: FLOTILLA_SSH_KEYS_URL); default GitHub, 10 s timeout. */
@@ -92,6 +98,34 @@ export interface AppConfig {
   logs?: DeviceLogsConfig | undefined;
   /** Billing (issue 18, docs/billing.md; main.ts: FLOTILLA_BILLING, FLOTILLA_PLANS_FILE, FLOTILLA_STRIPE_*). Default off. */
   billing?: BillingConfig | undefined;
+}
+
+/** The operator's own pages the help menu links to (http(s) URLs). */
+export interface DashboardLinks {
+  gettingStartedUrl?: string | undefined;
+  featureRequestsUrl?: string | undefined;
+  forumsUrl?: string | undefined;
+  helpCenterUrl?: string | undefined;
+  statusPageUrl?: string | undefined;
+}
+
+/** A Statuspage-compatible summary feed (e.g. https://status.example.com/api/v2/summary.json). */
+export interface StatusFeedConfig {
+  url: string;
+  /** Per-fetch timeout (default 5 s; tests shorten it). */
+  timeoutMs?: number | undefined;
+  /** How long one answer is reused (default 30 s). */
+  cacheMs?: number | undefined;
+  /** A larger answer is not a summary: the status is unknown (default 256 KiB). */
+  maxBytes?: number | undefined;
+}
+
+/** An announcement shown from `from` until `until` (ISO instants; either may be open). */
+export interface AnnouncementConfig {
+  text: string;
+  from?: string | undefined;
+  until?: string | undefined;
+  url?: string | undefined;
 }
 
 /**

@@ -37,6 +37,13 @@ const optionalUrl = (protocols: string[]) =>
     .refine((v) => protocols.some((p) => v.startsWith(p)), `must start with ${protocols.join(' or ')}`)
     .optional();
 
+/** An instant such as 2026-12-01T09:00:00Z (a date alone is midnight UTC). */
+const isoInstant = z
+  .string()
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or date-time such as 2026-12-01T09:00:00Z')
+  .optional();
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -98,6 +105,22 @@ const schema = z
       .max(500)
       .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, 'must be an http(s) URL or a path such as /docs/')
       .optional(),
+    // The header's help menu (spec 3 §2 Support): links to the operator's own pages, each
+    // hidden while unset (issue 19). Opened in a new tab.
+    FLOTILLA_LINK_GETTING_STARTED: optionalUrl(['http://', 'https://']),
+    FLOTILLA_LINK_FEATURE_REQUESTS: optionalUrl(['http://', 'https://']),
+    FLOTILLA_LINK_FORUMS: optionalUrl(['http://', 'https://']),
+    FLOTILLA_LINK_HELP_CENTER: optionalUrl(['http://', 'https://']),
+    FLOTILLA_LINK_STATUS_PAGE: optionalUrl(['http://', 'https://']),
+    // A Statuspage-compatible summary (…/api/v2/summary.json) the server proxies as GET
+    // /config/status for the header's status indicator; unset = no indicator.
+    FLOTILLA_STATUS_FEED_URL: optionalUrl(['http://', 'https://']),
+    // An announcement banner (spec 3 §4 Other banners): its text, shown from FROM until UNTIL
+    // (ISO 8601 instants, each optional), with an optional "Learn more" link.
+    FLOTILLA_ANNOUNCEMENT_TEXT: z.string().max(500).optional(),
+    FLOTILLA_ANNOUNCEMENT_FROM: isoInstant,
+    FLOTILLA_ANNOUNCEMENT_UNTIL: isoInstant,
+    FLOTILLA_ANNOUNCEMENT_URL: optionalUrl(['http://', 'https://']),
     // Sign-up captcha (spec 1 §5): a reCAPTCHA-compatible verifier. Without a secret a dummy
     // response passes; the site key is handed to the dashboard (GET /config/dashboard).
     FLOTILLA_CAPTCHA_SECRET: z.string().min(1).max(500).optional(),
@@ -153,6 +176,10 @@ const schema = z
   .refine((c) => c.FLOTILLA_STRIPE_WEBHOOK_SECRET === undefined || c.FLOTILLA_STRIPE_SECRET_KEY !== undefined, {
     message: 'a Stripe webhook secret needs the Stripe keys (FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY)',
     path: ['FLOTILLA_STRIPE_WEBHOOK_SECRET'],
+  })
+  .refine((c) => c.FLOTILLA_ANNOUNCEMENT_FROM === undefined || c.FLOTILLA_ANNOUNCEMENT_UNTIL === undefined || Date.parse(c.FLOTILLA_ANNOUNCEMENT_FROM) < Date.parse(c.FLOTILLA_ANNOUNCEMENT_UNTIL), {
+    message: 'must be later than FLOTILLA_ANNOUNCEMENT_FROM',
+    path: ['FLOTILLA_ANNOUNCEMENT_UNTIL'],
   })
   .transform((c) => ({
     ...c,

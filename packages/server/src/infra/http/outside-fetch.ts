@@ -33,11 +33,27 @@ async function fetchWithinOrigin(url: string, signal: AbortSignal, accept: strin
   }
 }
 
+/** The body, read only up to `maxBytes` (an answer without a length is not read to its end). */
 async function readLimited(res: Response, maxBytes: number): Promise<string | null> {
   const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return null;
-  const body = Buffer.from(await res.arrayBuffer());
-  return body.length > maxBytes ? null : body.toString('utf8');
+  if (declared > maxBytes || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    return declared > maxBytes ? null : '';
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -4,6 +4,7 @@ import { Outlet } from 'react-router';
 import { useSession } from '../../lib/get-session';
 import { useSessionClaims } from '../../lib/get-session-claims';
 import { isPlatformAdministrator, isProviderStaff } from '../../lib/session-claims';
+import { PlatformNewsBanners } from '../../features/platform-news';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { StaffBanners } from './staff-banners';
@@ -36,6 +37,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
           isPlatformAdministrator={isPlatformAdministrator(claims)}
           isLoginAs={claims?.actedBy != null}
         />
+        <PlatformNewsBanners userId={user?.id} />
         {children ?? <Outlet />}
       </Box>
     </Box>

@@ -1,6 +1,7 @@
 import { AppBar, Box, Link, Toolbar } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { HeaderStatusIndicator, HelpMenuButton } from '../../features/platform-news';
 import { useAppearance } from '../../features/preferences/api/get-apps-enabled';
 import { UserMenu } from './user-menu';
 import { paths } from '../../lib/paths';
@@ -25,6 +26,8 @@ export function Header({ username }: { username: string }) {
           {t('app.name')}
         </Link>
         <Box sx={{ flexGrow: 1 }} />
+        <HeaderStatusIndicator />
+        <HelpMenuButton />
         <UserMenu username={username} />
       </Toolbar>
     </AppBar>

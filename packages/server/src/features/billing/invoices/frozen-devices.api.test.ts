@@ -78,6 +78,10 @@ describe('device.is_frozen', () => {
     expect(all).toHaveLength(FREE_DEVICE_ALLOWANCE + 1);
     // Frozen: no new release, it keeps the one it runs.
     expect(await targetCommits()).toEqual([r1.commit]);
+    // "What does this device get?" says the same as its target state (one builder).
+    const effective = await t.app.inject({ method: 'GET', url: `/device/${device.uuid}/effective-variables`, headers: bearer(owner.token) });
+    expect(effective.statusCode, effective.body).toBe(200);
+    expect(effective.json<{ release: { commit: string } | null }>().release?.commit).toBe(r1.commit);
   });
 
   it('refuses actions on a device frozen by the free allowance (402, the frozen-devices wording); its unfrozen neighbours get the usual answers', async () => {

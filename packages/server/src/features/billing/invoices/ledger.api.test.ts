@@ -298,12 +298,32 @@ describe('the usage ledger and the period close', () => {
     expect(usage.currentUsage['device:legacy-v1']).toBe(2);
     expect(usage.peakUsage['device:legacy-v1']).toBe(3);
     // Prototype: 25 microservices devices included, legacy 200 ¢ each; one administrator seat included, developers 4900 ¢.
-    expect(usage.overage).toMatchObject({ 'device:legacy-v1': 3, 'device:microservices-v1': 0, 'member:administrator': 0, 'member:developer': 1, 'member:observer': 1 });
+    expect(usage.overage).toMatchObject({ 'device:legacy-v1': 3, 'device:microservices-v1': 0, 'member:administrator': 0, 'member:developer': 1, 'member:observer': 0, 'member:member': 0 });
     expect(usage.charges).toMatchObject({ 'device:legacy-v1': 600, 'device:microservices-v1': 0, 'member:developer': 4900, 'member:observer': 0 });
     expect(usage.creditConsumption).toEqual({});
+    // The deactivated device is not counted (the plan's charges and limits count the same way).
+    expect(usage.currentUsage['device:microservices-v1']).toBe(1);
     // Another organization's usage is not the caller's to read.
     const sdk = await sdkAs(usageOwner.token);
     await expect(sdk.request.send({ method: 'GET', url: `/billing/v1/account/${other.orgId}/usage`, baseUrl: apiUrl })).rejects.toThrow('Organization not found');
+  });
+
+  it('counts an administrator without a recorded seat role as an administrator, and observers and members never as overage', async () => {
+    await db.query(`UPDATE organization_membership SET effective_seat_role = NULL WHERE "user" = $1 AND is_member_of__organization = $2`, [usageOwner.userId, usageOwner.orgId]);
+    try {
+      const usage = await usageOf(usageOwner.orgId);
+      expect(usage.currentUsage).toMatchObject({ 'member:administrator': 1, 'member:member': 1, 'member:observer': 1 });
+      expect(usage.overage).toMatchObject({ 'member:administrator': 0, 'member:member': 0, 'member:observer': 0 });
+      // The plan's own answer counts the same seats: no charge line for free seats, the owner's seat included.
+      const sdk = await sdkAs(usageOwner.token);
+      const plan = await sdk.models.billing.getPlan(usageOwner.orgId);
+      const lines = Object.fromEntries((plan.addonPlan?.addOns ?? []).map((c) => [c.code, Number(c.quantity)]));
+      expect(lines['member:administrator'] ?? 0).toBe(0);
+      expect(lines['member:member'] ?? 0).toBe(0);
+      expect(lines['member:observer'] ?? 0).toBe(0);
+    } finally {
+      await db.query(`UPDATE organization_membership SET effective_seat_role = 'administrator' WHERE "user" = $1 AND is_member_of__organization = $2`, [usageOwner.userId, usageOwner.orgId]);
+    }
   });
 
   it('closes an ended period with one invoice (usage in arrears, the plan in advance), charged through the manual provider (open), mailed, and only once', async () => {

@@ -10,6 +10,7 @@ import { StripeStandIn, type StripeEventBody } from '../../../../test/support/st
 import { availableCredits } from '../credits/index.js';
 import { recomputePastDue } from '../invoices/past-due.js';
 import { CHARGE_NOT_RECORDED_MESSAGE } from '../plans/plan-change.js';
+import { pruneStripeWebhookEvents } from './index.js';
 import { WEBHOOK_MESSAGES, WEBHOOK_PATH } from './stripe-webhook.js';
 
 /*
@@ -319,6 +320,21 @@ describe('webhooks: what is refused', () => {
     expect(await billingState()).toBe(before);
     const outcomes = await t.db.query<{ outcome: string }>('SELECT outcome FROM stripe_webhook_event WHERE id = ANY($1) ORDER BY outcome', [[unknown.id, stray.id]]);
     expect(outcomes.rows.map((r) => r.outcome)).toEqual(['ignored: no invoice charged by pi_not_ours', 'ignored: not an event this server handles']);
+  });
+
+  it('forgets event ids after 30 days (the daily prune job); a newer id is kept, so its replay is still caught', async () => {
+    const old = stripe.event('customer.subscription.updated', { id: 'sub_old' });
+    const recent = stripe.event('customer.subscription.updated', { id: 'sub_recent' });
+    expect((await send(old)).status).toBe(200);
+    expect((await send(recent)).status).toBe(200);
+    await t.db.query(`UPDATE stripe_webhook_event SET received_at = now() - interval '31 days' WHERE id = $1`, [old.id]);
+    expect(app.billingJobs.map((j) => j.name)).toContain('billing.stripe-webhook-events.prune');
+    expect(await pruneStripeWebhookEvents(app.context)).toBeGreaterThanOrEqual(1);
+    const left = await t.db.query<{ id: string }>('SELECT id FROM stripe_webhook_event WHERE id = ANY($1)', [[old.id, recent.id]]);
+    expect(left.rows.map((r) => r.id)).toEqual([recent.id]);
+    const before = await billingState();
+    expect(await send(recent)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(await billingState()).toBe(before);
   });
 
   it('an oversized body is refused with 413 before it is read', async () => {

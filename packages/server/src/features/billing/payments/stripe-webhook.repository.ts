@@ -8,6 +8,18 @@ export async function insertWebhookEvent(db: Db, id: string, type: string): Prom
   return rows.length > 0;
 }
 
+/**
+ * How long a received event's id is kept. Stripe retries a delivery for up to 3 days and a
+ * signature is accepted for 5 minutes, so an id older than this can never come back.
+ */
+export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
+
+/** Forgets events received before `before` (the daily prune job); how many were removed. */
+export async function pruneWebhookEvents(db: Db, before: Date): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM stripe_webhook_event WHERE received_at < $1', [before]);
+  return rowCount ?? 0;
+}
+
 export async function setWebhookEventOutcome(db: Db, id: string, outcome: string): Promise<void> {
   await db.query('UPDATE stripe_webhook_event SET outcome = $2 WHERE id = $1', [id, outcome.slice(0, 2000)]);
 }

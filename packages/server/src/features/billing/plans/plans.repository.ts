@@ -181,12 +181,20 @@ export async function endSubscription(db: Db, id: number, now: Date): Promise<vo
   await db.query('UPDATE subscription SET is_active = false, ends_on__date = $2 WHERE id = $1', [id, now]);
 }
 
+/*
+ * THE counting rules of billing: the plan's charges, its limits, the usage ledger and the
+ * plan-change proposal all count through these functions (docs/decisions.md "What a plan
+ * includes"): a device counts while it is active (a deactivated device is not billed), a
+ * membership counts at its effective seat role, and an administrator without one at
+ * `administrator`, anyone else without one at `member`.
+ */
+
 /** Devices of the organization by billing class (docs/billing.md: legacy application types bill as legacy-v1). */
 export async function countDevicesByClass(db: Db, orgId: number): Promise<Partial<Record<DeviceClass, number>>> {
   const { rows } = await db.query<{ class: DeviceClass; n: number }>(
     `SELECT CASE WHEN COALESCE(t.is_legacy, false) THEN 'legacy-v1' ELSE 'microservices-v1' END AS class, count(*)::int AS n
        FROM device d JOIN application a ON a.id = d.belongs_to__application LEFT JOIN application_type t ON t.id = a.application_type
-      WHERE a.organization = $1 GROUP BY 1`,
+      WHERE a.organization = $1 AND d.is_active GROUP BY 1`,
     [orgId],
   );
   return Object.fromEntries(rows.map((r) => [r.class, r.n]));
@@ -203,7 +211,7 @@ export async function countDevicesOutside(db: Db, ids: readonly number[], orgId:
 
 export async function countDevices(db: Db, orgId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM device d JOIN application a ON a.id = d.belongs_to__application WHERE a.organization = $1',
+    'SELECT count(*)::int AS n FROM device d JOIN application a ON a.id = d.belongs_to__application WHERE a.organization = $1 AND d.is_active',
     [orgId],
   );
   return rows[0]?.n ?? 0;

@@ -1,5 +1,6 @@
 import { DEVICE_CLASSES, SEAT_ROLES, deviceFeature, seatFeature } from '@flotilla/model';
 import type { Db } from '../../../infra/db/db.js';
+import { countDevicesByClass, countSeatsByRole } from '../plans/plans.repository.js';
 import type { ActiveSubscription } from './period.js';
 
 /** The organization's active subscription with its plan (undefined: none yet). */
@@ -21,34 +22,16 @@ export async function selectSubscribedOrganizations(db: Db): Promise<number[]> {
 }
 
 /**
- * What the organization uses now, by resource: its active devices by billing class (a fleet
- * of a legacy application type bills as `legacy-v1`, others as `microservices-v1`) and its
- * members by effective seat role (none recorded: `member`). Every class and role is present.
+ * What the organization uses now, by resource: devices by billing class and members by seat
+ * role, counted by the plans part's rules (one rule for charges, limits and the ledger).
+ * Every class and role is present.
  */
 export async function countUsage(db: Db, organization: number): Promise<Record<string, number>> {
   const usage: Record<string, number> = {};
-  for (const c of DEVICE_CLASSES) usage[deviceFeature(c)] = 0;
-  for (const r of SEAT_ROLES) usage[seatFeature(r)] = 0;
-  const devices = await db.query<{ legacy: boolean; n: string }>(
-    `SELECT COALESCE(t.is_legacy, false) AS legacy, count(*) AS n
-       FROM device d JOIN application a ON a.id = d.belongs_to__application
-       LEFT JOIN application_type t ON t.id = a.application_type
-      WHERE a.organization = $1 AND d.is_active
-      GROUP BY 1`,
-    [organization],
-  );
-  for (const r of devices.rows) {
-    const key = deviceFeature(r.legacy ? 'legacy-v1' : 'microservices-v1');
-    usage[key] = (usage[key] ?? 0) + Number(r.n);
-  }
-  const seats = await db.query<{ role: string | null; n: string }>(
-    `SELECT effective_seat_role AS role, count(*) AS n FROM organization_membership WHERE is_member_of__organization = $1 GROUP BY 1`,
-    [organization],
-  );
-  for (const r of seats.rows) {
-    const role = r.role !== null && (SEAT_ROLES as readonly string[]).includes(r.role) ? r.role : 'member';
-    usage[`member:${role}`] = (usage[`member:${role}`] ?? 0) + Number(r.n);
-  }
+  const devices = await countDevicesByClass(db, organization);
+  const seats = await countSeatsByRole(db, organization);
+  for (const c of DEVICE_CLASSES) usage[deviceFeature(c)] = devices[c] ?? 0;
+  for (const r of SEAT_ROLES) usage[seatFeature(r)] = seats[r] ?? 0;
   return usage;
 }
 
