@@ -1,12 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from '../../lib/i18n';
-import { SESSION_SERVER_CHECK_MIN_INTERVAL_MS } from '../../lib/connectivity/constants';
 import { SessionWatch } from '../../lib/connectivity/session-watch';
-import { isSessionError } from '../../lib/errors';
 import { sessionQueryKey, type SessionUser } from '../../lib/get-session';
-import { sdk } from '../../lib/sdk';
 import { endSession } from './session-end';
-import './i18n-later';
+import './i18n';
 
 /** Where balena-sdk keeps the session token in a browser (balena-auth's `token` key). */
 const TOKEN_STORAGE_KEY = 'balena-token';
@@ -17,8 +14,7 @@ const TOKEN_STORAGE_KEY = 'balena-token';
  * Signed out elsewhere or expired: this tab signs out. Another user signed in: the page reloads
  * as that user. Signed in elsewhere while this tab shows the login page: the session is read
  * again. None of this asks the server; a session revoked on the server (password changed,
- * other sessions logged out) ends with the next request's 401, and a tab that comes back into
- * view asks `whoami` once, at most once a minute (docs/decisions.md). Returns the stop.
+ * other sessions logged out) ends with the next request's 401 (docs/decisions.md). Returns the stop.
  */
 export function startSessionWatch(queryClient: QueryClient): () => void {
   const signedInUser = () => queryClient.getQueryData<SessionUser | null>(sessionQueryKey)?.id ?? null;
@@ -26,7 +22,7 @@ export function startSessionWatch(queryClient: QueryClient): () => void {
     readToken: () => localStorage.getItem(TOKEN_STORAGE_KEY),
     signedInUser,
     onChange: (change) => {
-      if (change.kind === 'signed-out') void endSession(queryClient, i18next.t('platformLater.signed_out_elsewhere'));
+      if (change.kind === 'signed-out') void endSession(queryClient, i18next.t('platform.signed_out_elsewhere'));
       else if (change.kind === 'expired') void endSession(queryClient, i18next.t('errors.token_expired'));
       else if (change.kind === 'user-changed') window.location.reload();
       else void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
@@ -36,20 +32,9 @@ export function startSessionWatch(queryClient: QueryClient): () => void {
   const onStorage = (event: StorageEvent) => {
     if (event.key === null || event.key === TOKEN_STORAGE_KEY) watch.check(true);
   };
-  let lastServerCheck = Date.now();
-  const onVisible = () => {
-    if (document.visibilityState !== 'visible' || signedInUser() === null) return;
-    if (Date.now() - lastServerCheck < SESSION_SERVER_CHECK_MIN_INTERVAL_MS) return;
-    lastServerCheck = Date.now();
-    sdk.request.send({ method: 'GET', baseUrl: window.location.origin, url: '/actor/v1/whoami' }).catch((err: unknown) => {
-      if (isSessionError(err)) void endSession(queryClient, (err as { body: string }).body);
-    });
-  };
   window.addEventListener('storage', onStorage);
-  document.addEventListener('visibilitychange', onVisible);
   return () => {
     watch.stop();
     window.removeEventListener('storage', onStorage);
-    document.removeEventListener('visibilitychange', onVisible);
   };
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConnectivityMonitor, probeRetryDelay, showsApiUnreachable } from './connectivity-monitor';
+import { showsApiUnreachable } from '../errors';
+import { ConnectivityMonitor, probeRetryDelay } from './connectivity-monitor';
 
 /** A probe whose answer the test sets; it counts its calls. */
 function fakeProbe() {

@@ -137,26 +137,3 @@ export function pingProbe(origin: string, timeoutMs = PING_TIMEOUT_MS): Probe {
     }
   };
 }
-
-/** The shape of what balena-request rejects with (its errors and fetch's). */
-interface RequestFailure {
-  statusCode?: unknown;
-  code?: unknown;
-  name?: unknown;
-  message?: unknown;
-}
-
-/**
- * A failed request that shows the API unreachable: no answer at all (fetch's network error,
- * balena-request's 'network timeout') or a gateway's 502/503/504. Errors the SDK raises before
- * sending (not logged in, expired token) and a caller's own abort are not.
- */
-export function showsApiUnreachable(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const { statusCode, code, name, message } = err as RequestFailure;
-  if (typeof statusCode === 'number') return statusCode === 502 || statusCode === 503 || statusCode === 504;
-  if (typeof code === 'string' && code.startsWith('Balena')) return false;
-  if (name === 'AbortError') return false;
-  if (name === 'TypeError' || name === 'TimeoutError') return true;
-  return typeof message === 'string' && /network|failed to fetch|load failed/i.test(message);
-}

@@ -30,5 +30,3 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /** The stored session token is compared this often (spec 3 §9 "Session check interval is 1 s"). */
 export const SESSION_CHECK_INTERVAL_MS = 1_000;
-/** A tab coming back into view asks the server about its session at most this often. */
-export const SESSION_SERVER_CHECK_MIN_INTERVAL_MS = 60_000;

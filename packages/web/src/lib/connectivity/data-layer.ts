@@ -1,6 +1,6 @@
 import { onlineManager } from '@tanstack/react-query';
+import { showsApiUnreachable } from '../errors';
 import type { ConnectivityMonitor } from './connectivity-monitor';
-import { showsApiUnreachable } from './connectivity-monitor';
 import { RATE_LIMIT_RETRY_MAX_WAIT_MS } from './constants';
 import { retryAfterSeconds, shouldRetryRateLimited, type RateLimitNotice } from './rate-limit';
 
