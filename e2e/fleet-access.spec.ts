@@ -173,12 +173,17 @@ test('an organization administrator manages fleet members, invites and team acce
   // The duplicate invite is a 400 the page reports as a toast.
   expect(problems.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
 
-  // Provider staff without a role on the fleet see whether support access was granted.
+  // A platform administrator without a role on the fleet (they read everything, issue 19) is
+  // told whether support access was granted and that the read is recorded.
   const staffContext = await browser.newContext();
   const staffPage = await staffContext.newPage();
   await signIn(staffPage, PLATFORM_ADMIN.username, PLATFORM_ADMIN.password);
   await staffPage.goto(`/fleets/${fleetId}`);
-  await expect(staffPage.getByRole('alert').filter({ hasText: 'Support access to this fleet has not been granted. You are viewing it as provider staff.' })).toBeVisible();
+  await expect(
+    staffPage.getByRole('alert').filter({
+      hasText: "Support access to this fleet has not been granted. You are viewing it as a platform administrator; your reads are recorded in the organization's staff access log.",
+    }),
+  ).toBeVisible();
   const until = new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString();
   await apiAs(request, admin, 'PATCH', `/v7/application(${fleetId})`, { is_accessible_by_support_until__date: until });
   await staffPage.reload();

@@ -44,6 +44,7 @@ export * from './variables/effective.js';
 export * from './variables/limits.js';
 export * from './invitation/invitation.resource.js';
 export * from './mail/mail.resource.js';
+export * from './audit/audit-event.resource.js';
 export * from './oauth/oauth.resource.js';
 export * from './ssh-keys/user-keys.resource.js';
 export * from './ssh-keys/ssh-keys.js';

@@ -24,6 +24,7 @@ import { oauth_application, oauth_application_authorization } from './oauth/oaut
 import { terminal_session } from './terminal/terminal-session.resource.js';
 import { feature, plan, plan_addon, plan_feature, subscription } from './billing/billing.resource.js';
 import { credit_bundle, organization_credit_notification } from './billing/credits.resource.js';
+import { audit_event } from './audit/audit-event.resource.js';
 
 const all = [
   actor,
@@ -78,6 +79,7 @@ const all = [
   subscription,
   credit_bundle,
   organization_credit_notification,
+  audit_event,
 ] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

@@ -48,6 +48,7 @@ import * as referenceData from './features/reference-data/index.js';
 import * as provisioning from './features/provisioning/index.js';
 import * as agentReleases from './features/agent-releases/index.js';
 import * as billing from './features/billing/index.js';
+import * as staffAudit from './features/staff-audit/index.js';
 import * as docs from './features/docs/index.js';
 import * as web from './features/web/index.js';
 
@@ -89,6 +90,7 @@ const FEATURES: readonly Feature[] = [
   provisioning,
   agentReleases,
   billing,
+  staffAudit,
 ];
 
 /** Features after the data API (the dashboard answers what no API route does). */

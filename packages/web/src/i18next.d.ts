@@ -29,6 +29,7 @@ import type adminInvoicesEn from './features/admin/locales/invoices.en.json';
 import type adminCreditsEn from './features/admin/locales/credits.en.json';
 import type billingEn from './features/billing/locales/en.json';
 import type creditsEn from './features/credits/locales/en.json';
+import type staffAccessEn from './features/staff-access/locales/en.json';
 import type billingBannersEn from './features/billing-banners/locales/en.json';
 import type platformNewsEn from './features/platform-news/locales/en.json';
 import type platformEn from './app/platform/locales/en.json';
@@ -37,6 +38,6 @@ import type platformLaterEn from './app/platform/locales/later.en.json';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn & typeof devicesOsEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } & { variablesConfig: typeof variablesConfigEn; variablesEffective: typeof variablesEffectiveEn; variablesHistory: typeof variablesHistoryEn } & { admin: typeof adminOsEn } & { admin: typeof adminBillingEn } & { admin: typeof adminInvoicesEn } & { admin: typeof adminCreditsEn } & { billing: typeof billingEn } & { credits: typeof creditsEn; billing_banners: typeof billingBannersEn } & { platform_news: typeof platformNewsEn } & { platform: typeof platformEn; platformLater: typeof platformLaterEn } };
+    resources: { translation: typeof en & { releases: typeof releasesEn; devices: typeof devicesEn & typeof devicesLocationEn & typeof devicesSummaryEn & typeof devicesOsEn; preferences: typeof preferencesEn; twoFactor: typeof twoFactorEn; account: typeof accountEn; verifyEmail: typeof verifyEmailEn; passwordReset: typeof passwordResetEn; signupProfile: typeof signupProfileEn; signup: typeof signupEn; reverify: typeof reverifyEn; add_device: typeof addDeviceEn; diagnostics: typeof diagnosticsEn; deviceActions: typeof deviceActionsEn } & { deviceLogs: typeof deviceLogsEn } & { staging: typeof stagingEn; variables: typeof variablesEn } & { variablesConfig: typeof variablesConfigEn; variablesEffective: typeof variablesEffectiveEn; variablesHistory: typeof variablesHistoryEn } & { admin: typeof adminOsEn } & { admin: typeof adminBillingEn } & { admin: typeof adminInvoicesEn } & { admin: typeof adminCreditsEn } & { billing: typeof billingEn } & { credits: typeof creditsEn; billing_banners: typeof billingBannersEn } & { platform_news: typeof platformNewsEn } & { staff_access: typeof staffAccessEn } & { platform: typeof platformEn; platformLater: typeof platformLaterEn } };
   }
 }

@@ -4,10 +4,12 @@ import { fleetRoleAtLeast, inOrganization, isOrgAdmin, isOrgMember, onFleet, sha
 import type { DeviceOperation } from '../types.js';
 import type { FleetRole } from './fleet.js';
 import { DEVICE_OPERATIONS, deviceOperationRole } from './fleet-permissions.js';
+import { SUPPORT_GRANTED_READS, supportAgentReads } from './support.js';
 
 export * from './fleet.js';
 export { fleetRoleAtLeast } from './filters.js';
 export * from './fleet-permissions.js';
+export * from './support.js';
 
 /**
  * Roles as data. Each role maps to a permission set; conditions are OData filters over the
@@ -61,12 +63,6 @@ const DEVICE_KEY_OF_READABLE_DEVICE = through('', 'is_of__actor', 'ak', (ak) =>
 
 /** The fleet at `at` owns the calling device. */
 const OWNS_ME = (at: string) => through(at, 'owns__device', 'od', (od) => `${od}${ME}`);
-
-/**
- * Resources only a platform administrator may read: the mail outbox holds invitation and
- * password-reset links, which would let support staff act as the recipients.
- */
-const PLATFORM_ADMINISTRATOR_ONLY = new Set(['email_outbox']);
 
 /**
  * The public host OS and supervisor catalogue (issue 17): releases of public host-OS fleets
@@ -142,6 +138,10 @@ export const ROLES = {
     `resin.credit_bundle.read?${orgAdminOf('belongs_to__organization')}`,
     `resin.credit_bundle.create?${orgAdminOf('belongs_to__organization')}`,
     ...(['read', 'create', 'update', 'delete'] as const).map((verb) => `resin.organization_credit_notification.${verb}?${orgAdminOf('organization')}`),
+
+    // The organization's audit trail (issue 19 item 2: what provider staff read): its
+    // administrators only; only the server writes it (features/staff-audit).
+    `resin.audit_event.read?${orgAdminOf('organization')}`,
 
     `resin.organization_membership.read?${orgMemberOf('is_member_of__organization')}`,
     `resin.organization_membership.create?${orgAdminOf('is_member_of__organization')}`,
@@ -316,12 +316,17 @@ export const ROLES = {
   ],
 
   /**
-   * Provider support staff: read access (write access comes with granted support access),
-   * users' private fields included (support answers by email).
+   * Provider support staff (issue 19 item 2, roles/support.ts): customer fleet data only
+   * under a support-access grant that has not expired (the fleet's or the device's), the
+   * organizations' structure always (organizations, users with their private fields —
+   * support answers by email —, memberships, teams, billing references). No writes: the
+   * customer, or a platform administrator logged in as them, acts. Under a grant, a device's
+   * diagnostics (spec 2 §6: support agents diagnose).
    */
   support_agent: [
-    ...Object.keys(model).filter((r) => !PLATFORM_ADMINISTRATOR_ONLY.has(r)).map((r) => `resin.${r}.read`),
+    ...supportAgentReads(Object.keys(model)),
     'resin.user.read-private',
+    `resin.device.access_diagnostics?${SUPPORT_GRANTED_READS.device}`,
     'support.home',
   ],
 } satisfies Record<string, string[]>;

@@ -191,6 +191,22 @@ async function insertTerminalSession(w: World): Promise<number> {
   });
 }
 
+/** A staff read in the world organization's audit trail (issue 19; written by the server only). */
+function insertAuditEvent(w: World): Promise<number> {
+  return insert(w.db, 'audit_event', {
+    organization: w.orgId,
+    kind: 'staff_read',
+    performed_as_username: 'matrix',
+    performed_by_username: 'matrix',
+    staff_role: 'support_agent',
+    method: 'GET',
+    route: '/v7/device',
+    resource: 'device',
+    request: '/v7/device',
+    request_id: `r${uid()}`,
+  });
+}
+
 /** A history row of a variable of the world fleet (written by the server only). */
 function insertVariableChange(w: World): Promise<number> {
   return insert(w.db, 'variable_change', {
@@ -594,6 +610,13 @@ export const FIXTURES: Record<string, Fixture> = {
       return { organization: w.orgId, owns_credit_notification_for__feature: credits, is_sent_when_below__threshold: 4 };
     },
     update: { field: 'is_sent_when_below__threshold', value: (_w, current) => Number(current) + 1 },
+  },
+  // The audit trail of staff reads (issue 19): read by the organization's administrators;
+  // nobody writes it through the data API (features/staff-audit does).
+  audit_event: {
+    sample: insertAuditEvent,
+    fresh: insertAuditEvent,
+    body: async (w) => ({ organization: w.orgId, kind: 'staff_read', performed_as_username: 'x', performed_by_username: 'x', method: 'GET', route: '/v7/device', request: '/v7/device', request_id: 'r' }),
   },
 };
 

@@ -130,6 +130,10 @@ export const router = createBrowserRouter([
                 path: 'orgs/:orgId/credits',
                 lazy: async () => ({ Component: (await loadChunk(() => import('./routes/organization-credits'))).OrganizationCreditsRoute }),
               },
+              {
+                path: 'orgs/:orgId/staff-access',
+                lazy: async () => ({ Component: (await loadChunk(() => import('./routes/organization-staff-access'))).OrganizationStaffAccessRoute }),
+              },
               { path: 'support', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/support'))).SupportRoute }) },
               {
                 path: 'orgs/:orgId/members',

@@ -39,7 +39,7 @@ export const paths = {
     `/${classSegment(appClass)}/${seg(fleetId)}/releases/${seg(releaseId)}${sub(tab)}`,
   device: (uuid: string, tab?: 'settings' | 'location' | 'envvars' | 'config') => `/devices/${seg(uuid)}${sub(tab)}`,
   organizations: () => '/orgs',
-  organization: (orgId: Id, page?: 'members' | 'teams' | 'billing' | 'credits' | 'fleets' | 'apps' | 'blocks') => `/orgs/${seg(orgId)}${sub(page)}`,
+  organization: (orgId: Id, page?: 'members' | 'teams' | 'billing' | 'credits' | 'fleets' | 'apps' | 'blocks' | 'staff-access') => `/orgs/${seg(orgId)}${sub(page)}`,
   organizationMember: (orgId: Id, memberId: Id, tab?: string) => `/orgs/${seg(orgId)}/members/${seg(memberId)}${sub(tab)}`,
   organizationTeam: (orgId: Id, teamId: Id, tab?: string) => `/orgs/${seg(orgId)}/teams/${seg(teamId)}${sub(tab)}`,
   preferences: (tab?: string) => `/preferences${sub(tab === 'details' ? undefined : tab)}`,

@@ -2,9 +2,10 @@ import type { DeviceOperation } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 import { UnauthorizedError } from '../errors.js';
 import type { DataContext } from './permissions.js';
-import { compileAffectedIds } from './query.js';
+import { compileAffectedIds, compileReadIds } from './query.js';
 import { paramsFor, runStatement } from './sql.js';
 import { parseUrl } from './url.js';
+import { resourceInfo } from './resources.js';
 
 /**
  * The ids of the rows a data-API URL (`/device?$filter=…`) selects on which the caller may
@@ -40,4 +41,19 @@ export async function odataPermittedIds(db: Db, ctx: DataContext, url: string, o
   }
   const { rows } = await runStatement<{ id: number }>(db, stmt, paramsFor(stmt, ctx.actorId));
   return rows.map((r) => r.id);
+}
+
+/**
+ * The ids of the rows a GET of `url` reads at its top level for the caller (the page it was
+ * answered, or up to a page's maximum for `/$count`): what an audit trail records.
+ */
+export async function odataReadIds(db: Db, ctx: DataContext, url: string): Promise<number[]> {
+  const stmt = compileReadIds(parseUrl(url), ctx.permissions);
+  const { rows } = await runStatement<{ id: number }>(db, stmt, paramsFor(stmt, ctx.actorId));
+  return rows.map((r) => r.id);
+}
+
+/** The resource a data-API URL is about, by its model name (synonyms resolved). */
+export function odataResourceOf(url: string): string {
+  return resourceInfo(parseUrl(url).tree.resource as string).name;
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FieldDef, FieldOf, FieldValue, ResourceName } from '@flotilla/model';
 import type { Db } from '../db/db.js';
 import type { ConstraintMessages } from './db-errors.js';
@@ -82,6 +83,13 @@ export interface Hook<App = unknown, R extends ResourceName = ResourceName, M ex
 
 const NONE: readonly never[] = [];
 
+/**
+ * Told of every successful GET through the data API's HTTP route (RuleRegistry
+ * .registerReadObserver), before the answer is sent: an audit trail records who read what.
+ * `url` is relative to the API root as sent; `request` is the HTTP request (its actor, id).
+ */
+export type ReadObserver = (args: { request: FastifyRequest; db: Db; ctx: DataContext; url: string; prefix: string }) => Promise<void>;
+
 /** A rule on every write (RuleRegistry.registerWriteGuard). */
 export type WriteGuard<App = unknown> = (args: HookArgs<App>) => void | Promise<void>;
 
@@ -98,6 +106,7 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
   private readonly constraintMessages = new Map<string, string>();
   private readonly referenceMessages = new Map<string, string>();
   private readonly guards: WriteGuard<App>[] = [];
+  private readonly readers: ReadObserver[] = [];
 
   /**
    * A rule every write through the data API passes, whatever its resource (a frozen
@@ -111,6 +120,19 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
       const i = this.guards.indexOf(guard);
       if (i >= 0) this.guards.splice(i, 1);
     };
+  }
+
+  /** Adds a ReadObserver; returns a function that removes it. */
+  registerReadObserver(observer: ReadObserver): () => void {
+    this.readers.push(observer);
+    return () => {
+      const i = this.readers.indexOf(observer);
+      if (i >= 0) this.readers.splice(i, 1);
+    };
+  }
+
+  readObservers(): readonly ReadObserver[] {
+    return this.readers;
   }
 
   writeGuards(): readonly WriteGuard<App>[] {

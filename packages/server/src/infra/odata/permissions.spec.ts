@@ -120,3 +120,18 @@ describe('create conditions', () => {
     expect(permissionCondition(ROLES['default-user'], 'organization_membership', 'read') as string).not.toContain(NEW_ROW_MARK);
   });
 });
+
+describe('support-access grants (issue 19)', () => {
+  const SUPPORT = [...ROLES['default-user'], ...ROLES.support_agent];
+
+  it('compares the expiry with the database clock at run time: the compiled statement holds no time', () => {
+    const condition = permissionCondition(SUPPORT, 'device', 'read');
+    expect(typeof condition).toBe('string');
+    expect(condition as string).toContain(`"is_accessible_by_support_until__date" > now()`);
+    const first = compile('/device?$select=id', SUPPORT);
+    expect(first.sql).toContain('now()');
+    expect(first.sql).not.toMatch(/'\d{4}-\d\d-\d\d/);
+    // The parameters are the request's and the caller's only: nothing that would go stale.
+    expect([...first.params].filter((p) => p instanceof Date || (typeof p === 'string' && /^\d{4}-/.test(p)))).toEqual([]);
+  });
+});

@@ -107,6 +107,22 @@ export function compileAffectedIds(url: ParsedUrl, access: Access, action: 'upda
   return finalize(sql, env.binder as ParamBinder);
 }
 
+/**
+ * The ids of the rows a GET reads at its top level (key path, `$filter`, `$orderby`, `$top`,
+ * `$skip` and the caller's read rule), for audit trails. For `/$count`, the first
+ * MAX_PAGE_SIZE rows counted. Expanded rows are not listed: they are reached through these.
+ */
+export function compileReadIds(url: ParsedUrl, access: Access): Statement {
+  const info = resourceInfo(url.tree.resource as string);
+  const env = environment(url, access);
+  const t = env.aliases.next();
+  const where = rootConditions(url, info, t, access, 'read', env);
+  const sql = url.tree.count
+    ? `SELECT ${col(t, 'id')} AS id FROM ${ident(info.name)} AS ${t}${whereClause(where)} LIMIT ${MAX_PAGE_SIZE}`
+    : collection(info, t, { ...url.options, $filter: undefined, $expand: undefined, $select: { properties: [{ name: 'id' }] } as unknown as SelectOption }, where, env);
+  return finalize(sql, env.binder as ParamBinder);
+}
+
 /** A row of `resource` as the API shows it (secret fields absent, FKs as `{__id}`), by id. */
 export function compileEntityById(resource: string): Statement {
   const info = resourceInfo(resource);

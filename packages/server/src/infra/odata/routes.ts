@@ -83,8 +83,13 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
       }
       switch (request.method) {
         case 'GET':
-        case 'HEAD': // Fastify answers HEAD with the GET route
-          return reply.type('application/json; charset=utf-8').send(await odataGet(db, ctx, url, links));
+        case 'HEAD': {
+          // Fastify answers HEAD with the GET route
+          const text = await odataGet(db, ctx, url, links);
+          // Audit trails (features/staff-audit) record the read before it is answered.
+          for (const observe of app.context.rules.readObservers()) await observe({ request, db, ctx, url, prefix });
+          return reply.type('application/json; charset=utf-8').send(text);
+        }
         case 'POST': {
           const created = await odataPost(app.context, db, ctx, url, request.body);
           if (request.storedFiles) request.storedFiles.keep = true;

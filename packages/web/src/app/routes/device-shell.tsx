@@ -11,9 +11,16 @@ import { RedirectWithError } from '../../components/redirect-with-error';
 import { useDevice, type DeviceDetails } from '../../features/devices/api/get-device';
 import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
+import { useStaffRole } from '../../features/fleet-access/use-staff-role';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
+
+// The refused page for provider staff (issue 19) loads only when it is shown.
+const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
+
+// The support-access banner shows to provider staff only: it loads after the page.
+const SupportAccessBanner = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-banner')).SupportAccessBanner }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -35,11 +42,29 @@ function LoadedDevice({ uuid }: { uuid: string }) {
     return <FullPageError message={t('devices.page_load_failed')} onRetry={() => void device.refetch()} />;
   }
   if (device.isPending) return <FullPageSpinner />;
-  if (device.data === null) return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
+  if (device.data === null) return <DeviceNotFound />;
   const { organization } = device.data.fleet;
   if (organization.is_frozen) return <RedirectWithError to={paths.organization(organization.id)} message={t('devices.organization_frozen')} />;
   return <DeviceShell device={device.data} />;
 }
+
+/** A missing or unreadable device: to /; for provider staff, the refused page (issue 19: no support access granted). */
+function DeviceNotFound() {
+  const { t } = useTranslation();
+  const staff = useStaffRole();
+  if (staff === undefined) return <FullPageSpinner />;
+  if (staff !== null) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <SupportAccessRefused kind="device" />
+      </Suspense>
+    );
+  }
+  return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
+}
+
+/** The later of the device's and its fleet's support-access grants (either opens the device to support). */
+const laterGrant = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : new Date(a) > new Date(b) ? a : b);
 
 /** The shell's tabs; a page without one (the diagnostics URL of a caller without the right) selects none. */
 const DEVICE_TABS = new Set(['summary', 'envvars', 'config', 'actions', 'settings', 'location', 'diagnostics']);
@@ -66,6 +91,11 @@ function DeviceShell({ device }: { device: DeviceDetails }) {
         >
           {t('devices.back_to_fleet', { name: device.fleet.app_name })}
         </Link>
+        {access.staff !== null && (
+          <Suspense fallback={null}>
+            <SupportAccessBanner access={access} supportUntil={laterGrant(device.is_accessible_by_support_until__date, device.fleet.is_accessible_by_support_until__date)} />
+          </Suspense>
+        )}
         <Suspense fallback={null}>
           <BillingBanners organizationId={device.fleet.organization.id} />
         </Suspense>

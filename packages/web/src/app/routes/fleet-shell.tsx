@@ -7,11 +7,15 @@ import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
 import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
+import { useStaffRole } from '../../features/fleet-access/use-staff-role';
 import type { FleetAccess } from '../../lib/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
 import type { FleetRouteContext } from './fleet-context';
 import { classSegment, paths } from '../../lib/paths';
+
+// The refused page for provider staff (issue 19) loads only when it is shown.
+const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -49,7 +53,7 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
 
   if (fleet.isError || isError) return <FullPageError message={t('fleet.load_failed')} onRetry={() => void refetch()} />;
   if (fleet.isPending) return <FullPageSpinner />;
-  if (fleet.data === null) return <RedirectWithError to={paths.applications()} message={t('fleet.not_found')} />;
+  if (fleet.data === null) return <FleetNotFound />;
   const { organization, is_of__class } = fleet.data;
   if (organization.is_frozen) return <RedirectWithError to={paths.organization(organization.id)} message={t('fleet.organization_frozen')} />;
   const expected = classSegment(is_of__class);
@@ -58,6 +62,21 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
   }
   if (!access) return <FullPageSpinner />;
   return <FleetShell fleet={fleet.data} access={access} base={`/${prefix}/${id}`} />;
+}
+
+/** A missing or unreadable fleet: to /fleets; for provider staff, the refused page (issue 19: no support access granted). */
+function FleetNotFound() {
+  const { t } = useTranslation();
+  const staff = useStaffRole();
+  if (staff === undefined) return <FullPageSpinner />;
+  if (staff !== null) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <SupportAccessRefused kind="fleet" />
+      </Suspense>
+    );
+  }
+  return <RedirectWithError to={paths.applications()} message={t('fleet.not_found')} />;
 }
 
 function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: FleetAccess; base: string }) {

@@ -43,7 +43,15 @@ export interface DeviceDetails {
   memory_total: number | null;
   storage_usage: number | null;
   storage_total: number | null;
-  fleet: { id: number; app_name: string; is_of__class: string; organization: { id: number; is_frozen: boolean }; target: ReleaseRef | null };
+  fleet: {
+    id: number;
+    app_name: string;
+    is_of__class: string;
+    organization: { id: number; is_frozen: boolean };
+    target: ReleaseRef | null;
+    /** The fleet's support-access grant (a device is open to support under its own or its fleet's). */
+    is_accessible_by_support_until__date: string | null;
+  };
   deviceType: { slug: string; name: string; contract: unknown };
   running: ReleaseRef | null;
   pinned: ReleaseRef | null;
@@ -63,7 +71,7 @@ export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
     $filter: { uuid },
     $expand: {
       belongs_to__application: {
-        $select: ['id', 'app_name', 'is_of__class'],
+        $select: ['id', 'app_name', 'is_of__class', 'is_accessible_by_support_until__date'],
         $expand: { organization: { $select: ['id', 'is_frozen'] }, should_be_running__release: RELEASE_SELECT },
       },
       is_of__device_type: { $select: ['slug', 'name', 'contract'] },
@@ -82,6 +90,7 @@ export async function getDevice(uuid: string): Promise<DeviceDetails | null> {
       is_of__class: app.is_of__class,
       organization: app.organization[0]!,
       target: app.should_be_running__release[0] ?? null,
+      is_accessible_by_support_until__date: app.is_accessible_by_support_until__date,
     },
     deviceType: is_of__device_type[0]!,
     running: is_running__release[0] ?? null,

@@ -104,6 +104,12 @@ export function OrganizationSummaryPage({ organization, membership, isAdmin }: S
                 {t('org_summary.credits_link')}
               </Button>
             )}
+            {/* Issue 19: what provider staff read of the organization's data, for its administrators. */}
+            {isAdmin && (
+              <Button variant="outlined" component={RouterLink} to={paths.organization(organization.id, 'staff-access')}>
+                {t('org_summary.staff_access_link')}
+              </Button>
+            )}
             {membership && (
               <Button
                 variant="outlined"
