@@ -9,6 +9,8 @@ export const E2E_PORTS = {
   server: 18080 + offset,
   /** A second server process on the same database and Redis (support/second-node.ts). */
   server2: 18085 + offset,
+  /** A server process that e2e/connectivity.spec.ts stops and starts again (second-node.ts). */
+  connectivityNode: 18087 + offset,
   /** The run's redis-server: the servers' bus (REDIS_URL), so two processes share it. */
   redis: 16390 + offset,
   smtp: 18025 + offset * 2,

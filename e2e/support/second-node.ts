@@ -20,12 +20,12 @@ export interface SecondNode {
  * balancer: the same built bundle and settings, the same PostgreSQL (the first process's
  * embedded one, or DATABASE_URL) and the same Redis bus, its own port. A browser on this node
  * reaches devices whose cloud link the first node holds only through the bus — what the
- * multi-node tests of issue 15 prove. `extraEnv` adds settings of its own. Stop it in afterAll.
+ * multi-node tests of issue 15 prove. `extraEnv` adds settings of its own; `port` another port
+ * than `E2E_PORTS.server2` (a node a spec stops and starts again). Stop it in afterAll.
  */
-export async function startSecondNode(extraEnv: Record<string, string> = {}): Promise<SecondNode> {
+export async function startSecondNode(extraEnv: Record<string, string> = {}, port: number = E2E_PORTS.server2): Promise<SecondNode> {
   const dataDir = process.env.FLOTILLA_E2E_DATA_DIR;
   if (!dataDir) throw new Error('FLOTILLA_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const port = E2E_PORTS.server2;
   const env = {
     ...process.env,
     ...e2eServerEnv(dataDir),

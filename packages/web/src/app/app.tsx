@@ -1,4 +1,6 @@
 import { RouterProvider } from 'react-router';
+import { ConnectivityBanners } from './platform/connectivity-banners';
+import { SessionWatcher } from './platform/session-watcher';
 import { AppProvider } from './provider';
 import { router } from './router';
 
@@ -6,6 +8,8 @@ export function App() {
   return (
     <AppProvider>
       <RouterProvider router={router} />
+      <ConnectivityBanners />
+      <SessionWatcher />
     </AppProvider>
   );
 }

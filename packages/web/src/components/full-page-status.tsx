@@ -11,7 +11,7 @@ export function FullPageSpinner() {
   );
 }
 
-export function FullPageError({ message, onRetry }: { message: string; onRetry?: () => void }) {
+export function FullPageError({ message, onRetry, actionLabel }: { message: string; onRetry?: () => void; actionLabel?: string }) {
   const { t } = useTranslation();
   return (
     <Box role="alert" sx={{ minHeight: '60vh', display: 'grid', placeItems: 'center', textAlign: 'center', p: 2 }}>
@@ -21,7 +21,7 @@ export function FullPageError({ message, onRetry }: { message: string; onRetry?:
         </Typography>
         {onRetry && (
           <Button variant="outlined" onClick={onRetry}>
-            {t('common.retry')}
+            {actionLabel ?? t('common.retry')}
           </Button>
         )}
       </div>

@@ -40,6 +40,13 @@ describe('errorMessage', () => {
     expect(errorMessage(err, t)).toBe('t:errors.cannot_delete_last_organization_admin');
   });
 
+  it('says the server cannot be reached when no answer came (spec 3 §8 "Offline API"), not fetch\'s own text', () => {
+    expect(errorMessage(new TypeError('Failed to fetch'), t)).toBe('t:errors.server_unreachable');
+    expect(errorMessage(new Error('network timeout'), t)).toBe('t:errors.server_unreachable');
+    // A gateway's HTML answer keeps its (tidied) text.
+    expect(errorMessage(sdkError({ statusCode: 502, body: '<html><body>Error: upstream down</body></html>' }), t)).toBe('upstream down');
+  });
+
   it('falls back to a generic message when there is no text', () => {
     expect(errorMessage(undefined, t)).toBe('t:errors.unknown_error');
   });
@@ -48,6 +55,11 @@ describe('errorMessage', () => {
 describe('tidyErrorText', () => {
   it('cuts error text over 500 characters to 500 (spec 1 §8)', () => {
     expect(tidyErrorText('x'.repeat(600))).toHaveLength(500);
+  });
+
+  it('cuts text from an HTML body to 500 characters too, and leaves short text alone', () => {
+    expect(tidyErrorText(`<!DOCTYPE html><html><body><p>error: ${'y'.repeat(700)}</p></body></html>`)).toBe('y'.repeat(500));
+    expect(tidyErrorText('  Fleet name is taken  ')).toBe('Fleet name is taken');
   });
 
   it("reduces an HTML error body to the text after 'error:' (spec 1 §8)", () => {

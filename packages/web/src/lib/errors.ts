@@ -100,9 +100,34 @@ export function errorMessage(err: unknown, t: TFunction): string {
       return t('errors.token_expired');
   }
   if (e.statusCode === 429) return t('errors.too_many_requests');
+  // No answer at all (spec 3 §8 "Offline API: generic message"), not fetch's 'Failed to fetch'.
+  if (e.statusCode === undefined && showsApiUnreachable(err)) return t('errors.server_unreachable');
   const text = bodyText(e.body) ?? (typeof e.message === 'string' && e.message.length > 0 ? e.message : undefined);
   const key = text?.trim();
   if (key !== undefined && isServerErrorKey(key)) return t(SERVER_ERROR_KEYS[key]);
   if (key !== undefined && Object.hasOwn(SERVER_RULE_TEXTS, key)) return t(SERVER_ERROR_KEYS[SERVER_RULE_TEXTS[key]!]);
   return text ? tidyErrorText(text) : t('errors.unknown_error');
+}
+
+/** The shape of what balena-request rejects with (its errors and fetch's). */
+interface RequestFailure {
+  statusCode?: unknown;
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+}
+
+/**
+ * A failed request that shows the API unreachable: no answer at all (fetch's network error,
+ * balena-request's 'network timeout') or a gateway's 502/503/504. Errors the SDK raises before
+ * sending (not logged in, expired token) and a caller's own abort are not.
+ */
+export function showsApiUnreachable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { statusCode, code, name, message } = err as RequestFailure;
+  if (typeof statusCode === 'number') return statusCode === 502 || statusCode === 503 || statusCode === 504;
+  if (typeof code === 'string' && code.startsWith('Balena')) return false;
+  if (name === 'AbortError') return false;
+  if (name === 'TypeError' || name === 'TimeoutError') return true;
+  return typeof message === 'string' && /network|failed to fetch|load failed/i.test(message);
 }

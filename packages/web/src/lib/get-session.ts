@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { bootstrapWithTimeout } from './connectivity/bootstrap';
 import { sdk } from './sdk';
 
 export interface SessionUser {
@@ -33,10 +34,14 @@ export async function getSession(): Promise<SessionUser | null> {
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: sessionQueryKey,
-    queryFn: getSession,
+    // The start-up bootstrap: it fails after 59 s without an answer, and the route guards
+    // show the failure and try again 10 s later (spec 3 §4, app/platform/bootstrap-failure.tsx).
+    queryFn: () => bootstrapWithTimeout(getSession),
     // The session changes only through login, logout and forced sign-out, which set it.
     staleTime: Infinity,
     retry: false,
+    // Tried even while the API is flagged offline: its failure and retry are what the user sees.
+    networkMode: 'always',
   });
 
 export function useSession() {

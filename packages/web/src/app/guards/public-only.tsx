@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useNavigate, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { FullPageSpinner } from '../../components/full-page-status';
+import { BootstrapFailure } from '../platform/bootstrap-failure';
 import { useSession } from '../../lib/get-session';
 import { useQuery } from '@tanstack/react-query';
 import { sessionClaimsQueryOptions } from '../../lib/get-session-claims';
@@ -13,7 +13,6 @@ import { paths } from '../../lib/paths';
  * remembered, and a signed-in user goes to the remembered target or to /.
  */
 export function PublicOnly() {
-  const { t } = useTranslation();
   const session = useSession();
   const claims = useQuery(sessionClaimsQueryOptions(session.data?.id));
   const [params] = useSearchParams();
@@ -22,7 +21,7 @@ export function PublicOnly() {
   useEffect(() => rememberReturnUrl(redirect), [redirect]);
 
   if (session.isPending) return <FullPageSpinner />;
-  if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
+  if (session.isError) return <BootstrapFailure error={session.error} failedAt={session.errorUpdatedAt} onRetry={() => void session.refetch()} />;
   if (session.data && claims.isPending) return <FullPageSpinner />;
   // Signed in with the password but not past the second factor yet: the return URL waits.
   if (session.data && claims.data?.twoFactor === 'pending') return <Navigate to={paths.loginTwoFactor()} replace />;

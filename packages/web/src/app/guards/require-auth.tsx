@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { FullPageSpinner } from '../../components/full-page-status';
+import { BootstrapFailure } from '../platform/bootstrap-failure';
 import { useTokenRefresh } from '../../features/auth/api/refresh-token';
 import { useSession } from '../../lib/get-session';
 import { useQuery } from '@tanstack/react-query';
@@ -18,7 +18,6 @@ const VERIFY_PENDING = paths.verifyEmailPending();
  * A user whose two-factor check is pending (token claim) goes to /login/two-factor.
  */
 export function RequireAuth() {
-  const { t } = useTranslation();
   const session = useSession();
   const claims = useQuery(sessionClaimsQueryOptions(session.data?.id));
   // Spec 1 §2: where verification is required, an unverified user goes to the pending page.
@@ -30,7 +29,7 @@ export function RequireAuth() {
   useTokenRefresh(!!session.data);
 
   if (session.isPending) return <FullPageSpinner />;
-  if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
+  if (session.isError) return <BootstrapFailure error={session.error} failedAt={session.errorUpdatedAt} onRetry={() => void session.refetch()} />;
   if (!session.data) return <RedirectToLogin remember={!wasSignedIn.current} />;
   if (claims.isPending) return <FullPageSpinner />;
   if (claims.data?.twoFactor === 'pending') return <RedirectToLogin remember={!wasSignedIn.current} to={paths.loginTwoFactor()} />;

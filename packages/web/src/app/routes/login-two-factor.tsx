@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
+import { FullPageSpinner } from '../../components/full-page-status';
+import { BootstrapFailure } from '../platform/bootstrap-failure';
 import { useSession } from '../../lib/get-session';
 import { sessionClaimsQueryOptions } from '../../lib/get-session-claims';
 import { useLogout } from '../../features/auth/api/logout';
@@ -25,7 +26,7 @@ export function LoginTwoFactorRoute() {
   const logout = useLogout();
 
   if (session.isPending) return <FullPageSpinner />;
-  if (session.isError) return <FullPageError message={t('errors.server_unreachable')} onRetry={() => void session.refetch()} />;
+  if (session.isError) return <BootstrapFailure error={session.error} failedAt={session.errorUpdatedAt} onRetry={() => void session.refetch()} />;
   if (!session.data) return <Navigate to={paths.login()} replace />;
   if (claims.isPending) return <FullPageSpinner />;
   if (claims.data?.twoFactor !== 'pending') return <ContinueAfterLogin />;
