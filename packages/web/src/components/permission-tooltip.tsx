@@ -1,6 +1,6 @@
-import { Tooltip } from '@mui/material';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Tooltip } from './lazy-tooltip';
 
 /**
  * Spec 2 §6: controls the user may not use stay visible but disabled, with the denial text

@@ -1,16 +1,18 @@
 'use strict';
 /*
  * Stands in for the `memoizee` package in the dashboard's bundle. balena-sdk calls it only as
- * memoizee(fn, { primitive: true, promise: true [, maxAge] }) and uses `.clear()`; the
- * original (with es5-ext, es6-symbol, event-emitter…) costs ~6 KB gzip on every first page.
- * Same behaviour for those options:
- * - the key is the first `fn.length` arguments, each as a string (`primitive`);
+ * memoizee(fn, { primitive: true, promise: true [, maxAge] }) and uses `.clear()`, and
+ * balena-semver as memoizee(fn, { primitive: true, normalizer }); the original (with es5-ext,
+ * es6-symbol, event-emitter…) costs ~8 KB gzip on every first page. Same behaviour for those
+ * options:
+ * - the key is the first `fn.length` arguments, each as a string (`primitive`), or what
+ *   `normalizer(arguments)` returns;
  * - a promise is cached as soon as it is made, and dropped if it rejects (`promise`);
  * - an entry expires `maxAge` ms after it was stored;
  * - `clear()` empties the cache, `delete(...args)` drops one entry.
  * Any other option is refused, so a new caller cannot silently get other semantics.
  */
-var SUPPORTED = { primitive: true, promise: true, maxAge: true, length: true };
+var SUPPORTED = { primitive: true, promise: true, maxAge: true, length: true, normalizer: true };
 
 module.exports = function memoize(fn, options) {
   options = options || {};
@@ -21,6 +23,7 @@ module.exports = function memoize(fn, options) {
   var maxAge = options.maxAge;
   var cache = new Map();
   function keyOf(args) {
+    if (options.normalizer) return String(options.normalizer(args));
     var parts = [];
     for (var i = 0; i < length; i++) parts.push(String(args[i]));
     return parts.join('\u0001');

@@ -56,7 +56,22 @@ describe('memoizee shim (balena-sdk options: primitive, promise, maxAge)', () =>
     expect(calls).toBe(2);
   });
 
+  it('keys by normalizer(arguments) when given one (balena-semver’s compare)', () => {
+    let calls = 0;
+    const compare = memoize(
+      (a: string, b: string) => {
+        calls += 1;
+        return a < b ? -1 : 1;
+      },
+      { primitive: true, normalizer: ([a, b]: string[]) => `${a} && ${b}` },
+    );
+    expect(compare('1.0.0', '2.0.0')).toBe(-1);
+    expect(compare('1.0.0', '2.0.0')).toBe(-1);
+    expect(compare('2.0.0', '1.0.0')).toBe(1);
+    expect(calls).toBe(2);
+  });
+
   it('refuses options it does not implement', () => {
-    expect(() => memoize(() => 1, { normalizer: () => '' })).toThrow('not supported');
+    expect(() => memoize(() => 1, { max: 10 })).toThrow('not supported');
   });
 });

@@ -1,6 +1,6 @@
 import { FREE_DEVICE_ALLOWANCE, type DeviceFrozenReason } from '@flotilla/model';
 import Chip from '@mui/material/Chip';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../components/lazy-tooltip';
 import { useTranslation } from 'react-i18next';
 
 /**

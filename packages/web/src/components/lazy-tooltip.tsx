@@ -1,0 +1,26 @@
+import type { TooltipProps } from '@mui/material/Tooltip';
+import { lazy, Suspense, type ComponentType } from 'react';
+
+/*
+ * MUI's Tooltip, loaded when the first one renders. Tooltip and its Popper are ~12 kB gzip,
+ * and the device pages have no first-page budget left for them (ARCHITECTURE.md, 350 kB):
+ * the page is usable before it arrives (a hover text is an enhancement), so it is not part
+ * of the first page. Until then the child renders as it is.
+ */
+let Loaded: ComponentType<TooltipProps> | null = null;
+const LazyTooltip = lazy(() =>
+  import('@mui/material/Tooltip').then((module) => {
+    Loaded = module.default;
+    return module;
+  }),
+);
+
+/** MUI's Tooltip (same props), without its weight on the first page. */
+export function Tooltip(props: TooltipProps) {
+  if (Loaded) return <Loaded {...props} />;
+  return (
+    <Suspense fallback={props.children}>
+      <LazyTooltip {...props} />
+    </Suspense>
+  );
+}
