@@ -2,7 +2,7 @@ import { Box, Button, Typography } from '@mui/material';
 import { useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { connectivity, rateLimitNotice } from '../../lib/connectivity';
-import { PlainBanner } from './plain-banner';
+import { PlainBanner } from '../../components/plain-banner';
 import './i18n';
 
 /**
@@ -25,7 +25,7 @@ export function ConnectivityBanners() {
   return (
     <Box sx={{ position: 'fixed', bottom: 16, left: '50%', transform: 'translateX(-50%)', width: 'min(640px, calc(100vw - 32px))', zIndex: 1500, display: 'grid', gap: 1 }}>
       {state.offline && (
-        <PlainBanner tone="error" role="alert">
+        <PlainBanner tone="error" role="alert" floating>
           <Typography variant="body2" sx={{ flexGrow: 1 }}>
             {t('platform.offline')}
           </Typography>

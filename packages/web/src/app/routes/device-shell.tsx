@@ -11,13 +11,12 @@ import { RedirectWithError } from '../../components/redirect-with-error';
 import { useDevice, type DeviceDetails } from '../../features/devices/api/get-device';
 import { DeviceActionsMenu } from '../../features/devices/components/device-actions-menu';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
-import { useStaffRole } from '../../features/fleet-access/use-staff-role';
+import { NotFoundOrRefused } from '../../features/fleet-access/components/not-found-or-refused';
 import type { DeviceRouteContext } from './device-context';
 import '../../features/devices/i18n';
 import { paths } from '../../lib/paths';
 
 // The refused page for provider staff (issue 19) loads only when it is shown.
-const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
 
 // The support-access banner shows to provider staff only: it loads after the page.
 const SupportAccessBanner = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-banner')).SupportAccessBanner }));
@@ -51,16 +50,7 @@ function LoadedDevice({ uuid }: { uuid: string }) {
 /** A missing or unreadable device: to /; for provider staff, the refused page (issue 19: no support access granted). */
 function DeviceNotFound() {
   const { t } = useTranslation();
-  const staff = useStaffRole();
-  if (staff === undefined) return <FullPageSpinner />;
-  if (staff !== null) {
-    return (
-      <Suspense fallback={<FullPageSpinner />}>
-        <SupportAccessRefused kind="device" />
-      </Suspense>
-    );
-  }
-  return <RedirectWithError to={paths.home()} message={t('devices.not_found')} />;
+  return <NotFoundOrRefused kind="device" to={paths.home()} message={t('devices.not_found')} />;
 }
 
 /** The later of the device's and its fleet's support-access grants (either opens the device to support). */

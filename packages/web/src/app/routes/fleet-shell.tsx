@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/page-header';
 import { RedirectWithError } from '../../components/redirect-with-error';
 import { useFleet, type FleetDetails } from '../../features/fleet-access/api/get-fleet';
 import { SupportAccessBanner } from '../../features/fleet-access/components/support-access-banner';
-import { useStaffRole } from '../../features/fleet-access/use-staff-role';
+import { NotFoundOrRefused } from '../../features/fleet-access/components/not-found-or-refused';
 import type { FleetAccess } from '../../lib/fleet-access';
 import { useFleetAccess } from '../../features/fleet-access/use-fleet-access';
 import { parseRouteId } from '../../lib/route-id';
@@ -15,7 +15,6 @@ import type { FleetRouteContext } from './fleet-context';
 import { classSegment, paths } from '../../lib/paths';
 
 // The refused page for provider staff (issue 19) loads only when it is shown.
-const SupportAccessRefused = lazy(async () => ({ default: (await import('../../features/fleet-access/components/support-access-refused')).SupportAccessRefused }));
 
 // The billing banners (issue 18) load after the page, and not at all with billing off.
 const BillingBanners = lazy(async () => ({ default: (await import('../../features/billing-banners')).BillingBanners }));
@@ -67,16 +66,7 @@ function LoadedFleet({ id, prefix }: { id: number; prefix: string }) {
 /** A missing or unreadable fleet: to /fleets; for provider staff, the refused page (issue 19: no support access granted). */
 function FleetNotFound() {
   const { t } = useTranslation();
-  const staff = useStaffRole();
-  if (staff === undefined) return <FullPageSpinner />;
-  if (staff !== null) {
-    return (
-      <Suspense fallback={<FullPageSpinner />}>
-        <SupportAccessRefused kind="fleet" />
-      </Suspense>
-    );
-  }
-  return <RedirectWithError to={paths.applications()} message={t('fleet.not_found')} />;
+  return <NotFoundOrRefused kind="fleet" to={paths.applications()} message={t('fleet.not_found')} />;
 }
 
 function FleetShell({ fleet, access, base }: { fleet: FleetDetails; access: FleetAccess; base: string }) {

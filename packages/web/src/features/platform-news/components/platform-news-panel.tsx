@@ -1,7 +1,8 @@
-import { Box, Button, Link, Typography } from '@mui/material';
+import { Button, Link, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlainBanner } from '../../../components/plain-banner';
 import { useInstallConfig } from '../../../lib/dashboard-config';
 import { readBuildTime, readChangelog, readStatus, readUserCreatedAt } from '../api/news-api';
 import { changelogDecision, changelogStorageKey, latestMajor, parseStoredMajor } from '../changelog';
@@ -10,32 +11,6 @@ import { hasIncident, setNews, useNews } from '../news-store';
 import { announcementDismissalKey, pollStatus, scheduleAnnouncement, watchBuildTime } from '../timing';
 
 const ChangelogDialog = lazy(() => import('./changelog-dialog'));
-
-// Plain boxes, as the staff banners (app/layout/staff-banners.tsx).
-function Banner({ tone, label, children }: { tone: 'info' | 'warning'; label: string; children: ReactNode }) {
-  return (
-    <Box
-      role="status"
-      aria-label={label}
-      sx={{
-        display: 'flex',
-        alignItems: 'center',
-        flexWrap: 'wrap',
-        gap: 2,
-        mb: 2,
-        px: 2,
-        py: 1,
-        borderRadius: 1,
-        borderLeft: 4,
-        borderColor: `${tone}.main`,
-        bgcolor: tone === 'warning' ? '#fff4e5' : '#e5f6fd',
-        color: 'text.primary',
-      }}
-    >
-      {children}
-    </Box>
-  );
-}
 
 const storage = {
   get: (key: string) => {
@@ -130,25 +105,25 @@ export default function PlatformNewsPanel({ userId }: { userId: number }) {
   return (
     <>
       {newBuild && (
-        <Banner tone="info" label={t('platform_news.new_version')}>
+        <PlainBanner tone="info" label={t('platform_news.new_version')}>
           <Typography variant="body2" sx={{ flexGrow: 1 }}>
             {t('platform_news.new_version')}
           </Typography>
           <Button size="small" color="inherit" variant="outlined" onClick={() => window.location.reload()}>
             {t('platform_news.refresh')}
           </Button>
-        </Banner>
+        </PlainBanner>
       )}
       {status && hasIncident(status) && (
-        <Banner tone="warning" label={t(`platform_news.status_${status.indicator}`)}>
+        <PlainBanner tone="warning" label={t(`platform_news.status_${status.indicator}`)}>
           <Typography variant="body2" sx={{ flexGrow: 1 }}>
             {status.incidents.length > 0 ? t('platform_news.incidents', { names: status.incidents.map((i) => i.name).join(', ') }) : status.description}
           </Typography>
           {statusLink}
-        </Banner>
+        </PlainBanner>
       )}
       {announcement && announcing && !dismissed && (
-        <Banner tone="info" label={t('platform_news.announcement')}>
+        <PlainBanner tone="info" label={t('platform_news.announcement')}>
           <Typography variant="body2" sx={{ flexGrow: 1 }}>
             {announcement.text}
           </Typography>
@@ -167,7 +142,7 @@ export default function PlatformNewsPanel({ userId }: { userId: number }) {
           >
             {t('platform_news.dismiss')}
           </Button>
-        </Banner>
+        </PlainBanner>
       )}
       {changelogOpen && (
         <Suspense fallback={null}>
