@@ -4,7 +4,7 @@ import { seriousViolations } from './support/axe';
 import { createApplication } from './support/fleets';
 import { E2E_PORTS } from './support/ports';
 import { startSecondNode, type SecondNode } from './support/second-node';
-import { newEmail, registerUser, submitLogin } from './support/users';
+import { newEmail, PASSWORD, registerUser, submitLogin } from './support/users';
 
 /*
  * Issue 19, the dashboard's platform behaviour (spec 3 §4, §8, §9), on a server process of its
@@ -119,6 +119,23 @@ test('signing out in another tab signs this tab out within seconds', async ({ pa
 
   await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
   await expect(page.getByText('You were signed out: You signed out in another tab or window')).toBeVisible();
+});
+
+test('a session revoked on the server ("log out from other sessions" elsewhere) signs an idle tab out within seconds', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const user = await registerApiUser(request, newEmail('revoked'));
+  await page.goto(`${base()}/login`);
+  await submitLogin(page, user.email);
+  await expect(page).toHaveURL(/\/fleets$/);
+  // Another device signs in and logs out every other session: this tab's token is revoked.
+  const login = await request.post(`${base()}/login_`, { data: { username: user.email, password: PASSWORD } });
+  expect(login.status()).toBe(200);
+  const elsewhere = (await login.text()).trim();
+  const revoke = await request.post(`${base()}/user/v1/logout-others`, { headers: { Authorization: `Bearer ${elsewhere}` } });
+  expect(revoke.status(), await revoke.text()).toBeLessThan(300);
+  // The tab sends nothing else meanwhile; its server check (every 15 s) finds out.
+  await expect(page).toHaveURL(/\/login$/, { timeout: 40_000 });
+  await expect(page.getByText('Your session has expired')).toBeVisible();
 });
 
 test('a page whose module cannot be loaded offers a reload instead of the error page', async ({ page, request }) => {

@@ -1,6 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from '../../lib/i18n';
-import { SessionWatch } from '../../lib/connectivity/session-watch';
+import { connectivity } from '../../lib/connectivity';
+import { ServerSessionCheck, SessionWatch } from '../../lib/connectivity/session-watch';
+import { isSessionError, sessionEndReason } from '../../lib/errors';
+import { sdk } from '../../lib/sdk';
 import { sessionQueryKey, type SessionUser } from '../../lib/get-session';
 import { endSession } from './session-end';
 import './i18n';
@@ -13,8 +16,9 @@ const TOKEN_STORAGE_KEY = 'balena-token';
  * when another tab writes the token, this tab compares the stored token with its own session.
  * Signed out elsewhere or expired: this tab signs out. Another user signed in: the page reloads
  * as that user. Signed in elsewhere while this tab shows the login page: the session is read
- * again. None of this asks the server; a session revoked on the server (password changed,
- * other sessions logged out) ends with the next request's 401 (docs/decisions.md). Returns the stop.
+ * again. None of this asks the server. A session revoked on the server (password changed,
+ * other sessions logged out) ends at the next request's 401, and a visible tab asks at least
+ * every 15 s (`ServerSessionCheck`, GET /actor/v1/whoami). Returns the stop.
  */
 export function startSessionWatch(queryClient: QueryClient): () => void {
   const signedInUser = () => queryClient.getQueryData<SessionUser | null>(sessionQueryKey)?.id ?? null;
@@ -29,12 +33,20 @@ export function startSessionWatch(queryClient: QueryClient): () => void {
     },
   });
   watch.start();
+  const server = new ServerSessionCheck({
+    active: () => signedInUser() !== null && document.visibilityState === 'visible' && !connectivity.getState().offline,
+    verify: () => sdk.request.send({ method: 'GET', url: '/actor/v1/whoami', baseUrl: window.location.origin }),
+    isSessionError,
+    onEnded: (err) => void endSession(queryClient, sessionEndReason(err)),
+  });
+  server.start();
   const onStorage = (event: StorageEvent) => {
     if (event.key === null || event.key === TOKEN_STORAGE_KEY) watch.check(true);
   };
   window.addEventListener('storage', onStorage);
   return () => {
     watch.stop();
+    server.stop();
     window.removeEventListener('storage', onStorage);
   };
 }

@@ -30,3 +30,9 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /** The stored session token is compared this often (spec 3 §9 "Session check interval is 1 s"). */
 export const SESSION_CHECK_INTERVAL_MS = 1_000;
+/**
+ * A visible, signed-in tab asks the server this often whether its session still stands, so a
+ * session revoked elsewhere ("log out from other sessions", a changed password) signs the tab
+ * out within seconds even while the page makes no other request.
+ */
+export const SERVER_SESSION_CHECK_MS = 15_000;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionChange, SessionWatch, tokenFacts, type SessionChange } from './session-watch';
+import { ServerSessionCheck, sessionChange, SessionWatch, tokenFacts, type SessionChange } from './session-watch';
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const jwt = (claims: object) => `${b64url({ alg: 'HS256' })}.${b64url(claims)}.signature`;
@@ -97,5 +97,62 @@ describe('SessionWatch', () => {
     vi.advanceTimersByTime(2_000);
     expect(changes).toEqual([]);
     watch.stop();
+  });
+});
+
+describe('ServerSessionCheck', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const ended = Object.assign(new Error('Request error: Your session has expired'), { statusCode: 401, body: 'Your session has expired' });
+  const isSessionError = (err: unknown) => (err as { statusCode?: number }).statusCode === 401;
+
+  it('asks the server every 15 s while active, and ends the session once the server says it is gone', async () => {
+    let revoked = false;
+    const verify = vi.fn(async () => {
+      if (revoked) throw ended;
+    });
+    const onEnded = vi.fn();
+    const check = new ServerSessionCheck({ active: () => true, verify, isSessionError, onEnded });
+    check.start();
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(verify).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(onEnded).not.toHaveBeenCalled();
+    revoked = true;
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(onEnded).toHaveBeenCalledWith(ended);
+    check.stop();
+  });
+
+  it('asks nothing while inactive (hidden tab, signed out, offline), and ignores errors that are not session errors', async () => {
+    let active = false;
+    const verify = vi.fn(async () => {
+      throw new Error('Failed to fetch');
+    });
+    const onEnded = vi.fn();
+    const check = new ServerSessionCheck({ active: () => active, verify, isSessionError, onEnded });
+    check.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(verify).not.toHaveBeenCalled();
+    active = true;
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(onEnded).not.toHaveBeenCalled();
+    check.stop();
+  });
+
+  it('never sends a second request while one is in flight', async () => {
+    let release: () => void = () => undefined;
+    const verify = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    const check = new ServerSessionCheck({ active: () => true, verify, isSessionError, onEnded: vi.fn() });
+    check.start();
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(verify).toHaveBeenCalledTimes(1);
+    release();
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(verify).toHaveBeenCalledTimes(2);
+    check.stop();
   });
 });

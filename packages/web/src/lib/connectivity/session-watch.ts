@@ -1,4 +1,4 @@
-import { SESSION_CHECK_INTERVAL_MS } from './constants';
+import { SERVER_SESSION_CHECK_MS, SESSION_CHECK_INTERVAL_MS } from './constants';
 
 /** What changed about the stored session token since the last look. */
 export type SessionChange =
@@ -90,5 +90,50 @@ export class SessionWatch {
     if (this.#last === change.kind) return;
     this.#last = change.kind;
     this.deps.onChange(change);
+  }
+}
+
+export interface ServerSessionCheckDeps {
+  /** Whether to ask now: signed in, the tab visible, the API not flagged offline. */
+  active: () => boolean;
+  /** An authenticated request that fails with the server's 401 when the session is gone. */
+  verify: () => Promise<unknown>;
+  /** Whether `verify`'s error says the session ended (rather than, say, a network error). */
+  isSessionError: (err: unknown) => boolean;
+  /** Acts on the ended session (sign out with the server's reason); once per ending. */
+  onEnded: (err: unknown) => void;
+}
+
+/**
+ * The server's half of the session check: every SERVER_SESSION_CHECK_MS a visible, signed-in
+ * tab sends one authenticated request (never two at once); a session error ends the session.
+ * One light request per tab every 15 s, only while someone looks at it.
+ */
+export class ServerSessionCheck {
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #inFlight = false;
+
+  constructor(private readonly deps: ServerSessionCheckDeps) {}
+
+  start(intervalMs = SERVER_SESSION_CHECK_MS): void {
+    this.stop();
+    this.#timer = setInterval(() => void this.check(), intervalMs);
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async check(): Promise<void> {
+    if (this.#inFlight || !this.deps.active()) return;
+    this.#inFlight = true;
+    try {
+      await this.deps.verify();
+    } catch (err) {
+      if (this.deps.isSessionError(err)) this.deps.onEnded(err);
+    } finally {
+      this.#inFlight = false;
+    }
   }
 }
