@@ -87,6 +87,9 @@ if (want('e2e')) {
   let failed = build.status === 0 ? 0 : 1;
   let seconds = build.seconds;
   if (build.status === 0) {
+    // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
+    const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
+    tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });
     const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
     const j = readJson(file);
     passed = j?.stats?.expected ?? 0;
