@@ -11,6 +11,7 @@ import { DEVICE_LOGS_RETENTION_JOB } from '../device-logs/index.js';
 import { CREDIT_NOTIFICATION_JOB } from '../billing/credits/index.js';
 import { PAST_DUE_JOB, PERIOD_CLOSE_JOB } from '../billing/invoices/index.js';
 import { USAGE_LEDGER_JOB } from '../billing/usage/index.js';
+import { STRIPE_WEBHOOK_PRUNE_JOB } from '../billing/payments/index.js';
 import { bearer, createTestDb, signUp, TEST_JWT_SECRET, type SignedUpUser } from '../../../test/harness.js';
 import { createFleet } from '../../../test/support/fleet-helpers.js';
 import { eventually, insertDevice, startRedis, TestLink, type RedisServer } from '../../../test/support/cloud-link.js';
@@ -174,6 +175,7 @@ describe('the heartbeat sweep', () => {
       { name: CREDIT_NOTIFICATION_JOB, cron: '* * * * *' },
       { name: PAST_DUE_JOB, cron: '20 0 * * *' },
       { name: PERIOD_CLOSE_JOB, cron: '5 0 * * *' },
+      { name: STRIPE_WEBHOOK_PRUNE_JOB, cron: '23 4 * * *' },
       { name: USAGE_LEDGER_JOB, cron: '*/15 * * * *' },
       { name: DEVICE_LOGS_RETENTION_JOB, cron: '* * * * *' },
       { name: FILE_GARBAGE_JOB, cron: '* * * * *' },

@@ -43,7 +43,9 @@ export async function pruneStripeWebhookEvents(context: AppContext): Promise<num
   return pruneWebhookEvents(context.db, new Date(context.clock() - WEBHOOK_EVENT_RETENTION_DAYS * DAY_MS));
 }
 
+export const STRIPE_WEBHOOK_PRUNE_JOB = 'billing-stripe-webhook-prune';
+
 /** Payments' durable jobs. */
 export function paymentsJobs(app: FastifyInstance): JobDefinition[] {
-  return [{ name: 'billing.stripe-webhook-events.prune', cron: '23 4 * * *', run: async () => void (await pruneStripeWebhookEvents(app.context)) }];
+  return [{ name: STRIPE_WEBHOOK_PRUNE_JOB, cron: '23 4 * * *', run: async () => void (await pruneStripeWebhookEvents(app.context)) }];
 }

@@ -10,7 +10,7 @@ import { StripeStandIn, type StripeEventBody } from '../../../../test/support/st
 import { availableCredits } from '../credits/index.js';
 import { recomputePastDue } from '../invoices/past-due.js';
 import { CHARGE_NOT_RECORDED_MESSAGE } from '../plans/plan-change.js';
-import { pruneStripeWebhookEvents } from './index.js';
+import { pruneStripeWebhookEvents, STRIPE_WEBHOOK_PRUNE_JOB } from './index.js';
 import { WEBHOOK_MESSAGES, WEBHOOK_PATH } from './stripe-webhook.js';
 
 /*
@@ -328,7 +328,7 @@ describe('webhooks: what is refused', () => {
     expect((await send(old)).status).toBe(200);
     expect((await send(recent)).status).toBe(200);
     await t.db.query(`UPDATE stripe_webhook_event SET received_at = now() - interval '31 days' WHERE id = $1`, [old.id]);
-    expect(app.billingJobs.map((j) => j.name)).toContain('billing.stripe-webhook-events.prune');
+    expect(app.billingJobs.map((j) => j.name)).toContain(STRIPE_WEBHOOK_PRUNE_JOB);
     expect(await pruneStripeWebhookEvents(app.context)).toBeGreaterThanOrEqual(1);
     const left = await t.db.query<{ id: string }>('SELECT id FROM stripe_webhook_event WHERE id = ANY($1)', [[old.id, recent.id]]);
     expect(left.rows.map((r) => r.id)).toEqual([recent.id]);
