@@ -8,7 +8,9 @@ import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
  * login page says why (`reason`, once), and the page the user was on is the return URL.
  */
 export function endSession(queryClient: QueryClient, reason: string): Promise<void> {
-  sessionStorage.setItem(SIGNED_OUT_REASON_KEY, reason);
+  // The first reason stands: once the token is cleared, requests still in flight fail with
+  // the generic 'You have to log in', which must not hide why the session really ended.
+  if (sessionStorage.getItem(SIGNED_OUT_REASON_KEY) === null) sessionStorage.setItem(SIGNED_OUT_REASON_KEY, reason);
   rememberReturnUrl(window.location.pathname + window.location.search + window.location.hash);
   return clearSession(queryClient);
 }
