@@ -25,6 +25,7 @@ import { terminal_session } from './terminal/terminal-session.resource.js';
 import { feature, plan, plan_addon, plan_feature, subscription } from './billing/billing.resource.js';
 import { credit_bundle, organization_credit_notification } from './billing/credits.resource.js';
 import { audit_event } from './audit/audit-event.resource.js';
+import { identity_provider, identity_provider_membership, saml_account } from './identity-provider/identity-provider.resource.js';
 
 const all = [
   actor,
@@ -80,6 +81,9 @@ const all = [
   credit_bundle,
   organization_credit_notification,
   audit_event,
+  identity_provider,
+  identity_provider_membership,
+  saml_account,
 ] as const satisfies readonly ResourceDef[];
 
 export const model: Model = Object.fromEntries(all.map((r) => [r.name, r]));

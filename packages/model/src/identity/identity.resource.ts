@@ -48,6 +48,8 @@ export const user = {
     { name: 'organization_membership', resource: 'organization_membership', via: 'user' },
     { name: 'user_application_membership', resource: 'user_application_membership', via: 'user' },
     { name: 'team_membership', resource: 'team_membership', via: 'user' },
+    { name: 'owns__saml_account', resource: 'saml_account', via: 'belongs_to__user' },
+    { name: 'owns__social_service_account', resource: 'social_service_account', via: 'belongs_to__user' },
   ],
   alternateKeys: [['username']],
   uniqueCaseInsensitive: [['username'], ['email']],

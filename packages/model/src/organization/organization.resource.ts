@@ -34,6 +34,8 @@ export const organization = {
     { name: 'subscription', resource: 'subscription', via: 'is_for__organization' },
     { name: 'owns__credit_bundle', resource: 'credit_bundle', via: 'belongs_to__organization' },
     { name: 'organization_credit_notification', resource: 'organization_credit_notification', via: 'organization' },
+    { name: 'identity_provider_membership', resource: 'identity_provider_membership', via: 'organization' },
+    { name: 'organization__is_authorized_by__identity_provider', resource: 'identity_provider_membership', via: 'organization' },
   ],
   alternateKeys: [['handle']],
   unique: [['handle']],
