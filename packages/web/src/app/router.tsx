@@ -134,6 +134,10 @@ export const router = createBrowserRouter([
                 path: 'orgs/:orgId/staff-access',
                 lazy: async () => ({ Component: (await loadChunk(() => import('./routes/organization-staff-access'))).OrganizationStaffAccessRoute }),
               },
+              {
+                path: 'identity-provider/:identityProviderId?',
+                lazy: async () => ({ Component: (await loadChunk(() => import('./routes/identity-provider'))).IdentityProviderRoute }),
+              },
               { path: 'support', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/support'))).SupportRoute }) },
               { path: 'zendesk-login', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/zendesk-login'))).ZendeskLoginRoute }) },
               {

@@ -4,13 +4,13 @@ import { Tooltip } from './lazy-tooltip';
 
 /**
  * Spec 2 §6: controls the user may not use stay visible but disabled, with the denial text
- * as a tooltip. A disabled button fires no pointer events, so the tooltip sits on a span.
+ * as a tooltip (`title`: a more specific reason). A disabled button fires no pointer events, so the tooltip sits on a span.
  */
-export function PermissionTooltip({ allowed, children }: { allowed: boolean; children: ReactElement }) {
+export function PermissionTooltip({ allowed, title, children }: { allowed: boolean; title?: string | undefined; children: ReactElement }) {
   const { t } = useTranslation();
   if (allowed) return children;
   return (
-    <Tooltip title={t('permission_denied')} describeChild>
+    <Tooltip title={title ?? t('permission_denied')} describeChild>
       <span style={{ display: 'inline-flex' }} tabIndex={0}>
         {children}
       </span>

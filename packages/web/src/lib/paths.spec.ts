@@ -20,6 +20,8 @@ describe('paths', () => {
     expect(paths.preferences()).toBe('/preferences');
     expect(paths.preferences('details')).toBe('/preferences');
     expect(paths.preferences('sshkeys')).toBe('/preferences/sshkeys');
+    expect(paths.identityProvider()).toBe('/identity-provider');
+    expect(paths.identityProvider(4)).toBe('/identity-provider/4');
   });
 
   it('opens the device table filtered by the release a device runs (spec 2 §2)', () => {
@@ -55,6 +57,7 @@ describe('paths', () => {
       admin: paths.admin(),
       support: paths.support(),
       zendeskLogin: paths.zendeskLogin('https://help.example.com/hc').split('?')[0]!,
+      identityProvider: paths.identityProvider(4),
     };
     for (const [name, path] of Object.entries(samples)) {
       expect(matchPath(routePatterns[name as keyof typeof paths], path), `${name}: ${path}`).not.toBeNull();

@@ -48,6 +48,8 @@ export const paths = {
   support: () => '/support',
   /** Spec 1 §2: the support portal's sign-in (issue 19), going on to `return_to`. */
   zendeskLogin: (returnTo?: string) => `/zendesk-login${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`,
+  /** Spec 1 §2: the identity-provider landing, or one provider's details. */
+  identityProvider: (id?: Id) => `/identity-provider${id === undefined ? '' : `/${seg(id)}`}`,
 } as const;
 
 /** What the router matches for each route (react-router patterns); not shipped unless used. */
@@ -75,4 +77,5 @@ export const routePatterns: Record<keyof typeof paths, string> = {
   admin: '/admin',
   support: '/support',
   zendeskLogin: '/zendesk-login',
+  identityProvider: '/identity-provider/:identityProviderId?',
 };

@@ -3,8 +3,9 @@ import { Button, ListItemIcon, Menu, MenuItem } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { AccountIcon, LogoutIcon } from '../../components/icons';
+import { AccountIcon, KeyIcon, LogoutIcon } from '../../components/icons';
 import { useLogout } from '../../features/auth/api/logout';
+import { useInstallConfig } from '../../lib/dashboard-config';
 import { useNotify } from '../../lib/notify';
 import { paths } from '../../lib/paths';
 
@@ -17,6 +18,7 @@ export function UserMenu({ username }: { username: string }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const logout = useLogout();
+  const { saml } = useInstallConfig();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const buttonId = useId();
@@ -51,6 +53,15 @@ export function UserMenu({ username }: { username: string }) {
           </ListItemIcon>
           {t('header.preferences')}
         </MenuItem>
+        {/* Where balena puts it: single sign-on is set up from the account menu (issue 20). */}
+        {saml && (
+          <MenuItem component={RouterLink} to={paths.identityProvider()} onClick={() => setAnchor(null)}>
+            <ListItemIcon>
+              <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            {t('header.identity_provider')}
+          </MenuItem>
+        )}
         <MenuItem
           onClick={() => {
             setAnchor(null);

@@ -30,7 +30,8 @@ export function NotFoundRoute() {
   );
 }
 
-function NotFoundContent() {
+/** The not-found message and its go-home button, for a page that is not there (inside the shell). */
+export function NotFoundContent() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { isXmlFile, metadataFileProblem, parseIdpMetadata, readIdpMetadataFile, type XmlParser } from './metadata';
 
 // The unit tier runs in Node, which has no DOMParser: a standards DOM parser stands in for the browser's.
-const quiet = { onError: () => undefined };
-const parser: XmlParser = { parseFromString: (text) => new XmlDomParser({ onError: quiet.onError }).parseFromString(text, 'text/xml') as unknown as Document };
+const quiet = { warning: () => undefined, error: () => undefined };
+const parser: XmlParser = { parseFromString: (text) => new XmlDomParser({ errorHandler: quiet }).parseFromString(text, 'text/xml') as unknown as Document };
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const metadata = fixture('idp-metadata.xml');
