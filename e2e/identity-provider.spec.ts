@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { seriousViolations } from './support/axe';
+import { watchPageProblems } from './support/csp';
+import { E2E_PORTS } from './support/ports';
+import { startSecondNode, useBillingNode, type SecondNode } from './support/second-node';
+import { newEmail, signIn } from './support/users';
+
+/*
+ * Issue 20 item 1 (spec 1 §2, §4, §5, §6, §8): the identity-provider pages. An administrator
+ * opens /identity-provider from the account menu, uploads their identity provider's metadata
+ * (the fields fill), ticks the consents and creates the provider for their organization, sets
+ * its default team, adds and removes a second organization, edits it and removes it by
+ * typing its SSO identifier. Without SAML access the page says why and goes to /fleets;
+ * without SAML support it is not found.
+ */
+
+// axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
+test.use({ bypassCSP: true });
+
+const METADATA = readFileSync(new URL('./fixtures/idp-metadata.xml', import.meta.url));
+const METADATA_CERTIFICATE_BODY = /<md:KeyDescriptor use="signing">[\s\S]*?<ds:X509Certificate>([\s\S]*?)<\/ds:X509Certificate>/.exec(METADATA.toString())![1]!.replace(/\s+/g, '');
+
+async function personalOrganization(request: Parameters<typeof apiAs>[0], user: ApiUser) {
+  const orgs = await apiAs<V7<'organization', 'id' | 'name'>>(
+    request,
+    user,
+    'GET',
+    `/v7/organization?$select=id,name&$filter=${encodeURIComponent(`handle eq '${user.username}'`)}`,
+  );
+  return orgs.d[0]!;
+}
+
+async function openFromAccountMenu(page: Page) {
+  await page.getByRole('button', { name: /e2e_/ }).click();
+  await page.getByRole('menuitem', { name: 'Identity provider' }).click();
+}
+
+test('an administrator creates an identity provider from uploaded metadata, sets its default team, manages its organizations and removes it', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const problems = await watchPageProblems(page);
+  const stamp = Date.now().toString(36);
+  const admin = await registerApiUser(request, newEmail('idpadmin'));
+  const personal = await personalOrganization(request, admin);
+  const second = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `IdP second ${stamp}` });
+  const team = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/team', { name: 'Field crew', belongs_to__organization: personal.id });
+  const identifier = `e2e-${stamp}`;
+
+  await signIn(page, admin.email);
+  await openFromAccountMenu(page);
+  await expect(page).toHaveURL(/\/identity-provider$/);
+  await expect(page.getByRole('heading', { name: 'Single sign-on with SAML' })).toBeVisible({ timeout: 30_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A non-numeric id goes back to the landing with the reason.
+  await page.goto('/identity-provider/abc');
+  await expect(page.getByText('The identity provider id in the address is not valid.')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/identity-provider$/);
+
+  await page.getByRole('button', { name: 'Add identity provider' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add identity provider' });
+  const create = dialog.getByRole('button', { name: 'Create' });
+  await expect(create).toBeDisabled();
+
+  // Not XML, then XML that is not metadata: refused, the fields stay empty.
+  await dialog.getByLabel('Upload metadata XML').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(dialog.getByText('The metadata file must be XML.')).toBeVisible();
+  await dialog.getByLabel('Upload metadata XML').setInputFiles({ name: 'page.xml', mimeType: 'text/xml', buffer: Buffer.from('<html><body/></html>') });
+  await expect(dialog.getByText('The SAML metadata could not be read. Upload the XML metadata file from your identity provider.')).toBeVisible();
+  await expect(dialog.getByLabel('Issuer')).toHaveValue('');
+
+  // The identity provider's metadata fills entry point, issuer and certificate.
+  await dialog.getByLabel('Upload metadata XML').setInputFiles({ name: 'idp-metadata.xml', mimeType: 'text/xml', buffer: METADATA });
+  await expect(dialog.getByText('Read from idp-metadata.xml')).toBeVisible();
+  await expect(dialog.getByLabel('Entry point (sign-in URL)')).toHaveValue('https://idp.example.test/saml/sso/redirect');
+  await expect(dialog.getByLabel('Issuer')).toHaveValue('https://idp.example.test/saml/metadata');
+  const certificate = await dialog.getByLabel('Signing certificate (PEM)').inputValue();
+  expect(certificate.split('\n')[0]).toBe('-----BEGIN CERTIFICATE-----');
+  expect(certificate.replace(/-----[A-Z ]+-----|\s/g, '')).toBe(METADATA_CERTIFICATE_BODY);
+
+  // The model's rules, inline.
+  const identifierField = dialog.getByLabel('SSO identifier');
+  await identifierField.fill('AB');
+  await identifierField.blur();
+  await expect(dialog.getByText('The SSO identifier must be at least 3 characters long.')).toBeVisible();
+  await identifierField.fill('Acme SSO');
+  await expect(dialog.getByText('The SSO identifier may only contain lowercase letters, digits, underscores and hyphens.')).toBeVisible();
+  await identifierField.fill(identifier);
+  await expect(dialog.getByText('The SSO identifier may only contain lowercase letters, digits, underscores and hyphens.')).toBeHidden();
+
+  // Both eligible organizations are offered; the personal one is chosen. Create waits for both consents.
+  const organizations = dialog.getByRole('group', { name: 'Organizations' });
+  await expect(organizations.getByRole('checkbox')).toHaveCount(2);
+  await organizations.getByRole('checkbox', { name: new RegExp(`^${personal.name} `) }).check();
+  await dialog.getByRole('checkbox', { name: /I accept the conditions of single sign-on/ }).check();
+  await expect(create).toBeDisabled();
+  await dialog.getByRole('checkbox', { name: /API keys/ }).check();
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await create.click();
+  await expect(page.getByText('Identity provider created')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/identity-provider\/\d+$/);
+  const idpId = Number(/\/identity-provider\/(\d+)$/.exec(page.url())![1]);
+
+  // The details.
+  await expect(page.getByTestId('idp-sso-identifier')).toHaveText(identifier);
+  await expect(page.getByTestId('idp-entry-point')).toHaveText('https://idp.example.test/saml/sso/redirect');
+  await expect(page.getByTestId('idp-issuer')).toHaveText('https://idp.example.test/saml/metadata');
+  await expect(page.getByText(`/saml/${identifier}`)).toBeVisible();
+  const memberships = page.getByRole('table', { name: 'Organizations this identity provider authorizes' });
+  await expect(memberships.getByRole('row')).toHaveCount(2);
+  await expect(memberships).toContainText(personal.name);
+  // The last organization cannot be removed.
+  await expect(memberships.getByRole('button', { name: `Remove ${personal.name}` })).toBeDisabled();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The default team: chosen, kept (the server has it), and shown again after a reload.
+  await memberships.getByLabel(`Default team for ${personal.name}`).selectOption({ label: 'Field crew' });
+  await expect(page.getByText('Default team updated')).toBeVisible();
+  await expect
+    .poll(async () => {
+      const rows = await apiAs<{ d: { grants_access_to__team: { __id: number } | null }[] }>(
+        request,
+        admin,
+        'GET',
+        `/v7/identity_provider_membership?$select=grants_access_to__team&$filter=is_authorized_by__identity_provider eq ${idpId}`,
+      );
+      return rows.d[0]?.grants_access_to__team?.__id ?? null;
+    })
+    .toBe(team.id);
+  await page.reload();
+  await expect(memberships.getByLabel(`Default team for ${personal.name}`)).toHaveValue(String(team.id), { timeout: 30_000 });
+
+  // A second organization added, then removed.
+  await page.getByRole('button', { name: 'Add organization' }).click();
+  const add = page.getByRole('dialog', { name: 'Add organization' });
+  await expect(add.getByLabel('Organization').locator('option')).toHaveCount(1);
+  await add.getByRole('button', { name: 'Add organization' }).click();
+  await expect(page.getByText('Organization added')).toBeVisible();
+  await expect(memberships.getByRole('row')).toHaveCount(3);
+  await expect(memberships).toContainText(`IdP second ${stamp}`);
+  await memberships.getByRole('button', { name: `Remove IdP second ${stamp}` }).click();
+  const removeOrg = page.getByRole('dialog', { name: 'Remove organization' });
+  await removeOrg.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Organization removed')).toBeVisible();
+  await expect(memberships.getByRole('row')).toHaveCount(2);
+  const remaining = await apiAs<{ d: { organization: { __id: number } }[] }>(
+    request,
+    admin,
+    'GET',
+    `/v7/identity_provider_membership?$select=organization&$filter=is_authorized_by__identity_provider eq ${idpId}`,
+  );
+  expect(remaining.d.map((m) => m.organization.__id)).toEqual([personal.id]);
+  expect(second.id).not.toBe(personal.id);
+
+  // Edit: the same rules; a bad entry point is refused inline, a good one saved.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit identity provider' });
+  await edit.getByLabel('Entry point (sign-in URL)').fill('not a url');
+  await edit.getByLabel('Entry point (sign-in URL)').blur();
+  await expect(edit.getByText('The entry point must be a valid http or https URL.')).toBeVisible();
+  await edit.getByLabel('Entry point (sign-in URL)').fill('https://idp.example.test/saml/sso/v2');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Identity provider updated')).toBeVisible();
+  await expect(page.getByTestId('idp-entry-point')).toHaveText('https://idp.example.test/saml/sso/v2');
+
+  // A provider that does not exist: the reason, then the landing (which goes to this one).
+  await page.goto('/identity-provider/99999999');
+  await expect(page.getByText('No identity provider was found.')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`/identity-provider/${idpId}$`));
+
+  // Removal, confirmed by typing the SSO identifier.
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  const remove = page.getByRole('dialog', { name: 'Remove identity provider' });
+  const confirm = remove.getByRole('button', { name: 'Remove' });
+  await expect(confirm).toBeDisabled();
+  await remove.getByLabel('Type the SSO identifier to confirm').fill(identifier);
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await confirm.click();
+  await expect(page.getByText('Identity provider removed')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/identity-provider$/);
+  await expect(page.getByRole('heading', { name: 'Single sign-on with SAML' })).toBeVisible();
+  const left = await apiAs<V7<'identity_provider', 'id'>>(request, admin, 'GET', `/v7/identity_provider?$select=id&$filter=id eq ${idpId}`);
+  expect(left.d).toEqual([]);
+  expect(problems.errors).toEqual([]);
+});
+
+test.describe('without SAML access (billing on: the free plan has no SAML)', () => {
+  test.use({ baseURL: `http://127.0.0.1:${E2E_PORTS.server2}` });
+  useBillingNode();
+
+  test('the page says why and goes to /fleets', async ({ page, request }) => {
+    const user = await registerApiUser(request, newEmail('idpnosaml'));
+    await signIn(page, user.email);
+    await page.goto('/identity-provider');
+    await expect(page.getByText("Single sign-on is available on plans that include SAML. Upgrade the organization's plan.")).toBeVisible({ timeout: 30_000 });
+    await expect(page).toHaveURL(/\/fleets$/);
+  });
+});
+
+test.describe('SAML not supported (FLOTILLA_SAML=off)', () => {
+  test.use({ baseURL: `http://127.0.0.1:${E2E_PORTS.server2}` });
+  let node: SecondNode | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    node = await startSecondNode({ FLOTILLA_SAML: 'off' });
+  });
+  test.afterAll(async () => {
+    await node?.stop();
+  });
+
+  test('the identity-provider pages are not found and the account menu does not offer them', async ({ page, request }) => {
+    const user = await registerApiUser(request, newEmail('idpsamloff'));
+    await signIn(page, user.email);
+    await page.goto('/identity-provider');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: /e2e_/ }).click();
+    await expect(page.getByRole('menuitem', { name: 'Preferences' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Identity provider' })).toHaveCount(0);
+  });
+});
