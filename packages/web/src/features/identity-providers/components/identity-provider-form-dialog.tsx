@@ -50,7 +50,7 @@ interface EditProps {
 export function IdentityProviderFormDialog(props: CreateProps | EditProps) {
   const { t } = useTranslation();
   const creating = props.mode === 'create';
-  const ids = { identifier: useId(), entryPoint: useId(), issuer: useId(), certificate: useId(), file: useId() };
+  const ids = { identifier: useId(), entryPoint: useId(), issuer: useId(), certificate: useId(), file: useId(), organizations: useId() };
   const [metadata, setMetadata] = useState<{ name: string } | { error: string } | null>(null);
 
   const schema = z
@@ -170,8 +170,8 @@ export function IdentityProviderFormDialog(props: CreateProps | EditProps) {
       />
       {props.mode === 'create' && (
         <>
-          <Stack spacing={0.5}>
-            <Typography variant="subtitle2" component="p">
+          <Stack spacing={0.5} role="group" aria-labelledby={ids.organizations}>
+            <Typography id={ids.organizations} variant="subtitle2" component="p">
               {t('identity_providers.organizations')}
             </Typography>
             <Typography variant="body2" color="text.secondary">
