@@ -50,6 +50,8 @@ const ROUTES = {
   '/preferences/access-tokens': ['src/app/routes/preferences.tsx', 'src/features/preferences/components/access-tokens-tab.tsx'],
   '/preferences/experimental': ['src/app/routes/preferences.tsx', 'src/features/preferences/components/appearance-tab.tsx'],
   '(not found)': 'src/app/routes/not-found.tsx',
+  // The route decides (SAML supported, a valid id) before the pages' chunk loads.
+  '/identity-provider': ['src/app/routes/identity-provider.tsx', 'src/features/identity-providers/pages/identity-provider-pages.tsx'],
 };
 
 function closure(key, seen = new Set()) {

@@ -1,7 +1,6 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type Column } from '../../../components/data-table';
 import { SelectInput } from '../../../components/form-fields';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
@@ -9,6 +8,8 @@ import { useRunMutation } from '../../../lib/notify';
 import { useRemoveIdentityProviderMembership, useSetMembershipTeam } from '../api/mutations';
 import { useOrganizationTeams, type IdentityProviderMembershipRow } from '../api/queries';
 import { membershipRemovalBlock, providerControlBlock } from '../idp-view';
+
+const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
 
 interface Props {
   ssoIdentifier: string;
@@ -59,16 +60,18 @@ export function MembershipsTable({ ssoIdentifier, memberships, canAdminister }: 
   return (
     <>
       <DataTable label={t('identity_providers.memberships_table')} columns={columns} rows={memberships} getRowKey={(m) => m.id} />
-      {removing && (
-        <ConfirmDialog
-          title={t('identity_providers.remove_membership_title')}
-          body={t('identity_providers.remove_membership_body', { organization: removing.organization.name, identifier: ssoIdentifier })}
-          confirmLabel={t('common.remove')}
-          onConfirm={() => remove.mutateAsync(removing.id)}
-          success={t('identity_providers.membership_removed')}
-          onClose={() => setRemoving(null)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {removing && (
+          <ConfirmDialog
+            title={t('identity_providers.remove_membership_title')}
+            body={t('identity_providers.remove_membership_body', { organization: removing.organization.name, identifier: ssoIdentifier })}
+            confirmLabel={t('common.remove')}
+            onConfirm={() => remove.mutateAsync(removing.id)}
+            success={t('identity_providers.membership_removed')}
+            onClose={() => setRemoving(null)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { canAdministerIdentityProvider, IDP_MESSAGES } from '@flotilla/model';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { DateText } from '../../../components/date-text';
@@ -24,12 +24,14 @@ import {
   type IdentityProviderDetails,
   type OrganizationRef,
 } from '../api/queries';
-import { AddOrganizationDialog } from '../components/add-organization-dialog';
-import { IdentityProviderFormDialog } from '../components/identity-provider-form-dialog';
 import { MembershipsTable } from '../components/memberships-table';
-import { RemoveIdentityProviderDialog } from '../components/remove-identity-provider-dialog';
 import { addableOrganizations, landingProviderId, providerControlBlock } from '../idp-view';
 import '../i18n';
+
+// The dialogs (forms, zod, the metadata reader) load when opened: the page's first load stays small.
+const IdentityProviderFormDialog = lazy(async () => ({ default: (await import('../components/identity-provider-form-dialog')).IdentityProviderFormDialog }));
+const RemoveIdentityProviderDialog = lazy(async () => ({ default: (await import('../components/remove-identity-provider-dialog')).RemoveIdentityProviderDialog }));
+const AddOrganizationDialog = lazy(async () => ({ default: (await import('../components/add-organization-dialog')).AddOrganizationDialog }));
 
 /**
  * Spec 1 §6: only administrators of an organization whose plan includes SAML reach these
@@ -87,15 +89,17 @@ function Landing({ eligible }: { eligible: OrganizationRef[] }) {
           </Button>
         </Stack>
       </Paper>
-      {adding && (
-        <IdentityProviderFormDialog
-          mode="create"
-          organizations={eligible}
-          onSave={(input) => create.mutateAsync(input)}
-          onCreated={(id) => void navigate(paths.identityProvider(id), { replace: true })}
-          onClose={() => setAdding(false)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {adding && (
+          <IdentityProviderFormDialog
+            mode="create"
+            organizations={eligible}
+            onSave={(input) => create.mutateAsync(input)}
+            onCreated={(id) => void navigate(paths.identityProvider(id), { replace: true })}
+            onClose={() => setAdding(false)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }
@@ -196,33 +200,35 @@ function ProviderView({ provider, canAdminister, eligible, onRemoved }: Provider
           <MembershipsTable ssoIdentifier={provider.ssoIdentifier} memberships={provider.memberships} canAdminister={canAdminister} />
         </Box>
       </Stack>
-      {dialog === 'edit' && (
-        <IdentityProviderFormDialog
-          mode="edit"
-          initial={{ sso_identifier: provider.ssoIdentifier, entry_point: provider.entryPoint, issuer: provider.issuer, certificate: provider.certificate }}
-          onSave={({ fields }) => update.mutateAsync({ id: provider.id, fields })}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog === 'remove' && (
-        <RemoveIdentityProviderDialog
-          identityProviderId={provider.id}
-          ssoIdentifier={provider.ssoIdentifier}
-          onConfirm={() => remove.mutateAsync(provider.id)}
-          onRemoved={onRemoved}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog === 'add-organization' && (
-        <AddOrganizationDialog
-          organizations={addableOrganizations(
-            eligible,
-            provider.memberships.map((m) => m.organization.id),
-          )}
-          onAdd={(organizationId) => addMembership.mutateAsync({ identityProviderId: provider.id, organizationId })}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {dialog === 'edit' && (
+          <IdentityProviderFormDialog
+            mode="edit"
+            initial={{ sso_identifier: provider.ssoIdentifier, entry_point: provider.entryPoint, issuer: provider.issuer, certificate: provider.certificate }}
+            onSave={({ fields }) => update.mutateAsync({ id: provider.id, fields })}
+            onClose={() => setDialog(null)}
+          />
+        )}
+        {dialog === 'remove' && (
+          <RemoveIdentityProviderDialog
+            identityProviderId={provider.id}
+            ssoIdentifier={provider.ssoIdentifier}
+            onConfirm={() => remove.mutateAsync(provider.id)}
+            onRemoved={onRemoved}
+            onClose={() => setDialog(null)}
+          />
+        )}
+        {dialog === 'add-organization' && (
+          <AddOrganizationDialog
+            organizations={addableOrganizations(
+              eligible,
+              provider.memberships.map((m) => m.organization.id),
+            )}
+            onAdd={(organizationId) => addMembership.mutateAsync({ identityProviderId: provider.id, organizationId })}
+            onClose={() => setDialog(null)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }
