@@ -43,7 +43,8 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   const stamp = Date.now().toString(36);
   const admin = await registerApiUser(request, newEmail('idpadmin'));
   const personal = await personalOrganization(request, admin);
-  const second = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/organization', { name: `IdP second ${stamp}` });
+  const second = await apiAs<{ id: number; handle: string }>(request, admin, 'POST', '/v7/organization', { name: `IdP second ${stamp}` });
+  const secondHandle = second.handle;
   const team = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/team', { name: 'Field crew', belongs_to__organization: personal.id });
   const identifier = `e2e-${stamp}`;
 
@@ -89,10 +90,12 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   await identifierField.fill(identifier);
   await expect(dialog.getByText('The SSO identifier may only contain lowercase letters, digits, underscores and hyphens.')).toBeHidden();
 
-  // Both eligible organizations are offered; the personal one is chosen. Create waits for both consents.
+  // Both eligible organizations are offered and chosen (the first creates the provider, the
+  // other becomes a membership). Create waits for both consents.
   const organizations = dialog.getByRole('group', { name: 'Organizations' });
   await expect(organizations.getByRole('checkbox')).toHaveCount(2);
   await organizations.getByRole('checkbox', { name: new RegExp(`^${personal.name} `) }).check();
+  await organizations.getByRole('checkbox', { name: new RegExp(`^IdP second ${stamp} `) }).check();
   await dialog.getByRole('checkbox', { name: /I accept the conditions of single sign-on/ }).check();
   await expect(create).toBeDisabled();
   await dialog.getByRole('checkbox', { name: /API keys/ }).check();
@@ -108,11 +111,28 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   await expect(page.getByTestId('idp-issuer')).toHaveText('https://idp.example.test/saml/metadata');
   await expect(page.getByText(`/saml/${identifier}`)).toBeVisible();
   const memberships = page.getByRole('table', { name: 'Organizations this identity provider authorizes' });
-  await expect(memberships.getByRole('row')).toHaveCount(2);
+  await expect(memberships.getByRole('row')).toHaveCount(3);
   await expect(memberships).toContainText(personal.name);
-  // The last organization cannot be removed.
-  await expect(memberships.getByRole('button', { name: `Remove ${personal.name}` })).toBeDisabled();
+  await expect(memberships).toContainText(`IdP second ${stamp}`);
   expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // The second organization removed; the last one cannot be.
+  const removeSecond = async () => {
+    await memberships.getByRole('button', { name: `Remove IdP second ${stamp}` }).click();
+    const removeOrg = page.getByRole('dialog', { name: 'Remove organization' });
+    await removeOrg.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('Organization removed').first()).toBeVisible();
+    await expect(memberships.getByRole('row')).toHaveCount(2);
+    const remaining = await apiAs<{ d: { organization: { __id: number } }[] }>(
+      request,
+      admin,
+      'GET',
+      `/v7/identity_provider_membership?$select=organization&$filter=is_authorized_by__identity_provider eq ${idpId}`,
+    );
+    expect(remaining.d.map((m) => m.organization.__id)).toEqual([personal.id]);
+  };
+  await removeSecond();
+  await expect(memberships.getByRole('button', { name: `Remove ${personal.name}` })).toBeDisabled();
 
   // The default team: chosen, kept (the server has it), and shown again after a reload.
   await memberships.getByLabel(`Default team for ${personal.name}`).selectOption({ label: 'Field crew' });
@@ -131,27 +151,15 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   await page.reload();
   await expect(memberships.getByLabel(`Default team for ${personal.name}`)).toHaveValue(String(team.id), { timeout: 30_000 });
 
-  // A second organization added, then removed.
+  // The second organization added again from the page (the only one left to offer), then removed.
   await page.getByRole('button', { name: 'Add organization' }).click();
   const add = page.getByRole('dialog', { name: 'Add organization' });
-  await expect(add.getByLabel('Organization').locator('option')).toHaveCount(1);
+  await expect(add.getByLabel('Organization').locator('option')).toHaveText([`IdP second ${stamp} (${secondHandle})`]);
   await add.getByRole('button', { name: 'Add organization' }).click();
   await expect(page.getByText('Organization added')).toBeVisible();
   await expect(memberships.getByRole('row')).toHaveCount(3);
-  await expect(memberships).toContainText(`IdP second ${stamp}`);
-  await memberships.getByRole('button', { name: `Remove IdP second ${stamp}` }).click();
-  const removeOrg = page.getByRole('dialog', { name: 'Remove organization' });
-  await removeOrg.getByRole('button', { name: 'Remove' }).click();
-  await expect(page.getByText('Organization removed')).toBeVisible();
-  await expect(memberships.getByRole('row')).toHaveCount(2);
-  const remaining = await apiAs<{ d: { organization: { __id: number } }[] }>(
-    request,
-    admin,
-    'GET',
-    `/v7/identity_provider_membership?$select=organization&$filter=is_authorized_by__identity_provider eq ${idpId}`,
-  );
-  expect(remaining.d.map((m) => m.organization.__id)).toEqual([personal.id]);
-  expect(second.id).not.toBe(personal.id);
+  await expect(memberships.getByRole('button', { name: `Remove ${personal.name}` })).toBeEnabled();
+  await removeSecond();
 
   // Edit: the same rules; a bad entry point is refused inline, a good one saved.
   await page.getByRole('button', { name: 'Edit' }).click();

@@ -11,18 +11,34 @@ export interface IdentityProviderFields {
   certificate: string;
 }
 
+export interface CreatedIdentityProvider {
+  id: number;
+  /** Why adding one of the other organizations failed (the provider exists, with those added before). */
+  membershipError?: unknown;
+}
+
 /**
  * Spec 1 §4 "add": POST identity_provider with the first organization (`organization_id`),
- * then a membership for each other organization. The new provider's id.
+ * then a membership for each other organization, in order.
  */
-export async function createIdentityProvider({ fields, organizationIds }: { fields: IdentityProviderFields; organizationIds: readonly number[] }) {
+export async function createIdentityProvider({
+  fields,
+  organizationIds,
+}: {
+  fields: IdentityProviderFields;
+  organizationIds: readonly number[];
+}): Promise<CreatedIdentityProvider> {
   const [first, ...others] = organizationIds;
   if (first === undefined) throw new Error('An identity provider needs an organization');
   // `organization_id` is the server's create extension (dialect: identity provider POST).
   const body: IdentityProviderFields & { organization_id: number } = { ...fields, organization_id: first };
   const { id } = await pinePost('identity_provider', body as PineBody<'identity_provider'>);
-  for (const organization of others) await pinePost('identity_provider_membership', { organization, is_authorized_by__identity_provider: id });
-  return id;
+  try {
+    for (const organization of others) await pinePost('identity_provider_membership', { organization, is_authorized_by__identity_provider: id });
+  } catch (membershipError) {
+    return { id, membershipError };
+  }
+  return { id };
 }
 
 export async function updateIdentityProvider({ id, fields }: { id: number; fields: IdentityProviderFields }) {

@@ -9,7 +9,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { TextInput } from '../../../components/form-fields';
 import { ruleCheck, ruledText } from '../../../lib/form-rules';
 import { useMutationForm } from '../../../lib/use-mutation-form';
-import type { IdentityProviderFields } from '../api/mutations';
+import type { CreatedIdentityProvider, IdentityProviderFields } from '../api/mutations';
 import type { OrganizationRef } from '../api/queries';
 import { readIdpMetadataFile } from '../metadata';
 
@@ -30,8 +30,8 @@ interface CreateProps {
   mode: 'create';
   /** The organizations the user may authorize (eligible); the first one chosen creates the provider. */
   organizations: readonly OrganizationRef[];
-  onSave: (input: { fields: IdentityProviderFields; organizationIds: number[] }) => Promise<number>;
-  onCreated: (id: number) => void;
+  onSave: (input: { fields: IdentityProviderFields; organizationIds: number[] }) => Promise<CreatedIdentityProvider>;
+  onCreated: (created: CreatedIdentityProvider) => void;
   onClose: () => void;
 }
 
@@ -84,8 +84,8 @@ export function IdentityProviderFormDialog(props: CreateProps | EditProps) {
       return undefined;
     },
     success: creating ? t('identity_providers.created') : t('identity_providers.updated'),
-    onSuccess: (id) => {
-      if (props.mode === 'create' && typeof id === 'number') props.onCreated(id);
+    onSuccess: (created) => {
+      if (props.mode === 'create' && created) props.onCreated(created);
       else props.onClose();
     },
   });

@@ -9,6 +9,7 @@ import { FullPageError, FullPageSpinner } from '../../../components/full-page-st
 import { PageHeader } from '../../../components/page-header';
 import { PermissionTooltip } from '../../../components/permission-tooltip';
 import { RedirectWithError } from '../../../components/redirect-with-error';
+import { useNotify } from '../../../lib/notify';
 import { paths } from '../../../lib/paths';
 import {
   useAddIdentityProviderMembership,
@@ -54,6 +55,7 @@ export function IdentityProviderLandingPage() {
 function Landing({ eligible }: { eligible: OrganizationRef[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const notify = useNotify();
   const providers = useIdentityProviders();
   const administered = useAdministeredOrganizationIds();
   const create = useCreateIdentityProvider();
@@ -95,7 +97,11 @@ function Landing({ eligible }: { eligible: OrganizationRef[] }) {
             mode="create"
             organizations={eligible}
             onSave={(input) => create.mutateAsync(input)}
-            onCreated={(id) => void navigate(paths.identityProvider(id), { replace: true })}
+            onCreated={({ id, membershipError }) => {
+              // Created, but an organization after the first was refused: the page shows what was added.
+              if (membershipError !== undefined) notify.error(membershipError);
+              void navigate(paths.identityProvider(id), { replace: true });
+            }}
             onClose={() => setAdding(false)}
           />
         )}
