@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
+import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { seriousViolations } from './support/axe';
+import { arrangeSql } from './support/db';
 import { watchPageProblems } from './support/csp';
 import { E2E_PORTS } from './support/ports';
 import { startSecondNode, useBillingNode, type SecondNode } from './support/second-node';
@@ -177,9 +178,29 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   await expect(page.getByText('No identity provider was found.')).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(new RegExp(`/identity-provider/${idpId}$`));
 
-  // Removal, confirmed by typing the SSO identifier.
+  // Removal is blocked while the provider has SAML accounts (one made by a sign-in, arranged
+  // here; the SAML sign-in itself is item 2's), with the way out; revoked through the API, as the
+  // guidance says, removal goes ahead.
+  const samlUser = await registerApiUser(request, newEmail('idpsamluser'));
+  await arrangeSql(`INSERT INTO saml_account (belongs_to__user, was_generated_by__identity_provider, remote_id) VALUES ($1, $2, $3)`, [
+    samlUser.id,
+    idpId,
+    samlUser.email,
+  ]);
   await page.getByRole('button', { name: 'Remove', exact: true }).click();
   const remove = page.getByRole('dialog', { name: 'Remove identity provider' });
+  await expect(remove.getByText(/^This action is blocked as the identity provider contains 1 SAML account\(s\)\. Revoke them first through the SDK/)).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(remove.getByLabel('Type the SSO identifier to confirm')).toHaveCount(0);
+  await remove.getByRole('button', { name: 'Close' }).click();
+  await expect(remove).toBeHidden();
+  const accounts = await apiAs<V7<'saml_account', 'id'>>(request, admin, 'GET', `/v7/saml_account?$select=id&$filter=was_generated_by__identity_provider eq ${idpId}`);
+  expect(accounts.d).toHaveLength(1);
+  await apiAs(request, admin, 'DELETE', `/v7/saml_account(${accounts.d[0]!.id})`);
+
+  // Removal, confirmed by typing the SSO identifier.
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
   const confirm = remove.getByRole('button', { name: 'Remove' });
   await expect(confirm).toBeDisabled();
   await remove.getByLabel('Type the SSO identifier to confirm').fill(identifier);
@@ -191,6 +212,58 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   const left = await apiAs<V7<'identity_provider', 'id'>>(request, admin, 'GET', `/v7/identity_provider?$select=id&$filter=id eq ${idpId}`);
   expect(left.d).toEqual([]);
   expect(problems.errors).toEqual([]);
+});
+
+test('an administrator of only one of its organizations sees the provider with its controls disabled, and why', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const owner = await registerApiUser(request, newEmail('idpowner'));
+  const other = await registerApiUser(request, newEmail('idpother'));
+  const ownerOrg = await personalOrganization(request, owner);
+  // A shared organization the other user administers too: the owner invites them as administrator.
+  const shared = await organizationWithMember(request, owner, other, `IdP shared ${stamp}`);
+  const memberships = await apiAs<{ d: { id: number }[] }>(
+    request,
+    owner,
+    'GET',
+    `/v7/organization_membership?$select=id&$filter=${encodeURIComponent(`user eq ${other.id} and is_member_of__organization eq ${shared}`)}`,
+  );
+  const adminRole = await apiAs<V7<'organization_membership_role', 'id'>>(
+    request,
+    owner,
+    'GET',
+    `/v7/organization_membership_role?$select=id&$filter=${encodeURIComponent("name eq 'administrator'")}`,
+  );
+  await apiAs(request, owner, 'PATCH', `/v7/organization_membership(${memberships.d[0]!.id})`, { organization_membership_role: adminRole.d[0]!.id });
+  const certificate = `-----BEGIN CERTIFICATE-----\n${METADATA_CERTIFICATE_BODY}\n-----END CERTIFICATE-----`;
+  const idp = await apiAs<{ id: number }>(request, owner, 'POST', '/v7/identity_provider', {
+    sso_identifier: `shared-${stamp}`,
+    entry_point: 'https://idp.example.test/sso',
+    issuer: 'urn:example:shared',
+    certificate,
+    organization_id: ownerOrg.id,
+  });
+  await apiAs(request, owner, 'POST', '/v7/identity_provider_membership', { organization: shared, is_authorized_by__identity_provider: idp.id });
+
+  // The other administrator administers only the shared organization: they see the provider…
+  await signIn(page, other.email);
+  await page.goto('/identity-provider');
+  await expect(page).toHaveURL(new RegExp(`/identity-provider/${idp.id}$`), { timeout: 30_000 });
+  await expect(page.getByTestId('idp-sso-identifier')).toHaveText(`shared-${stamp}`);
+  // …but may change nothing, and the tooltip says why.
+  const reason = 'Only an administrator of every organization this identity provider authorizes can change it.';
+  for (const name of ['Edit', 'Add organization']) await expect(page.getByRole('button', { name, exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Remove', exact: true })).toBeDisabled();
+  const table = page.getByRole('table', { name: 'Organizations this identity provider authorizes' });
+  // The owner's personal organization is one of its organizations, though the other user cannot read it.
+  await expect(table).toContainText(`Organization ${ownerOrg.id} (you are not a member)`);
+  await expect(table.getByRole('button', { name: `Remove IdP shared ${stamp}` })).toBeDisabled();
+  await expect(table.getByLabel(`Default team for IdP shared ${stamp}`)).toBeDisabled();
+  await page.getByRole('button', { name: 'Edit', exact: true }).locator('..').hover();
+  await expect(page.getByRole('tooltip')).toHaveText(reason);
+  // The server refuses them too.
+  const denied = await request.patch(`/v7/identity_provider(${idp.id})`, { headers: { Authorization: `Bearer ${other.token}` }, data: { issuer: 'urn:x' } });
+  expect(denied.status()).toBeGreaterThanOrEqual(400);
 });
 
 test.describe('without SAML access (billing on: the free plan has no SAML)', () => {

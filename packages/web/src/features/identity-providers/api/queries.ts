@@ -59,7 +59,8 @@ export function useIdentityProviders() {
 
 export interface IdentityProviderMembershipRow {
   id: number;
-  organization: OrganizationRef;
+  /** Name and handle are null for an organization the user is not a member of (they cannot read it). */
+  organization: { id: number; name: string | null; handle: string | null };
   /** The team single-sign-on users join; null: none. */
   team: { id: number; name: string } | null;
 }
@@ -82,7 +83,10 @@ export async function getIdentityProvider(id: number): Promise<IdentityProviderD
     $select: ['id', 'sso_identifier', 'entry_point', 'issuer', 'certificate', 'created_at'],
     $expand: {
       identity_provider_membership: {
-        $select: ['id', 'organization', 'grants_access_to__team'],
+        // The organization's id from `authorizes__organization` (the same link): the expanded
+        // organization is empty when the user cannot read it, and it still counts as one of
+        // the provider's organizations (who administers the provider).
+        $select: ['id', 'authorizes__organization', 'grants_access_to__team'],
         $expand: { organization: { $select: ['id', 'name', 'handle'] }, grants_access_to__team: { $select: ['id', 'name'] } },
       },
     },
@@ -98,11 +102,19 @@ export async function getIdentityProvider(id: number): Promise<IdentityProviderD
     memberships: row.identity_provider_membership
       .flatMap((m) => {
         const organization = m.organization[0];
-        if (!organization) return [];
+        const organizationId = m.authorizes__organization?.__id ?? organization?.id;
+        if (organizationId === undefined) return [];
         const team = m.grants_access_to__team[0];
-        return [{ id: m.id, organization, team: team ? { id: team.id, name: team.name } : null }];
+        return [
+          {
+            id: m.id,
+            organization: { id: organizationId, name: organization?.name ?? null, handle: organization?.handle ?? null },
+            team: team ? { id: team.id, name: team.name } : null,
+          },
+        ];
       })
-      .sort((a, b) => a.organization.name.localeCompare(b.organization.name)),
+      // By name; organizations the user cannot read last.
+      .sort((a, b) => (a.organization.name ?? '\uffff').localeCompare(b.organization.name ?? '\uffff')),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useId, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table';
 import { SelectInput } from '../../../components/form-fields';
@@ -23,9 +24,10 @@ export function MembershipsTable({ ssoIdentifier, memberships, canAdminister }: 
   const [removing, setRemoving] = useState<IdentityProviderMembershipRow | null>(null);
   const remove = useRemoveIdentityProviderMembership();
   const removalBlock = membershipRemovalBlock(canAdminister, memberships.length);
+  const name = (m: IdentityProviderMembershipRow) => organizationName(m, t);
 
   const columns: Column<IdentityProviderMembershipRow>[] = [
-    { key: 'organization', header: t('identity_providers.organization'), render: (m) => m.organization.name },
+    { key: 'organization', header: t('identity_providers.organization'), render: name },
     {
       key: 'handle',
       header: t('identity_providers.handle'),
@@ -47,7 +49,7 @@ export function MembershipsTable({ ssoIdentifier, memberships, canAdminister }: 
               color="error"
               disabled={!!removalBlock}
               onClick={() => setRemoving(m)}
-              aria-label={t('identity_providers.remove_membership', { organization: m.organization.name })}
+              aria-label={t('identity_providers.remove_membership', { organization: name(m) })}
             >
               {t('common.remove')}
             </Button>
@@ -64,7 +66,7 @@ export function MembershipsTable({ ssoIdentifier, memberships, canAdminister }: 
         {removing && (
           <ConfirmDialog
             title={t('identity_providers.remove_membership_title')}
-            body={t('identity_providers.remove_membership_body', { organization: removing.organization.name, identifier: ssoIdentifier })}
+            body={t('identity_providers.remove_membership_body', { organization: name(removing), identifier: ssoIdentifier })}
             confirmLabel={t('common.remove')}
             onConfirm={() => remove.mutateAsync(removing.id)}
             success={t('identity_providers.membership_removed')}
@@ -74,6 +76,11 @@ export function MembershipsTable({ ssoIdentifier, memberships, canAdminister }: 
       </Suspense>
     </>
   );
+}
+
+/** The organization's name, or what it is when the user cannot read it (not a member). */
+function organizationName(m: IdentityProviderMembershipRow, t: TFunction): string {
+  return m.organization.name ?? t('identity_providers.unreadable_organization', { id: m.organization.id });
 }
 
 /** The team new SAML users of the organization join: PATCH {grants_access_to__team} (none = null). */
@@ -93,7 +100,7 @@ function DefaultTeamSelect({ membership, canAdminister }: { membership: Identity
         <SelectInput
           id={id}
           size="small"
-          label={t('identity_providers.default_team_of', { organization: membership.organization.name })}
+          label={t('identity_providers.default_team_of', { organization: organizationName(membership, t) })}
           value={String(current)}
           disabled={!!block || setTeam.isPending}
           onChange={(e) => {
