@@ -209,6 +209,7 @@ test('an administrator creates an identity provider from uploaded metadata, sets
   await expect(page.getByText('Identity provider removed')).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/identity-provider$/);
   await expect(page.getByRole('heading', { name: 'Single sign-on with SAML' })).toBeVisible();
+  await expect(page.getByText('No identity provider was found.')).toHaveCount(0);
   const left = await apiAs<V7<'identity_provider', 'id'>>(request, admin, 'GET', `/v7/identity_provider?$select=id&$filter=id eq ${idpId}`);
   expect(left.d).toEqual([]);
   expect(problems.errors).toEqual([]);

@@ -74,14 +74,19 @@ export const useAddIdentityProviderMembership = () => useIdpMutation(addIdentity
 export const useSetMembershipTeam = () => useIdpMutation(setMembershipTeam);
 export const useRemoveIdentityProviderMembership = () => useIdpMutation(removeIdentityProviderMembership);
 
-/** Removal: the list is fetched again (the landing decides anew); the removed provider's own query is dropped. */
+/**
+ * Removal: every query but the removed provider's own is fetched again (the landing decides
+ * anew); that one is left alone, so its page leaves for the landing without first reading
+ * the provider as missing (`no_idp_found`).
+ */
 export function useDeleteIdentityProvider() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteIdentityProvider,
-    onSuccess: (_data, id) => {
-      queryClient.removeQueries({ queryKey: [...identityProvidersRootKey, 'detail', id] });
-      return queryClient.invalidateQueries({ queryKey: identityProvidersRootKey });
-    },
+    onSuccess: (_data, id) =>
+      queryClient.invalidateQueries({
+        queryKey: identityProvidersRootKey,
+        predicate: (query) => !(query.queryKey[1] === 'detail' && query.queryKey[2] === id),
+      }),
   });
 }
