@@ -68,7 +68,8 @@ async function checkProviderFields(db: Db, body: HookBody<'identity_provider', '
 
 export function registerIdentityProviderRules(rules: Rules): void {
   rules.registerConstraintMessage('identity_provider_sso_identifier_key', IDP_MESSAGES.sso_identifier_taken);
-  rules.registerConstraintMessage('identity_provider_membership_organization_is_authorized_by__identity_provider_key', MEMBERSHIP_EXISTS);
+  // PostgreSQL cuts identifiers at 63 bytes: the unique constraint's name as the database has it.
+  rules.registerConstraintMessage('identity_provider_membership_organization_is_authorized_by__identity_provider_key'.slice(0, 63), MEMBERSHIP_EXISTS);
 
   // POST {sso_identifier, entry_point, issuer, certificate, organization_id}: the provider and
   // its first membership, in the write's transaction (spec 1 §7). `organization_id` is not a
