@@ -13,6 +13,7 @@ import { ROOT_PERMISSIONS, type DataContext, type HookBody } from '../../infra/o
 import { planIncludes } from '../billing/index.js';
 import {
   administeredOrganizationIds,
+  deleteProvidersOnlyOf,
   insertMembership,
   membershipsOutsideTeamOrganization,
   organizationsOfProviders,
@@ -138,6 +139,16 @@ export function registerIdentityProviderRules(rules: Rules): void {
       const providers = await providersOfMemberships(tx, ids);
       await assertAdministers(tx, actor, providers);
       if ((await providersLeftWithoutOrganization(tx, providers, ids)).length > 0) throw new BadRequestError(IDP_MESSAGES.idp_must_have_at_least_one_org);
+    },
+  });
+
+  // An organization deleted (by its administrator, or with its last administrator's account):
+  // the providers that authorize no other organization go with it, their SAML accounts too —
+  // nobody could administer or even read them any more, and they would keep their SSO
+  // identifiers taken.
+  rules.register('organization', 'DELETE', {
+    async before({ tx, ids }) {
+      if (ids.length > 0) await deleteProvidersOnlyOf(tx, ids);
     },
   });
 

@@ -112,3 +112,24 @@ export async function membershipsOutsideTeamOrganization(db: Db, membershipIds: 
   );
   return rows[0]?.outside ?? false;
 }
+
+/**
+ * Removes the providers that authorize only organizations of `orgIds` (about to be deleted),
+ * with their SAML accounts; their memberships go by cascade. Returns their ids.
+ */
+export async function deleteProvidersOnlyOf(db: Db, orgIds: readonly OrgId[]): Promise<ProviderId[]> {
+  const { rows } = await db.query<{ id: ProviderId }>(
+    `SELECT DISTINCT m.is_authorized_by__identity_provider AS id
+       FROM identity_provider_membership m
+      WHERE m.organization = ANY($1::int[])
+        AND NOT EXISTS (SELECT 1 FROM identity_provider_membership o
+                         WHERE o.is_authorized_by__identity_provider = m.is_authorized_by__identity_provider
+                           AND NOT (o.organization = ANY($1::int[])))`,
+    [orgIds],
+  );
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return ids;
+  await db.query('DELETE FROM saml_account WHERE was_generated_by__identity_provider = ANY($1::int[])', [ids]);
+  await db.query('DELETE FROM identity_provider WHERE id = ANY($1::int[])', [ids]);
+  return ids;
+}

@@ -410,6 +410,28 @@ describe('removing an identity provider', () => {
   });
 });
 
+describe('deleting an organization', () => {
+  it('removes the providers that authorize only it (with their SAML accounts) and leaves shared ones to the other organizations', async () => {
+    const admin = await signUp(t.app);
+    const sdk = await sdkAs(admin);
+    const doomed = await secondOrg(admin);
+    const own = await createIdp(sdk, doomed);
+    const shared = await createIdp(sdk, doomed);
+    await addMembership(sdk, shared.id, admin.orgId);
+    await insertSamlAccount(own.id, admin.userId);
+    const kept = await insertSamlAccount(shared.id, admin.userId);
+
+    await sdk.pine.delete({ resource: 'organization', id: doomed });
+    expect(await idpRow(own.id)).toBeUndefined();
+    expect((await t.db.query('SELECT 1 FROM saml_account WHERE was_generated_by__identity_provider = $1', [own.id])).rowCount).toBe(0);
+    expect(await idpRow(shared.id)).toBeDefined();
+    expect(await orgsOf(shared.id)).toEqual([admin.orgId]);
+    expect((await t.db.query('SELECT 1 FROM saml_account WHERE id = $1', [kept])).rowCount).toBe(1);
+    // The removed provider's SSO identifier is free again.
+    await createIdp(sdk, admin.orgId, { sso_identifier: own.sso_identifier });
+  });
+});
+
 describe('plans and the SAML setting', () => {
   it('needs a plan that includes SAML to create a provider or add an organization (billing on)', async () => {
     const admin = await signUp(billed.app);
