@@ -21,7 +21,10 @@ export async function administeredOrganizationIds(db: Db, actorId: number | null
   return rows.map((r) => r.id);
 }
 
-/** The organizations a user administers, by name (the eligible-organizations list). */
+/** At most this many organizations in the eligible-organizations answer (a bounded response). */
+export const ELIGIBLE_ORGANIZATIONS_MAX = 1000;
+
+/** The organizations a user administers, by name (the eligible-organizations list; the first ELIGIBLE_ORGANIZATIONS_MAX). */
 export async function administeredOrganizations(db: Db, userId: Row<'user'>['id']): Promise<Pick<Row<'organization'>, 'id' | 'name' | 'handle'>[]> {
   const { rows } = await db.query<Pick<Row<'organization'>, 'id' | 'name' | 'handle'>>(
     `SELECT o.id, o.name, o.handle
@@ -29,7 +32,8 @@ export async function administeredOrganizations(db: Db, userId: Row<'user'>['id'
        JOIN organization_membership m ON m.is_member_of__organization = o.id
        JOIN organization_membership_role r ON r.id = m.organization_membership_role AND r.name = 'administrator'
       WHERE m."user" = $1
-      ORDER BY lower(o.name), o.id`,
+      ORDER BY lower(o.name), o.id
+      LIMIT ${ELIGIBLE_ORGANIZATIONS_MAX}`,
     [userId],
   );
   return rows;
