@@ -2,7 +2,8 @@ import type { PineBody } from '../../../lib/pine';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { pinePatch, pinePost } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
-import { identityProvidersRootKey } from './keys';
+import { identityProvidersListKey, identityProvidersRootKey } from './keys';
+import type { IdentityProviderSummary } from './queries';
 
 export interface IdentityProviderFields {
   sso_identifier: string;
@@ -75,18 +76,21 @@ export const useSetMembershipTeam = () => useIdpMutation(setMembershipTeam);
 export const useRemoveIdentityProviderMembership = () => useIdpMutation(removeIdentityProviderMembership);
 
 /**
- * Removal: every query but the removed provider's own is fetched again (the landing decides
- * anew); that one is left alone, so its page leaves for the landing without first reading
- * the provider as missing (`no_idp_found`).
+ * Removal: the provider leaves the cached list at once (the landing, opened next, must not
+ * send the user back to it while the list is fetched again), and every query but the removed
+ * provider's own is fetched again; that one is left alone, so its page leaves for the landing
+ * without first reading the provider as missing (`no_idp_found`).
  */
 export function useDeleteIdentityProvider() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteIdentityProvider,
-    onSuccess: (_data, id) =>
-      queryClient.invalidateQueries({
+    onSuccess: (_data, id) => {
+      queryClient.setQueryData<IdentityProviderSummary[]>(identityProvidersListKey, (list) => list?.filter((p) => p.id !== id));
+      return queryClient.invalidateQueries({
         queryKey: identityProvidersRootKey,
         predicate: (query) => !(query.queryKey[1] === 'detail' && query.queryKey[2] === id),
-      }),
+      });
+    },
   });
 }

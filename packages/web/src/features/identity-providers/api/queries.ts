@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { pineCount, pineGet, pineGetOne } from '../../../lib/pine';
 import { sdk } from '../../../lib/sdk';
-import { identityProvidersRootKey } from './keys';
+import { identityProvidersListKey, identityProvidersRootKey } from './keys';
 
 export interface OrganizationRef {
   id: number;
@@ -54,7 +54,7 @@ export async function getIdentityProviders() {
 export type IdentityProviderSummary = Awaited<ReturnType<typeof getIdentityProviders>>[number];
 
 export function useIdentityProviders() {
-  return useQuery({ queryKey: [...identityProvidersRootKey, 'list'], queryFn: getIdentityProviders });
+  return useQuery({ queryKey: identityProvidersListKey, queryFn: getIdentityProviders });
 }
 
 export interface IdentityProviderMembershipRow {
