@@ -16,6 +16,7 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
     billing: config.billing?.enabled === true,
     links: config.links,
     announcement: config.announcement,
+    socialProviders: config.socialLogin?.providers,
   });
   await app.register(statusRoutes, { feed: config.statusFeed });
   if (config.webDistDir) {
