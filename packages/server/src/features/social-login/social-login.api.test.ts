@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
@@ -282,6 +285,32 @@ describe('the callback refuses', () => {
     const page = await unreachableApp.inject({ method: 'GET', url: '/auth/gone', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toBe(`/login?social_error=${encodeURIComponent('Gone ID cannot be reached. Try again later.')}`);
+  });
+});
+
+describe('one path, two answers', () => {
+  it('a browser navigation to /auth/{provider}/callback gets the dashboard page; its fetch gets the API answer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-social-web-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>dashboard</title>');
+    const withWeb = await buildApp({
+      db,
+      jwtSecret: TEST_JWT_SECRET,
+      mailer,
+      webDistDir: dir,
+      socialLogin: { providers: [{ id: 'testid', name: 'Test ID', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: 'openid' }] },
+    });
+    try {
+      const page = await withWeb.inject({ method: 'GET', url: '/auth/testid/callback?code=abc&state=def', headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.body).toContain('<title>dashboard</title>');
+      const api = await withWeb.inject({ method: 'GET', url: '/auth/testid/callback?code=abc&state=def', headers: { accept: 'application/json' } });
+      expect(api.statusCode).toBe(400);
+      expect(api.json()).toBe(INVALID_STATE);
+    } finally {
+      await withWeb.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
