@@ -1,13 +1,15 @@
-import { Alert, Button, Stack, Typography } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { Button, Stack, Typography } from '@mui/material';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
 import { useNotify, useRunMutation } from '../../../lib/notify';
 import { useSession } from '../../../lib/get-session';
 import { SOCIAL_ERROR_PARAM, useSocialProviders } from '../../../lib/social-providers';
 import { useLinkSocialAccount, useSocialAccounts, useUnlinkSocialAccount, type SocialAccount } from '../api/account';
+
+// The unlink confirmation loads when first opened (the first-page budget).
+const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
 
 /** Spec 1 §2 account details: username (copyable), linked social accounts, then the security and danger-zone sections. */
 export function DetailsTab({ security, deleteAccount }: { security: ReactNode; deleteAccount: ReactNode }) {
@@ -52,10 +54,11 @@ export function DetailsTab({ security, deleteAccount }: { security: ReactNode; d
         <Typography variant="h6" component="h2">
           {t('preferences.details.social_accounts')}
         </Typography>
+        {/* Plain text, not an Alert: the page is on the first-page budget's edge. */}
         {socialError && (
-          <Alert severity="error" data-testid="social-link-error">
+          <Typography role="alert" color="error" data-testid="social-link-error">
             {socialError.slice(0, 500)}
-          </Alert>
+          </Typography>
         )}
         {social.data?.length === 0 ? (
           <Typography color="text.secondary">
@@ -92,14 +95,16 @@ export function DetailsTab({ security, deleteAccount }: { security: ReactNode; d
           </Stack>
         )}
         {unlinking && (
-          <ConfirmDialog
+          <Suspense fallback={null}>
+            <ConfirmDialog
             title={t('preferences.details.unlink_title', { provider: providerName(unlinking.provider) })}
             body={t('preferences.details.unlink_body', { provider: providerName(unlinking.provider), name: unlinking.display_name ?? '' })}
             confirmLabel={t('preferences.details.unlink')}
             onConfirm={() => unlink.mutateAsync(unlinking.id)}
             success={t('preferences.details.unlinked', { provider: providerName(unlinking.provider) })}
             onClose={() => setUnlinking(null)}
-          />
+            />
+          </Suspense>
         )}
       </Stack>
       {security}
