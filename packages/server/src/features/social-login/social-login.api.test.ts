@@ -385,5 +385,18 @@ describe('link and unlink', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toBe(LAST_WAY_TO_SIGN_IN);
     expect(await socialRows(userId)).toHaveLength(1);
+    // As the message says: a password first (the fresh social sign-in counts as recent), then it unlinks.
+    const set = await fetch(`${apiUrl}/user/password`, {
+      method: 'PATCH',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'a-new-password-123' }),
+    });
+    expect(set.status, await set.clone().text()).toBe(200);
+    const fresh = await set.text();
+    const unlinked = await fetch(`${apiUrl}/user/v1/social-accounts/${id}`, { method: 'DELETE', headers: bearer(fresh) });
+    expect(unlinked.status).toBe(200);
+    expect(await socialRows(userId)).toEqual([]);
+    const login = await fetch(`${apiUrl}/login_`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: account.email, password: 'a-new-password-123' }) });
+    expect(login.status).toBe(200);
   });
 });

@@ -11,7 +11,8 @@ import { getSession, sessionQueryKey, useSession } from '../../lib/get-session';
 import { useNotify } from '../../lib/notify';
 import { paths } from '../../lib/paths';
 import { sdk } from '../../lib/sdk';
-import { SOCIAL_ERROR_PARAM, useSocialProviders } from '../../lib/social-providers';
+import { useSocialProviders } from '../../lib/dashboard-config';
+import { SOCIAL_ERROR_PARAM } from '../../lib/social-providers';
 
 /**
  * /auth/{provider}/callback (spec 1 §2): where the provider sends the browser back. The page

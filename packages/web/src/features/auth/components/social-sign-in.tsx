@@ -1,7 +1,8 @@
 import { Alert, Button, Divider, Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { SOCIAL_ERROR_PARAM, socialSignInUrl, useSocialProviders } from '../../../lib/social-providers';
+import { useSocialProviders } from '../../../lib/dashboard-config';
+import { SOCIAL_ERROR_PARAM, socialSignInUrl } from '../../../lib/social-providers';
 import '../social-i18n';
 
 /** Why a social sign-in failed (the callback page or the server put it in the query), shown on /login. */

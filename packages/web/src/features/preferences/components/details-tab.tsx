@@ -5,7 +5,8 @@ import { useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/data-table';
 import { useNotify, useRunMutation } from '../../../lib/notify';
 import { useSession } from '../../../lib/get-session';
-import { SOCIAL_ERROR_PARAM, useSocialProviders } from '../../../lib/social-providers';
+import { useSocialProviders } from '../../../lib/dashboard-config';
+import { SOCIAL_ERROR_PARAM } from '../../../lib/social-providers';
 import { useLinkSocialAccount, useSocialAccounts, useUnlinkSocialAccount, type SocialAccount } from '../api/account';
 
 // The unlink confirmation loads when first opened (the first-page budget).
