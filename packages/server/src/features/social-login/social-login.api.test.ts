@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ let mailer: Mailer;
 let apiUrl: string;
 let idp: TestOidcProvider;
 let unreachableApp: FastifyInstance;
+let closedPort: number;
 
 beforeAll(async () => {
   const t = await createTestDb();
@@ -43,6 +45,7 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   // A provider whose issuer does not answer (a closed port).
   const closed = await freePort();
+  closedPort = closed;
   unreachableApp = await buildApp({
     db,
     jwtSecret: TEST_JWT_SECRET,
@@ -265,6 +268,31 @@ describe('the callback refuses', () => {
     expect(await res.json()).toBe('Sign-in with Test ID was not completed: access_denied');
   });
 
+  it('an issuer that never answers: 504 after the configured timeout', async () => {
+    // Accepts the connection, never answers.
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const slowApp = await buildApp({
+      db,
+      jwtSecret: TEST_JWT_SECRET,
+      mailer,
+      socialLogin: { providers: [{ id: 'slow', name: 'Slow ID', issuer: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y', scopes: 'openid' }], timeoutMs: 1000 },
+    });
+    try {
+      const res = await slowApp.inject({ method: 'GET', url: '/auth/slow' });
+      expect(res.statusCode).toBe(504);
+      expect(res.json()).toBe('Slow ID did not answer in time. Try again later.');
+    } finally {
+      await slowApp.close();
+      await new Promise<void>((resolve) => {
+        silent.close(() => resolve());
+        for (const c of sockets) c.destroy();
+      });
+    }
+  });
+
   it('an unknown provider id (404), at the start and at the callback', async () => {
     const start = await fetch(`${apiUrl}/auth/nosuch`, { redirect: 'manual' });
     expect(start.status).toBe(404);
@@ -276,7 +304,7 @@ describe('the callback refuses', () => {
     expect(page.headers.get('location')).toBe(`/login?social_error=${encodeURIComponent('Unknown sign-in provider: nosuch')}`);
   });
 
-  it('an unreachable issuer: 502 with a clear message and nothing stored; a person is sent back to /login with it', async () => {
+  it('an unreachable issuer: 502 with a clear message and nothing stored; a person is sent back to /login with it; the next attempt tries again', async () => {
     const before = (await db.query('SELECT 1 FROM social_login_state')).rowCount;
     const res = await unreachableApp.inject({ method: 'GET', url: '/auth/gone' });
     expect(res.statusCode).toBe(502);
@@ -285,6 +313,15 @@ describe('the callback refuses', () => {
     const page = await unreachableApp.inject({ method: 'GET', url: '/auth/gone', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toBe(`/login?social_error=${encodeURIComponent('Gone ID cannot be reached. Try again later.')}`);
+    // The failure was not kept: once the provider answers, the next attempt discovers it.
+    const back = await startOidcProvider({ port: closedPort, redirectUris: [`${apiUrl}/auth/gone/callback`] });
+    try {
+      const res2 = await unreachableApp.inject({ method: 'GET', url: '/auth/gone' });
+      expect(res2.statusCode).toBe(302);
+      expect(new URL(res2.headers.location as string).origin).toBe(back.issuer);
+    } finally {
+      await back.close();
+    }
   });
 });
 
