@@ -19,6 +19,14 @@ export interface InstallConfig {
   links: HelpLinks;
   /** The announcement banner (FLOTILLA_ANNOUNCEMENT_*): text, window (ISO instants) and link. */
   announcement: { text: string; from: string | null; until: string | null; url: string | null } | null;
+  /** The social sign-in providers (issue 20, FLOTILLA_OIDC_PROVIDERS): the login buttons, the links in preferences. */
+  socialProviders: SocialProvider[];
+}
+
+/** A configured social sign-in provider: the /auth/{id} segment and its display name. */
+export interface SocialProvider {
+  id: string;
+  name: string;
 }
 
 export interface HelpLinks {
@@ -46,6 +54,7 @@ export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
   billingSeller: null,
   links: NO_LINKS,
   announcement: null,
+  socialProviders: [],
 };
 
 type InstallConfigBody = Partial<{
@@ -56,6 +65,7 @@ type InstallConfigBody = Partial<{
   billingSeller: { name?: unknown; email?: unknown; agreementUrl?: unknown } | null;
   links: Record<string, unknown> | null;
   announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
+  socialProviders: { id?: unknown; name?: unknown }[];
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -82,6 +92,9 @@ async function getInstallConfig(): Promise<InstallConfig> {
       body.announcement && text(body.announcement.text)
         ? { text: text(body.announcement.text)!, from: text(body.announcement.from), until: text(body.announcement.until), url: webUrl(body.announcement.url) }
         : null,
+    socialProviders: (Array.isArray(body.socialProviders) ? body.socialProviders : []).flatMap((p) =>
+      typeof p?.id === 'string' && /^[a-z0-9-]{1,32}$/.test(p.id) && text(p.name) ? [{ id: p.id, name: text(p.name)! }] : [],
+    ),
   };
 }
 
@@ -98,4 +111,9 @@ export function useInstallConfig(): InstallConfig {
 /** The answer itself, for pages that must not decide before it arrives (billing on or off). */
 export function useInstallConfigQuery() {
   return useQuery(installConfigQuery);
+}
+
+/** The configured social sign-in providers ([] when none; the query's state for a page that waits for it). */
+export function useSocialProviders() {
+  return useQuery({ ...installConfigQuery, select: (config: InstallConfig) => config.socialProviders });
 }
