@@ -17,6 +17,8 @@ export const E2E_PORTS = {
   smtpHttp: 18026 + offset * 2,
   mapTiles: 18089 + offset,
   sshKeys: 18091 + offset,
+  /** The OpenID provider of e2e/social-login.spec.ts (oidc-provider, started in the spec). */
+  oidcProvider: 18093 + offset,
   /** The Stripe stand-in (API and Stripe.js) of a billing node with Stripe (support/second-node.ts). */
   stripe: 18094 + offset,
   /** The status page stand-in (a Statuspage-compatible summary feed) of e2e/platform-news.spec.ts. */

@@ -38,6 +38,7 @@ import * as auth from './features/auth/index.js';
 import * as twoFactor from './features/two-factor/index.js';
 import * as account from './features/account/index.js';
 import * as oauth from './features/oauth/index.js';
+import * as socialLogin from './features/social-login/index.js';
 import * as admin from './features/admin/index.js';
 import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
@@ -81,6 +82,7 @@ const FEATURES: readonly Feature[] = [
   twoFactor,
   account,
   oauth,
+  socialLogin,
   admin,
   deploy,
   cloudLink,

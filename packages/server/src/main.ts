@@ -174,6 +174,7 @@ async function main(): Promise<void> {
           ? { url: config.FLOTILLA_ZENDESK_URL, email: config.FLOTILLA_ZENDESK_EMAIL, token: config.FLOTILLA_ZENDESK_TOKEN, ssoSecret: config.FLOTILLA_ZENDESK_SSO_SECRET }
           : undefined,
     },
+    socialLogin: { providers: config.FLOTILLA_OIDC_PROVIDERS, timeoutMs: config.FLOTILLA_OIDC_TIMEOUT_MS },
     logLevel: config.LOG_LEVEL,
   });
 

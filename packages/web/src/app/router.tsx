@@ -67,6 +67,8 @@ export const router = createBrowserRouter([
         path: 'user/verify-email/:token/:email',
         lazy: async () => ({ Component: (await loadChunk(() => import('./routes/verify-email'))).VerifyEmailRoute }),
       },
+      // The social sign-in callback (spec 1 §2): signed out (sign-in) or in (a link from preferences).
+      { path: 'auth/:provider/callback', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/social-callback'))).SocialCallbackRoute }) },
       // Neither public-only nor protected: it needs a session whose second factor is pending.
       { path: 'login/two-factor', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/login-two-factor'))).LoginTwoFactorRoute }) },
       {

@@ -21,6 +21,14 @@ export interface InstallConfig {
   announcement: { text: string; from: string | null; until: string | null; url: string | null } | null;
   /** Whether SAML single sign-on is supported (spec 1 §2): without it the identity-provider pages are not found. */
   saml: boolean;
+  /** The social sign-in providers (issue 20, FLOTILLA_OIDC_PROVIDERS): the login buttons, the links in preferences. */
+  socialProviders: SocialProvider[];
+}
+
+/** A configured social sign-in provider: the /auth/{id} segment and its display name. */
+export interface SocialProvider {
+  id: string;
+  name: string;
 }
 
 export interface HelpLinks {
@@ -49,6 +57,7 @@ export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
   links: NO_LINKS,
   announcement: null,
   saml: false,
+  socialProviders: [],
 };
 
 type InstallConfigBody = Partial<{
@@ -60,6 +69,7 @@ type InstallConfigBody = Partial<{
   links: Record<string, unknown> | null;
   announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
   saml: boolean;
+  socialProviders: { id?: unknown; name?: unknown }[];
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -87,6 +97,9 @@ async function getInstallConfig(): Promise<InstallConfig> {
         ? { text: text(body.announcement.text)!, from: text(body.announcement.from), until: text(body.announcement.until), url: webUrl(body.announcement.url) }
         : null,
     saml: body.saml === true,
+    socialProviders: (Array.isArray(body.socialProviders) ? body.socialProviders : []).flatMap((p) =>
+      typeof p?.id === 'string' && /^[a-z0-9-]{1,32}$/.test(p.id) && text(p.name) ? [{ id: p.id, name: text(p.name)! }] : [],
+    ),
   };
 }
 
@@ -103,4 +116,9 @@ export function useInstallConfig(): InstallConfig {
 /** The answer itself, for pages that must not decide before it arrives (billing on or off). */
 export function useInstallConfigQuery() {
   return useQuery(installConfigQuery);
+}
+
+/** The configured social sign-in providers ([] when none; the query's state for a page that waits for it). */
+export function useSocialProviders() {
+  return useQuery({ ...installConfigQuery, select: (config: InstallConfig) => config.socialProviders });
 }

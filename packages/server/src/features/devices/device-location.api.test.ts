@@ -72,6 +72,7 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
       billingSeller: null,
       links: { gettingStartedUrl: null, featureRequestsUrl: null, forumsUrl: null, helpCenterUrl: null, statusPageUrl: null },
       announcement: null,
+      socialProviders: [],
     });
     const page = await plain.inject({ method: 'GET', url: '/fleets/1/devices', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob:");
@@ -93,6 +94,7 @@ describe('GET /config/dashboard and the dashboard CSP', () => {
       billingSeller: null,
       links: { gettingStartedUrl: null, featureRequestsUrl: null, forumsUrl: null, helpCenterUrl: null, statusPageUrl: null },
       announcement: null,
+      socialProviders: [],
     });
     const page = await tiled.inject({ method: 'GET', url: '/devices/abc/location', headers: { accept: 'text/html' } });
     expect(imgSrc(page.headers['content-security-policy'])).toBe("img-src 'self' data: blob: https://*.tiles.example.org:8443");

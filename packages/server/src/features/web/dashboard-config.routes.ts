@@ -45,6 +45,7 @@ export async function dashboardConfigRoutes(
     saml?: boolean | undefined;
     links?: DashboardLinks | undefined;
     announcement?: AnnouncementConfig | undefined;
+    socialProviders?: readonly { id: string; name: string }[] | undefined;
   },
 ): Promise<void> {
   const links = opts.links ?? {};
@@ -87,6 +88,8 @@ export async function dashboardConfigRoutes(
           url: announcement.url ?? null,
         }
       : null,
+    // The social sign-in buttons (issue 20, FLOTILLA_OIDC_PROVIDERS): id and name only.
+    socialProviders: (opts.socialProviders ?? []).map((p) => ({ id: p.id, name: p.name })),
   };
   app.get(
     '/config/dashboard',
@@ -117,6 +120,10 @@ export async function dashboardConfigRoutes(
               announcement: {
                 type: ['object', 'null'],
                 properties: { text: { type: 'string' }, from: { type: ['string', 'null'] }, until: { type: ['string', 'null'] }, url: { type: ['string', 'null'] } },
+              },
+              socialProviders: {
+                type: 'array',
+                items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
               },
             },
           },

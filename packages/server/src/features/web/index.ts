@@ -17,6 +17,7 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
     saml: config.samlEnabled !== false,
     links: config.links,
     announcement: config.announcement,
+    socialProviders: config.socialLogin?.providers,
   });
   await app.register(statusRoutes, { feed: config.statusFeed });
   if (config.webDistDir) {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Catalogue, ResourceName } from '@flotilla/model';
+import type { OidcProviderSetting } from '../config/config.js';
 import type { ApiKeyChanges } from '../auth/api-key-cache.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Bus } from '../bus/bus.js';
@@ -105,6 +106,15 @@ export interface AppConfig {
    * `false` hides them from the dashboard and refuses identity-provider writes and SAML sign-in.
    */
   samlEnabled?: boolean | undefined;
+  /** Social login through OpenID Connect (issue 20; main.ts: FLOTILLA_OIDC_*). Default: no providers. */
+  socialLogin?: SocialLoginConfig | undefined;
+}
+
+/** The social sign-in providers (features/social-login, docs/social-login.md). */
+export interface SocialLoginConfig {
+  providers: readonly OidcProviderSetting[];
+  /** Each call to a provider (discovery, token exchange; default 5 s; tests shorten it). */
+  timeoutMs?: number | undefined;
 }
 
 /** Where support tickets go besides the database (features/support, docs/support.md). */

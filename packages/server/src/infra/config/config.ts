@@ -24,6 +24,69 @@ export function parseTrustProxy(value: string | undefined): number | string[] | 
   return entries;
 }
 
+/** One social sign-in provider (FLOTILLA_OIDC_PROVIDERS entry). */
+export interface OidcProviderSetting {
+  /** The URL segment: /auth/{id}, /auth/{id}/callback. */
+  id: string;
+  /** The name on the buttons and in the linked-accounts table. */
+  name: string;
+  /** The OpenID Connect issuer; its discovery document is read at first use. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated; must include openid. Default `openid email profile`. */
+  scopes: string;
+}
+
+/** Path segments under /auth/ that the API's own routes use: not usable as provider ids. */
+export const RESERVED_OIDC_IDS = new Set(['v1', 'totp', 'saml', 'social', 'callback']);
+
+const OIDC_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+/** Whether an issuer may be plain http (a provider on this machine, for development and tests). */
+export function isLoopbackUrl(url: URL): boolean {
+  return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+}
+
+/**
+ * FLOTILLA_OIDC_PROVIDERS: a JSON array of providers. Each needs an id (lowercase letters,
+ * digits, hyphens; not one of the API's own /auth/ segments), a name, an https issuer (http
+ * only on localhost), a client id and secret; scopes default to `openid email profile`.
+ */
+export function parseOidcProviders(value: string | undefined): OidcProviderSetting[] | Error {
+  if (value === undefined || value.trim() === '') return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(value);
+  } catch {
+    return new Error('must be a JSON array of {id, name, issuer, clientId, clientSecret, scopes?}');
+  }
+  if (!Array.isArray(raw)) return new Error('must be a JSON array of {id, name, issuer, clientId, clientSecret, scopes?}');
+  if (raw.length > 20) return new Error('at most 20 providers');
+  const out: OidcProviderSetting[] = [];
+  for (const [i, entry] of raw.entries()) {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    const str = (k: string, max: number) => (typeof e[k] === 'string' && e[k] !== '' && (e[k] as string).length <= max ? (e[k] as string) : undefined);
+    const id = str('id', 32);
+    if (!id || !OIDC_ID.test(id) || RESERVED_OIDC_IDS.has(id)) return new Error(`provider ${i + 1}: id must be lowercase letters, digits and hyphens (not ${[...RESERVED_OIDC_IDS].join(', ')})`);
+    if (out.some((p) => p.id === id)) return new Error(`provider ${i + 1}: the id "${id}" is used twice`);
+    const name = str('name', 100);
+    if (!name) return new Error(`provider ${id}: name is required (at most 100 characters)`);
+    const issuer = str('issuer', 500);
+    const url = issuer && URL.canParse(issuer) ? new URL(issuer) : undefined;
+    if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url)))) {
+      return new Error(`provider ${id}: issuer must be an https URL (http only on localhost)`);
+    }
+    const clientId = str('clientId', 500);
+    const clientSecret = str('clientSecret', 2000);
+    if (!clientId || !clientSecret) return new Error(`provider ${id}: clientId and clientSecret are required`);
+    const scopes = e.scopes === undefined ? 'openid email profile' : str('scopes', 500);
+    if (!scopes || !scopes.split(/\s+/).includes('openid')) return new Error(`provider ${id}: scopes must be a space-separated list that includes openid`);
+    out.push({ id, name, issuer: issuer!, clientId, clientSecret, scopes });
+  }
+  return out;
+}
+
 /**
  * Every environment variable the server reads, validated once at start-up. A bad
  * configuration fails with one error that lists every bad variable. `.env.example`
@@ -175,6 +238,22 @@ const schema = z
     FLOTILLA_ZENDESK_EMAIL: z.string().max(254).email('must be an e-mail address').optional(),
     FLOTILLA_ZENDESK_TOKEN: z.string().min(1).max(500).optional(),
     FLOTILLA_ZENDESK_SSO_SECRET: z.string().min(1).max(500).optional(),
+    // Social login through OpenID Connect (issue 20, docs/social-login.md): a JSON array of
+    // {id, name, issuer, clientId, clientSecret, scopes?}; unset = no social sign-in buttons.
+    FLOTILLA_OIDC_PROVIDERS: z
+      .string()
+      .max(20_000)
+      .optional()
+      .transform((v, ctx) => {
+        const parsed = parseOidcProviders(v);
+        if (parsed instanceof Error) {
+          ctx.addIssue({ code: 'custom', message: parsed.message });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    // How long one call to a social provider (discovery, token exchange) may take.
+    FLOTILLA_OIDC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => c.FLOTILLA_REGISTRY_URL === undefined || c.FLOTILLA_REGISTRY_TOKEN_KEY !== undefined, {

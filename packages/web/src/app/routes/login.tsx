@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { LoginForm } from '../../features/auth/components/login-form';
+import { SocialSignInButtons, SocialSignInError } from '../../features/auth/components/social-sign-in';
 import '../../features/password-reset/i18n';
 import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
 import { paths } from '../../lib/paths';
@@ -39,7 +40,9 @@ export function LoginRoute() {
           {t('errors.signed_out_notice', { reason: signedOutReason })}
         </Alert>
       )}
+      <SocialSignInError />
       <LoginForm />
+      <SocialSignInButtons />
     </AuthCard>
   );
 }

@@ -20,6 +20,34 @@ export function useSocialAccounts(userId: number | undefined) {
   });
 }
 
+/**
+ * Link a provider (issue 20): the server makes a short-lived link intent for the signed-in user
+ * (the browser's navigation to the provider cannot carry the bearer token), then the browser
+ * goes to the URL it answers; the provider's callback links the account.
+ */
+export function useLinkSocialAccount() {
+  return useMutation({
+    mutationFn: async (providerId: string) => {
+      const { body } = await sdk.request.send<{ url: string }>({
+        method: 'POST',
+        baseUrl: window.location.origin,
+        url: `/auth/${encodeURIComponent(providerId)}/link`,
+        body: {},
+      });
+      window.location.assign(body.url);
+    },
+  });
+}
+
+/** Unlink one of the caller's social accounts; the server refuses the last way to sign in. */
+export function useUnlinkSocialAccount(userId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => sdk.request.send({ method: 'DELETE', baseUrl: window.location.origin, url: `/user/v1/social-accounts/${id}` }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['preferences', 'social-accounts', userId ?? null] }),
+  });
+}
+
 export interface Profile {
   first_name: string;
   last_name: string;
