@@ -37,6 +37,7 @@ import * as auth from './features/auth/index.js';
 import * as twoFactor from './features/two-factor/index.js';
 import * as account from './features/account/index.js';
 import * as oauth from './features/oauth/index.js';
+import * as saml from './features/saml/index.js';
 import * as admin from './features/admin/index.js';
 import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
@@ -80,6 +81,7 @@ const FEATURES: readonly Feature[] = [
   twoFactor,
   account,
   oauth,
+  saml,
   admin,
   deploy,
   cloudLink,

@@ -25,8 +25,8 @@ export async function emailTaken(db: Db, email: string): Promise<boolean> {
   return rowCount > 0;
 }
 
-/** The columns of a new user (`password` is the hash). */
-export type NewUserRow = Pick<Row<'user'>, 'actor' | 'username' | 'email' | 'platform_role' | 'is_verified' | 'has_disabled_newsletter'> & { password: string };
+/** The columns of a new user (`password` is the hash; null: none, e.g. a SAML account). */
+export type NewUserRow = Pick<Row<'user'>, 'actor' | 'username' | 'email' | 'platform_role' | 'is_verified' | 'has_disabled_newsletter'> & { password: string | null };
 
 /**
  * Inserts the user and their personal organization (name and handle from the username), both
@@ -42,8 +42,8 @@ export async function insertUserWithOrganization(
     const inserted = (
       await tx.query<{ id: number }>(
         `INSERT INTO "user" (actor, username, email, password, has_password_set, platform_role, is_verified, has_disabled_newsletter)
-         VALUES ($1, $2, $3, $4, true, $5, $6, $7) RETURNING id`,
-        [user.actor, user.username, user.email, user.password, user.platform_role, user.is_verified, user.has_disabled_newsletter],
+         VALUES ($1, $2, $3, $4, $8, $5, $6, $7) RETURNING id`,
+        [user.actor, user.username, user.email, user.password, user.platform_role, user.is_verified, user.has_disabled_newsletter, user.password !== null],
       )
     ).rows[0]!;
     const org = (

@@ -25,17 +25,18 @@ async function uniqueUsername(db: Db, base: string, skip = 0): Promise<string> {
 
 /**
  * Creates a user with a username derived from the email and made unique, and the user's
- * personal organization (handle = username) with the user as its administrator.
+ * personal organization (handle = username) with the user as its administrator. `password`
+ * null: an account without one (a SAML sign-in creates it, issue 20; no password login).
  */
 export async function createUser(
   db: Db,
-  input: { email: string; password: string; platformRole?: 'administrator' | 'support_agent'; isVerified?: boolean; hasDisabledNewsletter?: boolean },
+  input: { email: string; password: string | null; platformRole?: 'administrator' | 'support_agent'; isVerified?: boolean; hasDisabledNewsletter?: boolean },
 ): Promise<CreatedUser> {
   const email = input.email.trim();
   if (!isValidEmail(email)) throw new BadRequestError('Invalid email');
-  const problem = passwordProblem(input.password);
+  const problem = input.password === null ? null : passwordProblem(input.password);
   if (problem) throw new BadRequestError(problem);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = input.password === null ? null : await hashPassword(input.password);
   return db.tx(async (tx) => {
     if (await emailTaken(tx, email)) throw new ConflictError(EMAIL_TAKEN);
     const actor = await insertActor(tx);
