@@ -4,6 +4,7 @@ import { insertIdentityProvider, insertTeam } from '../../../test/support/identi
 import { generateSigningCredentials, tamper, TestSamlIdp, startTestSamlIdp, type ResponseOptions, type SamlUser } from '../../../test/support/saml-idp.js';
 import { EMAIL_MISMATCH, INVALID_LOGIN_CODE, MERGE_REQUIRES_LOGIN, UNKNOWN_SSO_IDENTIFIER, serviceProviderUrls } from './saml-sign-in.js';
 import { SAML_NO_API_KEYS, SAML_NO_PASSWORD } from './index.js';
+import { SAML_OFF } from './saml.routes.js';
 
 let t: TestApp;
 let url: string;
@@ -279,6 +280,23 @@ describe('SAML responses refused', () => {
     };
     expect((await attempt(false)).searchParams.has('code')).toBe(false);
     expect((await attempt(true)).searchParams.get('code')).toBeTruthy();
+  });
+});
+
+describe('FLOTILLA_SAML=off', () => {
+  it('every SAML route answers 404', async () => {
+    const off = await buildTestApp({ samlEnabled: false });
+    try {
+      await insertIdentityProvider(off.db, { ssoIdentifier: SSO, entryPoint: idp.ssoUrl, issuer: idp.entityId, certificate: idp.certificate });
+      const begin = await off.app.inject({ method: 'GET', url: `/auth/saml/${SSO}` });
+      expect(begin.statusCode).toBe(404);
+      expect(begin.body).toContain(SAML_OFF);
+      const acs = await off.app.inject({ method: 'POST', url: `/auth/saml/${SSO}/callback`, payload: { SAMLResponse: 'eA==' } });
+      expect(acs.statusCode).toBe(404);
+      expect((await off.app.inject({ method: 'POST', url: '/auth/saml/finalize', payload: { code: 'x' } })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
   });
 });
 

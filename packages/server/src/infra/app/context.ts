@@ -100,6 +100,11 @@ export interface AppConfig {
   billing?: BillingConfig | undefined;
   /** The helpdesk (issue 19; main.ts: FLOTILLA_SUPPORT_EMAIL, FLOTILLA_ZENDESK_*). Default: tickets kept and listed in /admin only. */
   support?: SupportConfig | undefined;
+  /**
+   * SAML single sign-on and identity providers (issue 20; main.ts: FLOTILLA_SAML). Default on;
+   * `false` hides them from the dashboard and refuses identity-provider writes and SAML sign-in.
+   */
+  samlEnabled?: boolean | undefined;
 }
 
 /** Where support tickets go besides the database (features/support, docs/support.md). */
