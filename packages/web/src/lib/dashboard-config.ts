@@ -19,6 +19,8 @@ export interface InstallConfig {
   links: HelpLinks;
   /** The announcement banner (FLOTILLA_ANNOUNCEMENT_*): text, window (ISO instants) and link. */
   announcement: { text: string; from: string | null; until: string | null; url: string | null } | null;
+  /** Whether SAML single sign-on is supported (spec 1 §2): without it the identity-provider pages are not found. */
+  saml: boolean;
 }
 
 export interface HelpLinks {
@@ -46,6 +48,7 @@ export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
   billingSeller: null,
   links: NO_LINKS,
   announcement: null,
+  saml: false,
 };
 
 type InstallConfigBody = Partial<{
@@ -56,6 +59,7 @@ type InstallConfigBody = Partial<{
   billingSeller: { name?: unknown; email?: unknown; agreementUrl?: unknown } | null;
   links: Record<string, unknown> | null;
   announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
+  saml: boolean;
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -82,6 +86,8 @@ async function getInstallConfig(): Promise<InstallConfig> {
       body.announcement && text(body.announcement.text)
         ? { text: text(body.announcement.text)!, from: text(body.announcement.from), until: text(body.announcement.until), url: webUrl(body.announcement.url) }
         : null,
+    // A server that does not say (before FLOTILLA_SAML existed) supports SAML.
+    saml: body.saml !== false,
   };
 }
 

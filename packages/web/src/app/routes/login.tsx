@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { LoginForm } from '../../features/auth/components/login-form';
+import { SamlSignInError } from '../../features/auth/components/saml-forms';
 import '../../features/password-reset/i18n';
 import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
 import { paths } from '../../lib/paths';
@@ -24,6 +25,11 @@ export function LoginRoute() {
               {t('passwordReset.forgot_password')}
             </Link>
           </Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            <Link component={RouterLink} to="/saml">
+              {t('saml.link')}
+            </Link>
+          </Typography>
           <Typography variant="body2">
             {t('auth.no_account')}{' '}
             {/* Sign-up keeps the query parameters (email, redirect). */}
@@ -39,6 +45,7 @@ export function LoginRoute() {
           {t('errors.signed_out_notice', { reason: signedOutReason })}
         </Alert>
       )}
+      <SamlSignInError />
       <LoginForm />
     </AuthCard>
   );

@@ -5,6 +5,7 @@ import { DataTable } from '../../../components/data-table';
 import { useNotify } from '../../../lib/notify';
 import { useSession } from '../../../lib/get-session';
 import { useSocialAccounts } from '../api/account';
+import { EnterpriseSsoSection } from './enterprise-sso-section';
 
 /** Spec 1 §2 account details: username (copyable), linked social accounts, then the security and danger-zone sections. */
 export function DetailsTab({ security, deleteAccount }: { security: ReactNode; deleteAccount: ReactNode }) {
@@ -56,6 +57,7 @@ export function DetailsTab({ security, deleteAccount }: { security: ReactNode; d
         )}
       </Stack>
       {security}
+      <EnterpriseSsoSection />
       {deleteAccount}
     </Stack>
   );
