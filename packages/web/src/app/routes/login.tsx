@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { LoginForm } from '../../features/auth/components/login-form';
-import { SamlSignInError } from '../../features/auth/components/saml-forms';
+import { SamlSignInError } from '../../features/auth/components/saml-error';
 import '../../features/password-reset/i18n';
 import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
 import { paths } from '../../lib/paths';
@@ -27,7 +27,7 @@ export function LoginRoute() {
           </Typography>
           <Typography variant="body2" sx={{ mb: 1 }}>
             <Link component={RouterLink} to="/saml">
-              {t('saml.link')}
+              {t('auth.sign_in_with_sso')}
             </Link>
           </Typography>
           <Typography variant="body2">

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { SignupForm } from '../../features/auth/components/signup-form';
-import { SamlSignInError } from '../../features/auth/components/saml-forms';
+import { SamlSignInError } from '../../features/auth/components/saml-error';
 import { paths } from '../../lib/paths';
 
 /** /signup?email=…&redirect=… — email prefills the form; redirect is remembered by the guard. */

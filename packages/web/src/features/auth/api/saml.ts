@@ -3,8 +3,7 @@ import { useCallback } from 'react';
 import { getSession, sessionQueryKey } from '../../../lib/get-session';
 import { sdk } from '../../../lib/sdk';
 
-/** The query parameter /login and /signup show a SAML sign-in error from (spec 1 §2 `saml_error`). */
-export const SAML_ERROR_PARAM = 'saml_error';
+export { SAML_ERROR_PARAM } from '../components/saml-error';
 
 /** Where the browser is sent to start a SAML sign-in: the server answers a redirect to the provider. */
 export const samlStartUrl = (ssoIdentifier: string) => `${window.location.origin}/auth/saml/${encodeURIComponent(ssoIdentifier)}`;

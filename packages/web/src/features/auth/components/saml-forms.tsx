@@ -1,24 +1,11 @@
-import { Alert, Button, Stack, Typography } from '@mui/material';
+import { Button, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { TextInput } from '../../../components/form-fields';
 import { errorMessage } from '../../../lib/errors';
 import { useMutationForm } from '../../../lib/use-mutation-form';
-import { SAML_ERROR_PARAM } from '../api/saml';
 import '../saml-i18n';
-
-/** A SAML sign-in error (spec 1 §8) put in the query by the SAML pages; shown on /login and /signup. */
-export function SamlSignInError() {
-  const [params] = useSearchParams();
-  const error = params.get(SAML_ERROR_PARAM);
-  if (!error) return null;
-  return (
-    <Alert severity="error" sx={{ mb: 2 }} data-testid="saml-sign-in-error">
-      {error.slice(0, 500)}
-    </Alert>
-  );
-}
 
 /** /saml: the SSO identifier (required), then /saml/{ssoIdentifier}. */
 export function SamlIdentifierForm() {

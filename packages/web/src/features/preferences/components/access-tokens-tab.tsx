@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, TablePagination, TableSortLabel, Typography } from '@mui/material';
+import { Button, Stack, TablePagination, TableSortLabel, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -126,9 +126,9 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
   return (
     <Stack spacing={1}>
       {samlUser && (
-        <Alert severity="warning" data-testid="saml-api-keys-warning">
+        <Typography role="note" color="warning.main" data-testid="saml-api-keys-warning">
           {t('preferences.enterprise_sso.no_api_keys')}
-        </Alert>
+        </Typography>
       )}
       <ApiKeySection
         title={t('preferences.tokens.keys_title')}
