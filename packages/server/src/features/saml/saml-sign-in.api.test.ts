@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, sdkClient, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { insertIdentityProvider, insertTeam } from '../../../test/support/identity-providers.js';
 import { generateSigningCredentials, tamper, TestSamlIdp, startTestSamlIdp, type ResponseOptions, type SamlUser } from '../../../test/support/saml-idp.js';
-import { EMAIL_MISMATCH, INVALID_LOGIN_CODE, MERGE_REQUIRES_LOGIN, UNKNOWN_SSO_IDENTIFIER, serviceProviderUrls } from './saml-sign-in.js';
+import { EMAIL_MISMATCH, INVALID_LOGIN_CODE, LOGIN_CODE_LIFETIME_MS, MERGE_REQUIRES_LOGIN, UNKNOWN_SSO_IDENTIFIER, serviceProviderUrls } from './saml-sign-in.js';
 import { SAML_NO_API_KEYS, SAML_NO_PASSWORD } from './index.js';
 import { SAML_OFF } from './saml.routes.js';
+import { hashSecret, newSecret } from '../account-recovery/tokens.js';
 
 let t: TestApp;
 let url: string;
@@ -15,8 +16,11 @@ let teamId: number;
 const SSO = 'acme-sso';
 let sp: { entityId: string; acsUrl: string };
 
+/** The app's clock runs ahead by this much (login codes are dated by it). */
+let clockOffset = 0;
+
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ clock: () => Date.now() + clockOffset });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   idp = await startTestSamlIdp();
   owner = await signUp(t.app);
@@ -115,6 +119,26 @@ describe('SAML sign-in', () => {
 
     // The code is single use.
     expect((await finalize({ code })).status).toBe(400);
+  });
+
+  it('a login code expires after 2 minutes', async () => {
+    const landing = await signInThroughProvider(newUser());
+    clockOffset = LOGIN_CODE_LIFETIME_MS + 1_000;
+    try {
+      const res = await finalize({ code: landing.searchParams.get('code') });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(INVALID_LOGIN_CODE);
+    } finally {
+      clockOffset = 0;
+    }
+    // Just inside the lifetime it works.
+    const next = await signInThroughProvider(newUser());
+    clockOffset = LOGIN_CODE_LIFETIME_MS - 5_000;
+    try {
+      expect((await finalize({ code: next.searchParams.get('code') })).status).toBe(200);
+    } finally {
+      clockOffset = 0;
+    }
   });
 
   it('a second sign-in reuses the SAML account', async () => {
@@ -319,6 +343,19 @@ describe('a SAML account', () => {
     const change = await fetch(`${url}/user/password`, { method: 'PATCH', headers: auth, body: JSON.stringify({ password: 'a new password 123' }) });
     expect(change.status).toBe(400);
     expect(await change.text()).toContain(SAML_NO_PASSWORD);
+    // A reset code (as mailed) does not set one either.
+    const resetCode = newSecret();
+    await t.db.query(`INSERT INTO password_reset_code ("user", code_hash, created_at, expires_at) VALUES ($1, $2, now(), now() + interval '1 hour')`, [
+      userId,
+      hashSecret(resetCode),
+    ]);
+    const reset = await fetch(`${url}/user/v1/reset-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resetCode, password: 'a new password 123' }),
+    });
+    expect(reset.status).toBe(400);
+    expect(await reset.text()).toContain(SAML_NO_PASSWORD);
     expect((await t.db.query('SELECT password FROM "user" WHERE id = $1', [userId])).rows[0]).toEqual({ password: null });
 
     // A password user still creates keys.
