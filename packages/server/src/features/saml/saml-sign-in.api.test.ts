@@ -186,6 +186,17 @@ describe('SAML sign-in', () => {
     expect((await signInThroughProvider({ email: existing.email.toUpperCase() })).pathname).toBe('/saml/callback/signon');
   });
 
+  it("answers our service provider's metadata for a provider", async () => {
+    const res = await fetch(`${url}/auth/saml/${SSO}/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${sp.entityId}"`);
+    expect(xml).toContain(`Location="${sp.acsUrl}"`);
+    expect(xml).toContain('WantAssertionsSigned="true"');
+    expect((await fetch(`${url}/auth/saml/no-such-provider/metadata`)).status).toBe(404);
+  });
+
   it('an unknown SSO identifier is refused', async () => {
     const res = await fetch(`${url}/auth/saml/no-such-provider`, { redirect: 'manual' });
     expect(res.status).toBe(404);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isValidEmail } from '@flotilla/model';
-import { SAML, ValidateInResponseTo, type CacheProvider, type CacheItem } from '@node-saml/node-saml';
+import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type CacheItem } from '@node-saml/node-saml';
 import { alphanumericSecret } from '../../infra/auth/secret.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
@@ -99,6 +99,16 @@ async function providerOf(db: Db, ssoIdentifier: string): Promise<IdentityProvid
 export async function authorizeUrl(db: Db, ssoIdentifier: string, publicUrl: string, now: () => number): Promise<string> {
   const provider = await providerOf(db, ssoIdentifier);
   return samlFor(db, provider, publicUrl, now).getAuthorizeUrlAsync('', undefined, {});
+}
+
+/**
+ * Our service provider's metadata for a provider (what its administrator gives the identity
+ * provider): entity id, assertion consumer service (HTTP-POST), signed assertions wanted.
+ */
+export async function serviceProviderMetadata(db: Db, ssoIdentifier: string, publicUrl: string): Promise<string> {
+  const provider = await providerOf(db, ssoIdentifier);
+  const { entityId, acsUrl } = serviceProviderUrls(publicUrl, provider.sso_identifier);
+  return generateServiceProviderMetadata({ issuer: entityId, callbackUrl: acsUrl, wantAssertionsSigned: true, identifierFormat: null });
 }
 
 /** Where the ACS sends the browser: the dashboard's callback pages (spec 1 §2). */

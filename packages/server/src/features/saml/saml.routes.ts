@@ -4,7 +4,7 @@ import { NotFoundError, UnauthorizedError } from '../../infra/errors.js';
 import { objectOf } from '../../infra/http/schemas.js';
 import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { SAML_RESPONSE_MAX_LENGTH } from './saml-response-checks.js';
-import { authorizeUrl, consumeResponse, finalize } from './saml-sign-in.js';
+import { authorizeUrl, consumeResponse, finalize, serviceProviderMetadata } from './saml-sign-in.js';
 
 export interface SamlRoutesOptions {
   db: Db;
@@ -38,6 +38,8 @@ export const MERGE_PAGE = '/saml/callback/merge';
  *   `/saml/callback/merge?code=…&shouldMergeWith=…`, or `/saml/callback/signon` without a
  *   code when the response is refused (the reason is logged, never shown).
  * - `POST /auth/saml/finalize {code, jwt}`: the session token (text).
+ * - `GET /auth/saml/{ssoIdentifier}/metadata`: our service provider's metadata for that
+ *   provider (entity id and ACS URL, for the identity provider's administrator).
  */
 export async function samlRoutes(app: FastifyInstance, { db, jwtSecret, publicUrl }: SamlRoutesOptions): Promise<void> {
   const now = app.context.clock;
@@ -56,6 +58,11 @@ export async function samlRoutes(app: FastifyInstance, { db, jwtSecret, publicUr
       return reply.redirect(url, 302);
     },
   );
+
+  app.get<{ Params: { ssoIdentifier: string } }>('/auth/saml/:ssoIdentifier/metadata', { schema: { params: SSO_PARAMS } }, async (request, reply) => {
+    const xml = await serviceProviderMetadata(db, request.params.ssoIdentifier, publicUrl);
+    return reply.type('application/samlmetadata+xml').send(xml);
+  });
 
   // The provider posts the response as an HTML form (HTTP-POST binding).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: SAML_RESPONSE_MAX_LENGTH * 2 }, (_req, body, done) => {
