@@ -86,6 +86,10 @@ test.describe('with axe', () => {
     await expect(page).toHaveURL(/\/login\?saml_error=/, { timeout: 20_000 });
     await expect(page.getByTestId('saml-sign-in-error')).toHaveText("Unknown SSO identifier 'no-such-identifier'.");
 
+    // /signup shows a saml_error too (spec 1 §2).
+    await page.goto('/signup?saml_error=Your%20organization%20has%20no%20seat%20left');
+    await expect(page.getByTestId('saml-sign-in-error')).toHaveText('Your organization has no seat left');
+
     // A callback without its code is a failed sign-in.
     await page.goto('/saml/callback/signon');
     await expect(page.getByTestId('saml-sign-in-error')).toContainText('Single sign-on failed', { timeout: 20_000 });
