@@ -113,6 +113,19 @@ describe('SAML sign-in', () => {
     expect(orgs.rows).toContainEqual({ org: owner.orgId, role: 'member' });
     expect(orgs.rows.map((r) => r.org)).not.toContain(outsider.orgId);
     expect((await t.db.query('SELECT is_member_of__team FROM team_membership WHERE "user" = $1', [userId])).rows).toEqual([{ is_member_of__team: teamId }]);
+    // The user reads their own SAML account through the API (balena-sdk); nobody else reads it.
+    const own = await sdk.pine.get({ resource: 'saml_account', options: { $select: ['remote_id'], $filter: { belongs_to__user: userId } } });
+    expect(own).toEqual([{ remote_id: user.email }]);
+    const others = await fetch(`${url}/v7/saml_account?$select=id&$filter=belongs_to__user eq ${userId}`, { headers: { authorization: `Bearer ${outsider.token}` } });
+    expect(others.status).toBe(200);
+    expect(((await others.json()) as { d: unknown[] }).d).toEqual([]);
+    const write = await fetch(`${url}/v7/saml_account`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${outsider.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ belongs_to__user: outsider.userId, was_generated_by__identity_provider: 1, remote_id: 'forged' }),
+    });
+    expect(write.status).toBeGreaterThanOrEqual(400);
+    expect((await t.db.query(`SELECT 1 FROM saml_account WHERE remote_id = 'forged'`)).rowCount).toBe(0);
     // Through the API too: the organization's member sees the team and the new member in it.
     const teams = await sdk.pine.get({ resource: 'team', options: { $select: ['name'], $filter: { id: teamId } } });
     expect(teams).toEqual([{ name: 'Field engineers' }]);
