@@ -63,14 +63,20 @@ test('a new person signs in with SSO and lands in the organization’s default t
   await page.goto(here(page, `/orgs/${orgId}/teams/${teamId}/members`));
   await expect(page.getByRole('table', { name: 'Members' })).toContainText(usernameFromEmail(person.email), { timeout: 20_000 });
 
-  // The sign-in went without a console error or CSP violation.
-  expect(problems.errors).toEqual([]);
-
-  // The account details' enterprise SSO section (SAML is supported) leads to the identity providers.
+  // The access tokens tab: a SAML account creates no API keys.
+  await page.goto(here(page, '/preferences/access-tokens'));
+  await expect(page.getByTestId('saml-api-keys-warning')).toHaveText(/creating API keys is not supported for SAML accounts/);
+  await expect(page.getByRole('button', { name: 'Create API key' })).toBeDisabled();
+  // The account details' enterprise SSO section lists the SAML account and leads to the identity providers.
   await page.goto(here(page, '/preferences'));
   const section = page.getByRole('region', { name: 'Enterprise SSO' });
-  await expect(section.getByRole('heading', { name: 'Enterprise SSO' })).toBeVisible();
+  const accounts = section.getByRole('table', { name: 'SAML accounts' });
+  await expect(accounts).toContainText(person.email);
+  await expect(accounts).toContainText(person.name);
   await expect(section.getByRole('link', { name: 'Identity providers' })).toHaveAttribute('href', '/identity-provider');
+
+  // No console error or CSP violation on the way.
+  expect(problems.errors).toEqual([]);
 });
 
 // axe is injected as an inline script: these pages' checks run without the CSP (the journey above keeps it).
@@ -114,6 +120,8 @@ test.describe('with axe', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in and link' }).click();
     await expect(page).toHaveURL(/\/fleets$/, { timeout: 30_000 });
+    await page.goto(here(page, '/preferences'));
+    await expect(page.getByRole('region', { name: 'Enterprise SSO' }).getByRole('table', { name: 'SAML accounts' })).toContainText(owner.email.toUpperCase());
     // Linked: signed out, the next sign-in through the provider goes straight in.
     await page.evaluate(() => localStorage.clear());
     await page.goto(here(page, `/saml/${sso}`));

@@ -36,8 +36,10 @@ export function EnterpriseSsoSection() {
         <DataTable
           label={t('preferences.enterprise_sso.accounts')}
           columns={[
-            { key: 'provider', header: t('preferences.enterprise_sso.col_provider'), render: (a) => a.provider },
             { key: 'remote_id', header: t('preferences.enterprise_sso.col_remote_id'), render: (a) => a.remote_id },
+            { key: 'display_name', header: t('preferences.enterprise_sso.col_display_name'), render: (a) => a.display_name ?? '' },
+            // Only the provider's organization administrators may read the provider itself.
+            { key: 'provider', header: t('preferences.enterprise_sso.col_provider'), render: (a) => a.provider ?? t('preferences.enterprise_sso.provider_hidden') },
           ]}
           rows={accounts.data ?? []}
           getRowKey={(a) => a.id}
