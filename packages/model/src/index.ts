@@ -48,5 +48,6 @@ export * from './audit/audit-event.resource.js';
 export * from './oauth/oauth.resource.js';
 export * from './ssh-keys/user-keys.resource.js';
 export * from './ssh-keys/ssh-keys.js';
+export * from './identity-provider/identity-provider.js';
 export * from './tags/tags.js';
 export * from './support/tickets.js';

@@ -32,6 +32,7 @@ import * as deviceApi from './features/device-api/index.js';
 import * as variables from './features/variables/index.js';
 import * as tags from './features/tags/index.js';
 import * as sshKeys from './features/ssh-keys/index.js';
+import * as identityProviders from './features/identity-providers/index.js';
 import * as userPreferences from './features/user-preferences/index.js';
 import * as auth from './features/auth/index.js';
 import * as twoFactor from './features/two-factor/index.js';
@@ -94,6 +95,7 @@ const FEATURES: readonly Feature[] = [
   provisioning,
   agentReleases,
   billing,
+  identityProviders,
   staffAudit,
 ];
 

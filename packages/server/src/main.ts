@@ -164,6 +164,7 @@ async function main(): Promise<void> {
     },
     sshKeys: { keysUrl: config.FLOTILLA_SSH_KEYS_URL },
     staging: config.FLOTILLA_STAGING,
+    samlEnabled: config.FLOTILLA_SAML === 'on',
     trustProxy: config.FLOTILLA_TRUST_PROXY,
     billing,
     support: {

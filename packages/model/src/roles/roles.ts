@@ -51,6 +51,15 @@ function crud(resource: string, on: (level: FleetRole) => string, levels: { read
   ];
 }
 
+/**
+ * Of an identity provider (the row at `at`): it authorizes an organization the caller
+ * administers. Such a caller reads the provider, its memberships and its SAML accounts; only
+ * an administrator of EVERY organization it authorizes changes them (a hook,
+ * features/identity-providers, so that the others get the spec's message).
+ */
+const idpOfAdministeredOrg = (at = '') => through(at, 'identity_provider_membership', 'im', (m) => inOrganization('organization', isOrgAdmin, m));
+const viaIdp = (fk: string) => through('', fk, 'ip', idpOfAdministeredOrg);
+
 /** An api_key whose actor is a fleet on which the caller is operator or higher. */
 const PROVISIONING_KEY_OF_OPERATED_FLEET = through('', 'is_of__actor', 'ak', (ak) =>
   through(ak, 'is_of__application', 'ka', (ka) => fleetRoleAtLeast('operator', ka)),
@@ -156,6 +165,28 @@ export const ROLES = {
     // written by the organization's administrators.
     `resin.organization_membership_tag.read?${membershipOrg(isOrgMember)}`,
     ...(['create', 'update', 'delete'] as const).map((verb) => `resin.organization_membership_tag.${verb}?${membershipOrg(isOrgAdmin)}`),
+
+    // Identity providers (spec 1 §3, §6, issue 20): read by the administrators of any
+    // organization the provider authorizes; created by an administrator of the organization
+    // named in `organization_id` whose plan includes SAML; changed and removed only by an
+    // administrator of every one of its organizations (hooks, features/identity-providers).
+    `resin.identity_provider.read?${idpOfAdministeredOrg()}`,
+    'resin.identity_provider.create',
+    `resin.identity_provider.update?${idpOfAdministeredOrg()}`,
+    `resin.identity_provider.delete?${idpOfAdministeredOrg()}`,
+    `resin.identity_provider_membership.read?${viaIdp('is_authorized_by__identity_provider')}`,
+    `resin.identity_provider_membership.create?${orgAdminOf('organization')}`,
+    `resin.identity_provider_membership.update?${viaIdp('is_authorized_by__identity_provider')}`,
+    // (Also through its own organization: a PATCH that sets the team re-checks the row with
+    // the update rule, skipping the row itself in navigations, so a provider's only
+    // membership would not pass through the provider.)
+    `resin.identity_provider_membership.update?${orgAdminOf('organization')}`,
+    `resin.identity_provider_membership.delete?${viaIdp('is_authorized_by__identity_provider')}`,
+    // SAML accounts: written by SAML sign-in only; read by their user and the provider's
+    // readers; revoked (deleted) by the provider's administrator (a hook).
+    `resin.saml_account.read?${through('', 'belongs_to__user', 'su', (su) => `${su}${ME}`)}`,
+    `resin.saml_account.read?${viaIdp('was_generated_by__identity_provider')}`,
+    `resin.saml_account.delete?${viaIdp('was_generated_by__identity_provider')}`,
 
     // Fleets (spec 2 §6 table rights). The effective fleet role is the highest of the
     // organization role, a direct fleet membership and team access (roles/filters.ts).

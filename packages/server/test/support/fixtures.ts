@@ -59,6 +59,12 @@ export interface Fixture {
    */
   createRejectedWith?: { status: number; reason: string };
   /**
+   * Like createRejectedWith, for a rule that refuses some callers the role table lets create
+   * (a hook that checks a body field which is not a column): the status and why, or undefined
+   * when this caller's create succeeds.
+   */
+  createRejectedFor?(caller: Caller, w: World): { status: number; reason: string } | undefined;
+  /**
    * A harmless PATCH on the sample row: a writable field and the value to set (restored
    * afterwards). Absent when the resource has no field writable after creation; the case
    * then sends an empty PATCH and checks only the permission answer.
@@ -259,6 +265,38 @@ async function insertCreditBundle(w: World): Promise<number> {
 /** A notification of the world organization for a feature of its own (one per organization and feature). */
 const insertCreditNotification = async (w: World) =>
   insert(w.db, 'organization_credit_notification', { organization: w.orgId, owns_credit_notification_for__feature: await insertFeature(w), is_sent_when_below__threshold: 3 });
+
+/** A test certificate block (the identity provider rule wants the PEM markers around base64). */
+const TEST_CERTIFICATE = `-----BEGIN CERTIFICATE-----\nMIIB${'A'.repeat(60)}\n-----END CERTIFICATE-----`;
+
+/** An organization of the world's administrator on a plan that includes SAML (identity providers, issue 20). */
+async function samlOrganization(w: World): Promise<number> {
+  const id = await insert(w.db, 'organization', { name: `SSO ${uid()}`, handle: `sso_${uid()}` });
+  await insert(w.db, 'organization_membership', { user: w.orgAdmin.userId, is_member_of__organization: id, organization_membership_role: w.orgRoles.administrator });
+  await seedDefaultCatalogue(w.db);
+  await subscribe(w.db, id, 'enterprise-v2');
+  return id;
+}
+
+/** An identity provider authorizing the world organization (and `also`, when given). */
+async function insertIdentityProvider(w: World, also?: number): Promise<number> {
+  const id = await insert(w.db, 'identity_provider', {
+    sso_identifier: `matrix-${uid()}`,
+    entry_point: 'https://idp.example.com/sso',
+    issuer: 'matrix-idp',
+    certificate: TEST_CERTIFICATE,
+  });
+  for (const org of also === undefined ? [w.orgId] : [w.orgId, also]) {
+    await insert(w.db, 'identity_provider_membership', { organization: org, is_authorized_by__identity_provider: id });
+  }
+  return id;
+}
+
+const worldIdpMembership = (w: World, provider: number) =>
+  idOf(w.db, 'SELECT id FROM identity_provider_membership WHERE is_authorized_by__identity_provider = $1 AND organization = $2', [provider, w.orgId]);
+
+const insertSamlAccount = async (w: World) =>
+  insert(w.db, 'saml_account', { belongs_to__user: w.member.userId, was_generated_by__identity_provider: await insertIdentityProvider(w), remote_id: `nameid-${uid()}` });
 
 export const FIXTURES: Record<string, Fixture> = {
   actor: {
@@ -610,6 +648,37 @@ export const FIXTURES: Record<string, Fixture> = {
       return { organization: w.orgId, owns_credit_notification_for__feature: credits, is_sent_when_below__threshold: 4 };
     },
     update: { field: 'is_sent_when_below__threshold', value: (_w, current) => Number(current) + 1 },
+  },
+  // Identity providers (issue 20): read by the administrators of any organization they
+  // authorize, changed by the administrators of all of them. Creating one needs
+  // `organization_id` (not a column): an organization the caller administers whose plan
+  // includes SAML (a hook).
+  identity_provider: {
+    sample: (w) => insertIdentityProvider(w),
+    fresh: (w) => insertIdentityProvider(w),
+    body: async (w) => ({
+      sso_identifier: `new-${uid()}`,
+      entry_point: 'https://idp.example.com/sso',
+      issuer: 'new-idp',
+      certificate: TEST_CERTIFICATE,
+      organization_id: await samlOrganization(w),
+    }),
+    createRejectedFor: (caller, w) =>
+      caller.userId === w.orgAdmin.userId ? undefined : { status: 401, reason: 'organization_id must name an organization the caller administers (hook)' },
+    update: { field: 'issuer', value: () => `issuer-${uid()}` },
+  },
+  identity_provider_membership: {
+    sample: async (w) => worldIdpMembership(w, await insertIdentityProvider(w)),
+    // The world organization's membership of a provider that keeps another organization.
+    fresh: async (w) => worldIdpMembership(w, await insertIdentityProvider(w, await samlOrganization(w))),
+    body: async (w) => ({ organization: await samlOrganization(w), is_authorized_by__identity_provider: w.sample.identity_provider }),
+    update: { field: 'grants_access_to__team', value: (w) => w.teamId },
+  },
+  // Written by SAML sign-in only; read by their user and the provider's readers, revoked by its administrator.
+  saml_account: {
+    sample: insertSamlAccount,
+    fresh: insertSamlAccount,
+    body: async () => ({ remote_id: `nameid-${uid()}` }),
   },
   // The audit trail of staff reads (issue 19): read by the organization's administrators;
   // nobody writes it through the data API (features/staff-audit does).

@@ -42,6 +42,7 @@ export async function dashboardConfigRoutes(
     captchaSiteKey?: string | undefined;
     requireEmailVerification?: boolean | undefined;
     billing?: boolean | undefined;
+    saml?: boolean | undefined;
     links?: DashboardLinks | undefined;
     announcement?: AnnouncementConfig | undefined;
   },
@@ -56,6 +57,9 @@ export async function dashboardConfigRoutes(
     // plan limits and the billing pages apply only then).
     docsUrl: opts.docsUrl ?? '/docs/',
     billing: opts.billing === true,
+    // Whether SAML single sign-on is supported (FLOTILLA_SAML, default on): the identity
+    // provider pages and the SAML sign-in show only then (issue 20).
+    saml: opts.saml !== false,
     // Sign-up captcha (FLOTILLA_CAPTCHA_SITE_KEY; null = the dashboard sends a dummy response)
     // and FLOTILLA_REQUIRE_EMAIL_VERIFICATION (issue 6).
     captchaSiteKey: opts.captchaSiteKey ?? null,
@@ -91,12 +95,13 @@ export async function dashboardConfigRoutes(
         response: {
           200: {
             type: 'object',
-            required: ['mapTileUrl', 'mapAttribution', 'docsUrl', 'billing'],
+            required: ['mapTileUrl', 'mapAttribution', 'docsUrl', 'billing', 'saml'],
             properties: {
               mapTileUrl: { type: ['string', 'null'] },
               mapAttribution: { type: ['string', 'null'] },
               docsUrl: { type: 'string' },
               billing: { type: 'boolean' },
+              saml: { type: 'boolean' },
               captchaSiteKey: { type: ['string', 'null'] },
               requireEmailVerification: { type: 'boolean' },
               stripePublishableKey: { type: ['string', 'null'] },

@@ -14,6 +14,7 @@ export async function setup(app: FastifyInstance, _rules: Rules): Promise<void> 
     captchaSiteKey: config.accounts?.captcha?.siteKey,
     requireEmailVerification: config.accounts?.requireEmailVerification,
     billing: config.billing?.enabled === true,
+    saml: config.samlEnabled !== false,
     links: config.links,
     announcement: config.announcement,
   });

@@ -149,6 +149,9 @@ const schema = z
     // Device logs kept per device: the last N lines and D days (docs/logs.md).
     FLOTILLA_LOG_RETAIN_LINES: z.coerce.number().int().min(1).max(100_000).default(1000),
     FLOTILLA_LOG_RETAIN_DAYS: z.coerce.number().positive().max(3650).default(30),
+    // SAML single sign-on (issue 20, spec 1 §2): identity providers, their dashboard pages and
+    // sign-in through them; `off` hides them (GET /config/dashboard `saml`) and refuses their writes.
+    FLOTILLA_SAML: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
     // Billing (issue 18, docs/billing.md): `on` turns on plans, limits, invoices and payments.
     FLOTILLA_BILLING: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
     // The operator's catalogue (JSON of the model's Catalogue shape); unset = DEFAULT_CATALOGUE.

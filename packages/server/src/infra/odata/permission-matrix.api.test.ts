@@ -153,8 +153,9 @@ async function checkCreate(resource: string, fx: Fixture, caller: Caller) {
     expect(res.statusCode, msg).toBe(401);
     return;
   }
-  if (fx.createRejectedWith) {
-    expect(res.statusCode, `${msg} (listed rule: ${fx.createRejectedWith.reason})`).toBe(fx.createRejectedWith.status);
+  const rejected = fx.createRejectedFor ? fx.createRejectedFor(caller, w) : fx.createRejectedWith;
+  if (rejected) {
+    expect(res.statusCode, `${msg} (listed rule: ${rejected.reason})`).toBe(rejected.status);
     return;
   }
   expect(res.statusCode, msg).toBe(201);
