@@ -111,8 +111,6 @@ export const ROLES = {
     `resin.user__has__public_key.create?${userIsMe()}`,
     `resin.user__has__public_key.delete?${userIsMe()}`,
     `resin.social_service_account.read?${through('', 'belongs_to__user', 'su', (su) => `${su}${ME}`)}`,
-    // A user reads their own SAML accounts (spec 1 §7; written by SAML sign-in only, issue 20).
-    `resin.saml_account.read?${through('', 'belongs_to__user', 'su', (su) => `${su}${ME}`)}`,
     // OAuth login (spec 1 §2): any user reads the registered applications (the consent page);
     // their own consent records only. Both are written by POST /oauth/authorize.
     'resin.oauth_application.read',

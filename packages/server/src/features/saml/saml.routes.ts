@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../infra/db/db.js';
-import { NotFoundError, UnauthorizedError } from '../../infra/errors.js';
+import { UnauthorizedError } from '../../infra/errors.js';
+import { requireSamlEnabled } from '../identity-providers/index.js';
 import { objectOf } from '../../infra/http/schemas.js';
 import { issueSessionToken } from '../../infra/auth/session.service.js';
 import { SAML_RESPONSE_MAX_LENGTH } from './saml-response-checks.js';
@@ -23,7 +24,7 @@ const acsSchema = objectOf(
 
 const finalizeSchema = objectOf({ code: { type: 'string', minLength: 1, maxLength: 255 }, jwt: { type: 'string', maxLength: 8192 } }, ['code']);
 
-export const SAML_OFF = 'Single sign-on (SAML) is not enabled on this server';
+export { SAML_OFF_MESSAGE as SAML_OFF } from '../identity-providers/index.js';
 
 /** The dashboard's callback pages (spec 1 §2): a failed sign-in arrives without a code. */
 export const SIGNON_PAGE = '/saml/callback/signon';
@@ -43,12 +44,8 @@ export const MERGE_PAGE = '/saml/callback/merge';
  */
 export async function samlRoutes(app: FastifyInstance, { db, jwtSecret, publicUrl }: SamlRoutesOptions): Promise<void> {
   const now = app.context.clock;
-  // FLOTILLA_SAML=off (config.samlEnabled false): every SAML route answers 404.
-  // (The same reading as features/identity-providers' samlEnabled.)
-  const samlOff = () => app.context.config.samlEnabled === false;
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/auth/saml') && samlOff()) throw new NotFoundError(SAML_OFF);
-  });
+  // FLOTILLA_SAML=off: every SAML route answers 404.
+  app.addHook('onRequest', async () => requireSamlEnabled(app));
 
   app.get<{ Params: { ssoIdentifier: string } }>(
     '/auth/saml/:ssoIdentifier',
