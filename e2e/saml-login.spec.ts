@@ -121,7 +121,10 @@ test.describe('with axe', () => {
     await page.getByRole('button', { name: 'Sign in and link' }).click();
     await expect(page).toHaveURL(/\/fleets$/, { timeout: 30_000 });
     await page.goto(here(page, '/preferences'));
-    await expect(page.getByRole('region', { name: 'Enterprise SSO' }).getByRole('table', { name: 'SAML accounts' })).toContainText(owner.email.toUpperCase());
+    const linked = page.getByRole('region', { name: 'Enterprise SSO' }).getByRole('table', { name: 'SAML accounts' });
+    await expect(linked).toContainText(owner.email.toUpperCase());
+    // The owner administers the organization the provider authorizes, so reads the provider.
+    await expect(linked).toContainText(sso);
     // Linked: signed out, the next sign-in through the provider goes straight in.
     await page.evaluate(() => localStorage.clear());
     await page.goto(here(page, `/saml/${sso}`));
