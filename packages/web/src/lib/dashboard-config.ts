@@ -19,6 +19,8 @@ export interface InstallConfig {
   links: HelpLinks;
   /** The announcement banner (FLOTILLA_ANNOUNCEMENT_*): text, window (ISO instants) and link. */
   announcement: { text: string; from: string | null; until: string | null; url: string | null } | null;
+  /** Whether SAML single sign-on is supported (spec 1 §2): without it the identity-provider pages are not found. */
+  saml: boolean;
   /** The social sign-in providers (issue 20, FLOTILLA_OIDC_PROVIDERS): the login buttons, the links in preferences. */
   socialProviders: SocialProvider[];
 }
@@ -55,6 +57,7 @@ export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
   links: NO_LINKS,
   announcement: null,
   socialProviders: [],
+  saml: false,
 };
 
 type InstallConfigBody = Partial<{
@@ -66,6 +69,7 @@ type InstallConfigBody = Partial<{
   links: Record<string, unknown> | null;
   announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
   socialProviders: { id?: unknown; name?: unknown }[];
+  saml: boolean;
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -95,6 +99,8 @@ async function getInstallConfig(): Promise<InstallConfig> {
     socialProviders: (Array.isArray(body.socialProviders) ? body.socialProviders : []).flatMap((p) =>
       typeof p?.id === 'string' && /^[a-z0-9-]{1,32}$/.test(p.id) && text(p.name) ? [{ id: p.id, name: text(p.name)! }] : [],
     ),
+    // A server that does not say (before FLOTILLA_SAML existed) supports SAML.
+    saml: body.saml !== false,
   };
 }
 
