@@ -23,5 +23,7 @@ export const E2E_PORTS = {
   stripe: 18094 + offset,
   /** The status page stand-in (a Statuspage-compatible summary feed) of e2e/platform-news.spec.ts. */
   statusFeed: 18097 + offset,
+  /** The test SAML identity provider (`@flotilla/server/test-saml-idp`) of the SAML e2e specs. */
+  samlIdp: 18092 + offset,
   embeddedPg: 54398 + offset,
 } as const;

@@ -39,6 +39,7 @@ import * as twoFactor from './features/two-factor/index.js';
 import * as account from './features/account/index.js';
 import * as oauth from './features/oauth/index.js';
 import * as socialLogin from './features/social-login/index.js';
+import * as saml from './features/saml/index.js';
 import * as admin from './features/admin/index.js';
 import * as deploy from './features/deploy/index.js';
 import * as cloudLink from './features/cloud-link/index.js';
@@ -83,6 +84,7 @@ const FEATURES: readonly Feature[] = [
   account,
   oauth,
   socialLogin,
+  saml,
   admin,
   deploy,
   cloudLink,

@@ -18,6 +18,7 @@ const ROUTES = {
   '/password-reset': 'src/app/routes/password-reset.tsx',
   '/user/verify-email/*': 'src/app/routes/verify-email.tsx',
   '/login/two-factor': 'src/app/routes/login-two-factor.tsx',
+  '/saml (and its callbacks)': 'src/app/routes/saml.tsx',
   '/fleets': 'src/app/routes/applications.tsx',
   '/orgs/:id/fleets': 'src/app/routes/organization-applications.tsx',
   '/orgs': 'src/app/routes/orgs.tsx',

@@ -60,6 +60,9 @@ export const router = createBrowserRouter([
             path: 'user/reset-password/:loginCode',
             lazy: async () => ({ Component: (await loadChunk(() => import('./routes/password-reset'))).ResetPasswordRoute }),
           },
+          // Enterprise single sign-on (spec 1 §2): the identifier, then off to the identity provider.
+          { path: 'saml', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/saml'))).SamlLoginRoute }) },
+          { path: 'saml/:ssoIdentifier', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/saml'))).SamlRedirectRoute }) },
         ],
       },
       // The mailed verification link works signed in or not (token first, then email).
@@ -71,6 +74,9 @@ export const router = createBrowserRouter([
       { path: 'auth/:provider/callback', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/social-callback'))).SocialCallbackRoute }) },
       // Neither public-only nor protected: it needs a session whose second factor is pending.
       { path: 'login/two-factor', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/login-two-factor'))).LoginTwoFactorRoute }) },
+      // Back from the identity provider (spec 1 §2): signed out, or in as someone else, alike.
+      { path: 'saml/callback/signon', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/saml'))).SamlSignonCallbackRoute }) },
+      { path: 'saml/callback/merge', lazy: async () => ({ Component: (await loadChunk(() => import('./routes/saml'))).SamlMergeCallbackRoute }) },
       {
         Component: RequireAuth,
         children: [

@@ -56,8 +56,8 @@ export const DEFAULT_INSTALL_CONFIG: InstallConfig = {
   billingSeller: null,
   links: NO_LINKS,
   announcement: null,
-  saml: false,
   socialProviders: [],
+  saml: false,
 };
 
 type InstallConfigBody = Partial<{
@@ -68,8 +68,8 @@ type InstallConfigBody = Partial<{
   billingSeller: { name?: unknown; email?: unknown; agreementUrl?: unknown } | null;
   links: Record<string, unknown> | null;
   announcement: { text?: unknown; from?: unknown; until?: unknown; url?: unknown } | null;
-  saml: boolean;
   socialProviders: { id?: unknown; name?: unknown }[];
+  saml: boolean;
 }>;
 
 async function getInstallConfig(): Promise<InstallConfig> {
@@ -96,10 +96,11 @@ async function getInstallConfig(): Promise<InstallConfig> {
       body.announcement && text(body.announcement.text)
         ? { text: text(body.announcement.text)!, from: text(body.announcement.from), until: text(body.announcement.until), url: webUrl(body.announcement.url) }
         : null,
-    saml: body.saml === true,
     socialProviders: (Array.isArray(body.socialProviders) ? body.socialProviders : []).flatMap((p) =>
       typeof p?.id === 'string' && /^[a-z0-9-]{1,32}$/.test(p.id) && text(p.name) ? [{ id: p.id, name: text(p.name)! }] : [],
     ),
+    // A server that does not say (before FLOTILLA_SAML existed) supports SAML.
+    saml: body.saml !== false,
   };
 }
 

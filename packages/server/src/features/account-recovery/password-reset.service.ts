@@ -14,6 +14,7 @@ import { hashPassword } from '../../infra/auth/password.js';
 import { passwordReset, type Mailer } from '../../infra/mail/index.js';
 import { takeRequestSlot } from '../../infra/auth/rate-limit.js';
 import { hashSecret, newSecret } from './tokens.js';
+import { isSamlOnlyUser, SAML_NO_PASSWORD } from '../saml/index.js';
 import { findUserByEmail, insertResetCode, lockResetCode, setPasswordFromReset } from './account-recovery.repository.js';
 
 /** The dashboard route a reset mail links to (spec 1 §2). */
@@ -57,6 +58,8 @@ export async function resetPassword(db: Db, code: unknown, password: unknown, no
     const row = await lockResetCode(tx, hashSecret(code.trim()));
     if (!row || row.used_at !== null) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeInvalid);
     if (row.expires_at.getTime() <= now.getTime()) throw new BadRequestError(ACCOUNT_MESSAGES.resetCodeExpired);
+    // A SAML account has no password to reset (spec 1 §6; a merged account keeps the one it had).
+    if (await isSamlOnlyUser(tx, row.user)) throw new BadRequestError(SAML_NO_PASSWORD);
     await setPasswordFromReset(tx, row.user, passwordHash, now);
     // A new password lifts the failed-login lock of the account.
     await clearAccountLoginFailures(tx, row.user);

@@ -4,6 +4,7 @@ import { BadRequestError } from '../../infra/errors.js';
 import { hashPassword } from '../../infra/auth/password.js';
 import { checkOwnPassword } from '../../infra/auth/password-check.js';
 import { hasPasswordSet, setPasswordHash } from './account.repository.js';
+import { isSamlOnlyUser, SAML_NO_PASSWORD } from '../saml/index.js';
 
 export const CURRENT_PASSWORD_REQUIRED = 'The current password is required';
 
@@ -15,6 +16,8 @@ export const CURRENT_PASSWORD_REQUIRED = 'The current password is required';
 export async function changePassword(db: Db, userId: number, input: { currentPassword?: string; password: string }): Promise<void> {
   const problem = passwordProblem(input.password);
   if (problem) throw new BadRequestError(problem);
+  // A SAML account has no password (spec 1 §6; a merged account keeps the one it had).
+  if (await isSamlOnlyUser(db, userId)) throw new BadRequestError(SAML_NO_PASSWORD);
   if (await hasPasswordSet(db, userId)) {
     if (!input.currentPassword) throw new BadRequestError(CURRENT_PASSWORD_REQUIRED);
     await checkOwnPassword(db, userId, input.currentPassword);

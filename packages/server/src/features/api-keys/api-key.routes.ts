@@ -4,6 +4,7 @@ import { BadRequestError } from '../../infra/errors.js';
 import { generateApiKey, hashApiKey, parseExpiry } from '../../infra/auth/api-keys.js';
 import { requireRecentAuth } from '../../infra/auth/recent-auth.js';
 import { insertApiKey } from './api-keys.repository.js';
+import { hasSamlAccount, SAML_NO_API_KEYS } from '../saml/index.js';
 
 const userKeySchema = {
   type: 'object',
@@ -23,6 +24,8 @@ export async function apiKeyRoutes(app: FastifyInstance, { db }: { db: Db }): Pr
     async (request, reply) => {
       // Spec 1 §4: creating a user API key is a sensitive action (authTime within 20 minutes).
       const actor = requireRecentAuth(request);
+      // Spec 1 §6: a user with a SAML account cannot create API keys.
+      if (await hasSamlAccount(db, actor.userId)) throw new BadRequestError(SAML_NO_API_KEYS);
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('API keys must have a name');
       const expiry = parseExpiry(request.body.expiryDate);

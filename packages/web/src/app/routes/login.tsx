@@ -5,6 +5,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { LoginForm } from '../../features/auth/components/login-form';
 import { SocialSignInButtons, SocialSignInError } from '../../features/auth/components/social-sign-in';
+import { SamlSignInError } from '../../features/auth/components/saml-error';
 import '../../features/password-reset/i18n';
 import { SIGNED_OUT_REASON_KEY } from '../../lib/errors';
 import { paths } from '../../lib/paths';
@@ -25,6 +26,11 @@ export function LoginRoute() {
               {t('passwordReset.forgot_password')}
             </Link>
           </Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            <Link component={RouterLink} to="/saml">
+              {t('auth.sign_in_with_sso')}
+            </Link>
+          </Typography>
           <Typography variant="body2">
             {t('auth.no_account')}{' '}
             {/* Sign-up keeps the query parameters (email, redirect). */}
@@ -41,6 +47,7 @@ export function LoginRoute() {
         </Alert>
       )}
       <SocialSignInError />
+      <SamlSignInError />
       <LoginForm />
       <SocialSignInButtons />
     </AuthCard>

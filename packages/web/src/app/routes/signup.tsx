@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { SignupForm } from '../../features/auth/components/signup-form';
+import { SamlSignInError } from '../../features/auth/components/saml-error';
 import { paths } from '../../lib/paths';
 
 /** /signup?email=…&redirect=… — email prefills the form; redirect is remembered by the guard. */
@@ -22,6 +23,7 @@ export function SignupRoute() {
         </Typography>
       }
     >
+      <SamlSignInError />
       <SignupForm defaultEmail={params.get('email') ?? ''} />
     </AuthCard>
   );

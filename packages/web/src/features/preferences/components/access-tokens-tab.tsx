@@ -6,6 +6,8 @@ import { DataTable, type Column } from '../../../components/data-table';
 import { ApiKeySection } from '../../../components/api-key-section';
 import { TextInput } from '../../../components/form-fields';
 import { useNotify } from '../../../lib/notify';
+import { useSession } from '../../../lib/get-session';
+import { useSamlAccounts } from '../api/saml-accounts';
 import { useRevokeUserApiKey, useSessionToken, useUserApiKeys, type ApiKeyPage, type ApiKeySortField, type UserApiKey } from '../api/api-keys';
 import type { RunSensitive } from './api-key-dialog';
 import { formatDate } from '../../../lib/date-format';
@@ -70,6 +72,9 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
   const keys = useUserApiKeys(paging);
   const revoke = useRevokeUserApiKey();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const { data: user } = useSession();
+  const samlAccounts = useSamlAccounts(user?.id);
+  const samlUser = (samlAccounts.data?.length ?? 0) > 0;
   const date = (value: string) => formatDate(value) ?? value;
 
   const sortable = (field: ApiKeySortField, label: string) => (
@@ -119,50 +124,58 @@ function ApiKeysSection({ runSensitive }: { runSensitive: RunSensitive }) {
   ];
 
   return (
-    <ApiKeySection
-      title={t('preferences.tokens.keys_title')}
-      explanation={t('preferences.tokens.keys_explanation')}
-      actions={
-        <Button variant="contained" onClick={() => setDialog({ kind: 'create' })}>
-          {t('preferences.tokens.create')}
-        </Button>
-      }
-      loadFailed={keys.isError && !keys.data}
-      loadFailedText={t('preferences.tokens.load_failed')}
-      onRetry={() => void keys.refetch()}
-      empty={keys.data?.total === 0}
-      emptyText={t('preferences.tokens.empty')}
-      dialogs={
-        <>
-          {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
-            <Suspense fallback={null}>
-              <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
-            </Suspense>
-          )}
-          {dialog?.kind === 'revoke' && (
-            <ConfirmDialog
-              title={t('preferences.tokens.revoke_title')}
-              body={t('preferences.tokens.revoke_body', { name: dialog.key.name })}
-              confirmLabel={t('common.revoke')}
-              onConfirm={() => revoke.mutateAsync(dialog.key.id)}
-              success={t('preferences.tokens.revoked', { name: dialog.key.name })}
-              onClose={() => setDialog(null)}
-            />
-          )}
-        </>
-      }
-    >
-      <DataTable label={t('preferences.tokens.table')} columns={columns} rows={keys.data?.rows} getRowKey={(k) => k.id} loading={keys.isPending} />
-      <TablePagination
-        component="div"
-        count={keys.data?.total ?? 0}
-        page={paging.page}
-        rowsPerPage={paging.pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        labelRowsPerPage={t('preferences.tokens.rows_per_page')}
-        onPageChange={(_e, page) => setPaging((p) => ({ ...p, page }))}
-        onRowsPerPageChange={(e) => setPaging((p) => ({ ...p, page: 0, pageSize: Number(e.target.value) }))}
-      />
-    </ApiKeySection>
+    <Stack spacing={1}>
+      {samlUser && (
+        <Typography role="note" color="warning.main" data-testid="saml-api-keys-warning">
+          {t('preferences.enterprise_sso.no_api_keys')}
+        </Typography>
+      )}
+      <ApiKeySection
+        title={t('preferences.tokens.keys_title')}
+        explanation={t('preferences.tokens.keys_explanation')}
+        actions={
+          // Spec 1 §6: a SAML account cannot create API keys (the server refuses it too).
+          <Button variant="contained" disabled={samlUser} onClick={() => setDialog({ kind: 'create' })}>
+            {t('preferences.tokens.create')}
+          </Button>
+        }
+        loadFailed={keys.isError && !keys.data}
+        loadFailedText={t('preferences.tokens.load_failed')}
+        onRetry={() => void keys.refetch()}
+        empty={keys.data?.total === 0}
+        emptyText={t('preferences.tokens.empty')}
+        dialogs={
+          <>
+            {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+              <Suspense fallback={null}>
+                <ApiKeyDialog editing={dialog.kind === 'edit' ? dialog.key : undefined} runSensitive={runSensitive} onClose={() => setDialog(null)} />
+              </Suspense>
+            )}
+            {dialog?.kind === 'revoke' && (
+              <ConfirmDialog
+                title={t('preferences.tokens.revoke_title')}
+                body={t('preferences.tokens.revoke_body', { name: dialog.key.name })}
+                confirmLabel={t('common.revoke')}
+                onConfirm={() => revoke.mutateAsync(dialog.key.id)}
+                success={t('preferences.tokens.revoked', { name: dialog.key.name })}
+                onClose={() => setDialog(null)}
+              />
+            )}
+          </>
+        }
+      >
+        <DataTable label={t('preferences.tokens.table')} columns={columns} rows={keys.data?.rows} getRowKey={(k) => k.id} loading={keys.isPending} />
+        <TablePagination
+          component="div"
+          count={keys.data?.total ?? 0}
+          page={paging.page}
+          rowsPerPage={paging.pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          labelRowsPerPage={t('preferences.tokens.rows_per_page')}
+          onPageChange={(_e, page) => setPaging((p) => ({ ...p, page }))}
+          onRowsPerPageChange={(e) => setPaging((p) => ({ ...p, page: 0, pageSize: Number(e.target.value) }))}
+        />
+      </ApiKeySection>
+    </Stack>
   );
 }

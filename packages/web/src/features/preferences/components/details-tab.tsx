@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/get-session';
 import { useSocialProviders } from '../../../lib/dashboard-config';
 import { SOCIAL_ERROR_PARAM } from '../../../lib/social-providers';
 import { useLinkSocialAccount, useSocialAccounts, useUnlinkSocialAccount, type SocialAccount } from '../api/account';
+import { EnterpriseSsoSection } from './enterprise-sso-section';
 
 // The unlink confirmation loads when first opened (the first-page budget).
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
@@ -109,6 +110,7 @@ export function DetailsTab({ security, deleteAccount }: { security: ReactNode; d
         )}
       </Stack>
       {security}
+      <EnterpriseSsoSection />
       {deleteAccount}
     </Stack>
   );
