@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { startTestSamlIdp } from '@flotilla/server/test-saml-idp';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { seriousViolations } from './support/axe';
 import { arrangeSql } from './support/db';
@@ -14,7 +15,8 @@ import { newEmail, signIn } from './support/users';
  * (the fields fill), ticks the consents and creates the provider for their organization, sets
  * its default team, adds and removes a second organization, edits it and removes it by
  * typing its SSO identifier. Without SAML access the page says why and goes to /fleets;
- * without SAML support it is not found.
+ * without SAML support it is not found. The issue's end-to-end: the test identity provider's
+ * own metadata uploaded, a new user signs in through it and lands in the default team.
  */
 
 // axe is injected as an inline script, which the dashboard's CSP (rightly) forbids.
@@ -300,4 +302,59 @@ test.describe('SAML not supported (FLOTILLA_SAML=off)', () => {
     await expect(page.getByRole('menuitem', { name: 'Preferences' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Identity provider' })).toHaveCount(0);
   });
+});
+
+test('the issue’s end-to-end: an administrator creates an identity provider from its uploaded metadata; a new user signs in through it and lands in the organization’s default team', async ({ page, browser, request }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  const idp = await startTestSamlIdp({ port: E2E_PORTS.samlIdp });
+  try {
+    const admin = await registerApiUser(request, newEmail('ssoadmin'));
+    const org = await personalOrganization(request, admin);
+    const team = await apiAs<{ id: number }>(request, admin, 'POST', '/v7/team', { name: 'Night shift', belongs_to__organization: org.id });
+    const identifier = `journey-${stamp}`;
+
+    // The administrator uploads the identity provider's own metadata (GET /metadata of it).
+    const metadata = Buffer.from(await (await fetch(idp.metadataUrl)).text());
+    await signIn(page, admin.email);
+    await page.goto('/identity-provider');
+    await page.getByRole('button', { name: 'Add identity provider' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add identity provider' });
+    await dialog.getByLabel('Upload metadata XML').setInputFiles({ name: 'metadata.xml', mimeType: 'application/samlmetadata+xml', buffer: metadata });
+    await expect(dialog.getByLabel('Entry point (sign-in URL)')).toHaveValue(idp.ssoUrl);
+    await expect(dialog.getByLabel('Issuer')).toHaveValue(idp.entityId);
+    await dialog.getByLabel('SSO identifier').fill(identifier);
+    await dialog.getByRole('checkbox', { name: /I accept the conditions of single sign-on/ }).check();
+    await dialog.getByRole('checkbox', { name: /API keys/ }).check();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(page).toHaveURL(/\/identity-provider\/\d+$/, { timeout: 30_000 });
+    const memberships = page.getByRole('table', { name: 'Organizations this identity provider authorizes' });
+    await memberships.getByLabel(`Default team for ${org.name}`).selectOption({ label: 'Night shift' });
+    await expect(page.getByText('Default team updated')).toBeVisible();
+
+    // A new person signs in through it, in a browser of their own.
+    const email = newEmail('ssonewuser');
+    idp.setUser({ email, name: 'Sso Newcomer' });
+    const context = await browser.newContext();
+    try {
+      const newcomer = await context.newPage();
+      await newcomer.goto(`/saml/${identifier}`);
+      await expect(newcomer).toHaveURL(/\/fleets$/, { timeout: 60_000 });
+      const token = await newcomer.evaluate(() => window.localStorage.getItem('balena-token'));
+      const me = await request.get('/actor/v1/whoami', { headers: { Authorization: `Bearer ${token}` } });
+      expect(me.status()).toBe(200);
+      const { username } = (await me.json()) as { username: string };
+
+      // The administrator sees them in the organization and in its default team.
+      await page.goto(`/orgs/${org.id}/members`);
+      await expect(page.getByRole('table', { name: 'Members' })).toContainText(username, { timeout: 30_000 });
+      await page.goto(`/orgs/${org.id}/teams/${team.id}`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Night shift' })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(username, { exact: true })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await idp.close();
+  }
 });
