@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPABILITIES, model, type FieldDef } from '@flotilla/model';
+import { CAPABILITIES, CERTIFICATE_BEGIN, CERTIFICATE_END, model, type FieldDef } from '@flotilla/model';
 import { bearer, buildTestApp, insertFleet, signUp, type SignedUpUser, type TestApp } from '../../../test/harness.js';
 import { featureId, seedDefaultCatalogue } from '../../../test/support/billing-catalogue.js';
 import { insertDevice } from '../../../test/support/cloud-link.js';
@@ -53,7 +53,29 @@ async function world(user: SignedUpUser): Promise<World> {
   const team = await post(user, '/v7/team', { name: `Team${fresh()}`, belongs_to__organization: user.orgId });
   const service_install = await sql('INSERT INTO service_install (device, installs__service) VALUES ($1, $2) RETURNING id', [device, service]);
   const organization_membership = await sql('SELECT id FROM organization_membership WHERE is_member_of__organization = $1', [user.orgId]);
-  return { organization: user.orgId, user: user.userId, application, release, service, image, device, team, service_install, organization_membership };
+  // An identity provider authorizing the organization (issue 20): its first membership comes with it.
+  const identity_provider = await post(user, '/v7/identity_provider', {
+    sso_identifier: fresh(),
+    entry_point: 'https://idp.example.com/sso',
+    issuer: 'https://idp.example.com',
+    certificate: `${CERTIFICATE_BEGIN}${randomBytes(300).toString('base64')}${CERTIFICATE_END}`,
+    organization_id: user.orgId,
+  });
+  const identity_provider_membership = await sql('SELECT id FROM identity_provider_membership WHERE is_authorized_by__identity_provider = $1', [identity_provider]);
+  return {
+    organization: user.orgId,
+    user: user.userId,
+    application,
+    release,
+    service,
+    image,
+    device,
+    team,
+    service_install,
+    organization_membership,
+    identity_provider,
+    identity_provider_membership,
+  };
 }
 
 /** Fields each POST needs besides its foreign keys (the required foreign keys come from the world). */
@@ -85,6 +107,7 @@ const EXTRA: Record<string, () => Record<string, unknown>> = {
   device_service_environment_variable: () => ({ name: `V${fresh()}`, value: 'v' }),
   credit_bundle: () => ({ original_quantity: 1 }),
   organization_credit_notification: () => ({ is_sent_when_below__threshold: 1 }),
+  identity_provider_membership: () => ({}),
   user__has__public_key: () => ({ title: fresh(), public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEnVY3l6yIbIuE4e0qSgKk0+x3y6OeXMvYfNNJbEvHJO' }),
 };
 
@@ -129,6 +152,7 @@ beforeAll(async () => {
   foreign = { ...(await world(a)), device_type: privateType };
   patchable.application = own.application!;
   patchable.device = own.device!;
+  patchable.identity_provider_membership = own.identity_provider_membership!;
   patchable.organization_membership = await sql('SELECT id FROM organization_membership WHERE is_member_of__organization = $1', [b.orgId]);
   patchable.user_application_membership = await sql(
     'INSERT INTO user_application_membership ("user", is_member_of__application, application_membership_role) VALUES ($1, $2, $3) RETURNING id',
