@@ -34,6 +34,21 @@ export default defineConfig({
           ...(process.env.FLOTILLA_API_WORKERS ? { maxWorkers: Number(process.env.FLOTILLA_API_WORKERS) } : {}),
         },
       },
+      {
+        test: {
+          // Issue 21: whole-system tests on the BUILT server (packages/server/dist/main.mjs) as
+          // separate processes — the two-node cluster behind HAProxy on Debian's PostgreSQL and
+          // Redis, crash safety under kill -9. Heavy: one file at a time, after the e2e build.
+          name: 'system',
+          include: ['packages/server/test/system/**/*.system.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier — static checks (typecheck, lint), unit, api (real PostgreSQL,
-// real HTTP, balena-sdk) and e2e (Playwright in Chromium) — then one summary line
+// real HTTP, balena-sdk), system (the built server as processes: cluster, crash safety) and
+// e2e (Playwright in Chromium) — then one summary line
 // `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
 // The static checks (one process each, mostly one core) run beside the unit tier (one vitest
 // worker on the 2-core CI machine); their output is printed when they end.
@@ -58,15 +59,8 @@ const staticChecks = (async () => {
   return results;
 })();
 
-for (const project of ['unit', 'api']) {
-  if (project === 'api') {
-    for (const r of await staticChecks) {
-      console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
-      process.stdout.write(readFileSync(r.log, 'utf8'));
-      tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-    }
-  }
-  if (!want(project)) continue;
+/** One vitest project as a tier: passed and failed from its JSON report. */
+async function vitestTier(project) {
   const file = join(out, `${project}.json`);
   const r = await run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
   const j = readJson(file);
@@ -80,24 +74,38 @@ for (const project of ['unit', 'api']) {
   tiers.push({ name: project, passed, failed, seconds: r.seconds });
 }
 
-if (want('e2e')) {
-  const file = join(out, 'e2e.json');
-  const build = await run('e2e build', 'npm', ['run', 'build']);
-  let passed = 0;
-  let failed = build.status === 0 ? 0 : 1;
-  let seconds = build.seconds;
-  if (build.status === 0) {
-    // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
-    const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
-    tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });
-    const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
-    const j = readJson(file);
-    passed = j?.stats?.expected ?? 0;
-    failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
-    if (r.status !== 0 && failed === 0) failed = 1;
-    seconds += r.seconds;
+for (const project of ['unit', 'api']) {
+  if (project === 'api') {
+    for (const r of await staticChecks) {
+      console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
+      process.stdout.write(readFileSync(r.log, 'utf8'));
+      tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+    }
   }
-  tiers.push({ name: 'e2e', passed, failed, seconds });
+  if (want(project)) await vitestTier(project);
+}
+
+// The system and e2e tiers run the built product (dashboard bundle and server/dist/main.mjs).
+let built;
+if (want('system') || want('e2e')) {
+  built = await run('build', 'npm', ['run', 'build']);
+  if (built.status !== 0) tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
+}
+
+// Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
+if (want('system') && built.status === 0) await vitestTier('system');
+
+if (want('e2e') && built.status === 0) {
+  const file = join(out, 'e2e.json');
+  // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
+  const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
+  tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });
+  const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+  const j = readJson(file);
+  const passed = j?.stats?.expected ?? 0;
+  let failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
+  if (r.status !== 0 && failed === 0) failed = 1;
+  tiers.push({ name: 'e2e', passed, failed, seconds: built.seconds + r.seconds });
 }
 
 console.log('\n=== summary');
