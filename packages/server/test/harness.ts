@@ -16,14 +16,14 @@ function urlFor(database: string): string {
   return url.toString();
 }
 
-/** A fresh database cloned from the migrated, seeded template. */
-export async function createTestDb(): Promise<{ db: PoolDb; url: string; drop(): Promise<void> }> {
+/** A fresh database cloned from the migrated, seeded template (`empty`: one with no table at all). */
+export async function createTestDb(options: { empty?: boolean } = {}): Promise<{ db: PoolDb; url: string; drop(): Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
   await admin.connect();
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${options.empty ? 'template0' : TEMPLATE_DB}`);
       break;
     } catch (err) {
       // Two files cloning the template at the same instant: wait and retry.

@@ -1,12 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Db } from './db.js';
 import { MIGRATIONS_DIR } from '../../paths.js';
 // Any constant works; it serialises migrations when several server processes start at once.
 const MIGRATION_LOCK = 7_201_337;
 
-/** Applies every `migrations/NNNN_name.sql` not applied yet, in order, each in a transaction. */
-export async function migrate(db: Db, log: (msg: string) => void = () => undefined): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+/**
+ * Applies every `migrations/NNNN_name.sql` not applied yet, in order, all in one transaction
+ * (a failure leaves the schema as it was). `dir`: another directory of migrations (tests of
+ * the rolling-upgrade rule apply a next release's migration to a running server's database).
+ */
+export async function migrate(db: Db, log: (msg: string) => void = () => undefined, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
   return db.tx(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(`CREATE TABLE IF NOT EXISTS flotilla_migration (
@@ -15,7 +20,7 @@ export async function migrate(db: Db, log: (msg: string) => void = () => undefin
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;
-      await tx.query(await readFile(MIGRATIONS_DIR + file, 'utf8'));
+      await tx.query(await readFile(join(dir, file), 'utf8'));
       await tx.query('INSERT INTO flotilla_migration (name) VALUES ($1)', [file]);
       applied.push(file);
       log(`applied migration ${file}`);

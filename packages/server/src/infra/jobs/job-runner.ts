@@ -11,6 +11,9 @@ import type { Db } from '../db/db.js';
  * pg-boss 10 (not 11+): it is the last line that runs on Node 20, which the project targets.
  */
 
+/** Serialises pg-boss's start (its schema install) across server processes; any constant. */
+const JOBS_START_LOCK = 7_201_338;
+
 export interface JobDefinition<T extends object = object> {
   name: string;
   /** Five-field cron (UTC); the smallest slot is one minute. */
@@ -45,7 +48,14 @@ export class JobRunner {
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
+    // Servers starting at the same moment on a new database (a cluster's first start, a
+    // rolling upgrade): pg-boss's own install is not safe to run twice at once (two sessions'
+    // CREATE SCHEMA collide, and start-up fails), so one server at a time starts it, the others
+    // then find it installed. The lock is held on a connection of its own, released at commit.
+    await this.opts.db.tx(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [JOBS_START_LOCK]);
+      await this.boss.start();
+    });
     this.started = true;
     for (const job of this.jobs) {
       await this.boss.createQueue(job.name);
