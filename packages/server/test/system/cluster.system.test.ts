@@ -111,6 +111,16 @@ async function registerDevice(fleetId: number, provisioningKey: string): Promise
   return { uuid, key, id: res.id };
 }
 
+/** Test arrangement (as the billing api tests do): the organization's active subscription, its period ending at `end`. */
+async function subscribe(orgId: number, code: string, end: Date): Promise<void> {
+  await db.query('UPDATE subscription SET is_active = false WHERE is_for__organization = $1', [orgId]);
+  await db.query(
+    `INSERT INTO subscription (is_for__organization, is_for__plan, billing_cycle, starts_on__date, current_period_ends_on__date)
+     SELECT $1, id, 'monthly', $3::timestamptz - interval '1 month', $3 FROM plan WHERE billing_code = $2`,
+    [orgId, code, end],
+  );
+}
+
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'flotilla-cluster-'));
   const distOk = await readFile(join(REPO_ROOT, 'packages/server/dist/main.mjs')).then(() => true, () => false);
@@ -132,6 +142,8 @@ beforeAll(async () => {
     FLOTILLA_TRUST_PROXY: '1',
     FLOTILLA_ADMIN_PASSWORD: 'cluster-admin-password-1',
     SMTP_URL: smtp.url,
+    // Billing on, so the invoice run is a job (the owner's organization gets a plan that holds the fleet).
+    FLOTILLA_BILLING: 'on',
     FLOTILLA_CODE_HOST_RAW_URL: 'http://127.0.0.1:9',
     LOG_LEVEL: 'warn',
   };
@@ -142,6 +154,7 @@ beforeAll(async () => {
   for (const s of nodeSettings) nodes.push(await startNode(s));
   haproxy = await startHaproxy(haproxyPort, nodeSettings.map((s) => `127.0.0.1:${s.port}`));
   owner = await signUp(`cluster-owner-${randomBytes(3).toString('hex')}@example.com`);
+  await subscribe(owner.orgId, 'production-v2', new Date(Date.now() + 30 * 24 * 3600_000));
   // The jobs test's silent device is set up first, so heartbeat sweeps run on it while the
   // other test runs (the cron's finest slot is a minute).
   // Every transition of the device's heartbeat state, recorded by the database itself.
@@ -423,7 +436,17 @@ describe('two Flotilla nodes behind HAProxy (deploy/haproxy/haproxy.cfg)', () =>
     await until('HAProxy to route to the restarted node again', 20_000, async () => (await fetch(`${base}/ping`)).ok);
   });
 
-  it('jobs run once with both nodes up: mail, the heartbeat sweep', async () => {
+  it('jobs run once with both nodes up: mail, the heartbeat sweep, the invoice run', async () => {
+    // Invoices: an organization whose period ended an hour ago; the period close asked twice
+    // at once (two jobs in its queue, one per node's worker) must still bill it once.
+    const billed = await signUp(`cluster-billing-${randomBytes(3).toString('hex')}@example.com`);
+    await subscribe(billed.orgId, 'prototype-v2', new Date(Date.now() - 3600_000));
+    const closeJobs = await db.query<{ id: string }>(`INSERT INTO pgboss.job (name, data) VALUES ('billing-period-close', '{}'), ('billing-period-close', '{}') RETURNING id`);
+    await until('both period-close jobs done', 60_000, async () => {
+      const r = await db.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE id = ANY($1::uuid[])`, [closeJobs.rows.map((j) => j.id)]);
+      return r.rows.length === 2 && r.rows.every((j) => j.state === 'completed');
+    }, 500);
+
     // Mail: sign-ups through HAProxy (round robin over both nodes), each queues one verification mail.
     const tag = randomBytes(3).toString('hex');
     const emails = Array.from({ length: 6 }, (_, i) => `cluster-mail-${tag}-${i}@example.com`);
@@ -445,14 +468,23 @@ describe('two Flotilla nodes behind HAProxy (deploy/haproxy/haproxy.cfg)', () =>
     expect(moves.at(-1)).toMatch(/→offline$/);
     expect(new Set(moves).size, `transitions: ${moves.join(', ')}`).toBe(moves.length);
     // pg-boss: every scheduled job (heartbeat sweep, mail retry, log retention, registry and
-    // file garbage…) was enqueued once per cron slot across both nodes, and ran.
+    // file garbage, billing…) was enqueued once per cron slot across both nodes (the two
+    // period-close jobs this test queued itself aside).
     const sweeps = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'heartbeat-sweep' AND state = 'completed'`);
     expect(sweeps.rows[0]!.n).toBeGreaterThan(0);
     const slots = await db.query<{ name: string; n: number }>(
-      `SELECT name, count(*)::int AS n FROM pgboss.job WHERE name IN (SELECT name FROM pgboss.schedule)
+      `SELECT name, count(*)::int AS n FROM pgboss.job WHERE name IN (SELECT name FROM pgboss.schedule) AND NOT id = ANY($1::uuid[])
         GROUP BY name, date_trunc('minute', created_on) HAVING count(*) > 1`,
+      [closeJobs.rows.map((j) => j.id)],
     );
     expect(slots.rows, 'cron slots with more than one job').toEqual([]);
+    // One invoice for the closed period, and its mail once.
+    const invoices = await db.query<{ invoice_number: string }>(`SELECT invoice_number FROM invoice WHERE organization = $1 AND kind = 'period'`, [billed.orgId]);
+    expect(invoices.rows).toHaveLength(1);
+    const number = invoices.rows[0]!.invoice_number;
+    await until('the invoice mail', 30_000, async () => smtp!.mails.some((m) => m.text.includes(number)), 500);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(smtp!.mails.filter((m) => m.text.includes(number) && m.to.some((t) => t.startsWith('cluster-billing-')))).toHaveLength(1);
     await db.query(`DROP TRIGGER cluster_test_heartbeat ON device`);
   });
 });
