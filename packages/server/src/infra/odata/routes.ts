@@ -91,7 +91,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
           return reply.type('application/json; charset=utf-8').send(text);
         }
         case 'POST': {
-          const created = await odataPost(app.context, db, ctx, url, request.body);
+          const created = await odataPost(app.context, db, ctx, url, request.body, { request, prefix, url });
           if (request.storedFiles) request.storedFiles.keep = true;
           return reply
             .code(201)
@@ -101,12 +101,12 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         }
         case 'PATCH':
         case 'PUT':
-          if ((await odataPatch(app.context, db, ctx, url, request.body)).length > 0 && request.storedFiles) request.storedFiles.keep = true;
+          if ((await odataPatch(app.context, db, ctx, url, request.body, { request, prefix, url })).length > 0 && request.storedFiles) request.storedFiles.keep = true;
           // An overwritten (or cleared) file goes once the change has committed.
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         case 'DELETE':
-          await odataDelete(app.context, db, ctx, url);
+          await odataDelete(app.context, db, ctx, url, { request, prefix, url });
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         default:
