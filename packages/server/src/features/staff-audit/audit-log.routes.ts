@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { odataReadIds } from '../../infra/odata/index.js';
 import { NotFoundError } from '../../infra/errors.js';
-import { dataContextOf } from '../actions/device-action-access.js';
+import { requireUser } from '../../infra/http/guards.js';
 import { auditLines, verifyChain } from './staff-audit.repository.js';
 
 /**
@@ -31,6 +31,12 @@ const exportQuery = {
   },
 } as const;
 
+/** The signed-in user's data-API context (the log's read rule decides the rest). */
+function contextOf(request: FastifyRequest) {
+  const actor = requireUser(request);
+  return { actorId: actor.actorId, permissions: actor.permissions };
+}
+
 export function auditLogRoutes(app: FastifyInstance): void {
   const db = app.context.db;
 
@@ -38,7 +44,7 @@ export function auditLogRoutes(app: FastifyInstance): void {
     '/audit/v1/organization/:id/events.ndjson',
     { schema: { params, querystring: exportQuery }, config: { noStore: true } },
     async (request, reply) => {
-      const ctx = dataContextOf(request.actor);
+      const ctx = contextOf(request);
       const { id } = request.params;
       const limit = request.query.limit ?? EXPORT_PAGE_ROWS;
       const filter = [`organization eq ${id}`, `id gt ${request.query.after_id ?? 0}`];
@@ -58,7 +64,7 @@ export function auditLogRoutes(app: FastifyInstance): void {
   );
 
   app.get<{ Params: { id: number } }>('/audit/v1/organization/:id/verify', { schema: { params }, config: { noStore: true } }, async (request) => {
-    const ctx = dataContextOf(request.actor);
+    const ctx = contextOf(request);
     const { id } = request.params;
     // Those who may read the log (any row of it), by the data API's read rule.
     const readable = await odataReadIds(db, ctx, `/audit_event?$select=id&$filter=organization eq ${id}&$top=1`);
