@@ -108,6 +108,8 @@ export function setupAuditLog(app: FastifyInstance, rules: Rules): void {
   const auditor: WriteAuditor = {
     snapshot: (tx, resource, ids) => snapshotRows(tx, resource, paths.get(resource), ids),
     async record({ tx, origin, resource, method, ids, before, after }) {
+      // An organization deleted takes its log with it (ON DELETE CASCADE): nowhere to record.
+      if (resource === 'organization' && method === 'DELETE') return;
       const byOrganization = new Map<number, { rowIds: number[]; changes: Record<string, unknown> }>();
       for (const id of ids) {
         const was = before?.get(id);
