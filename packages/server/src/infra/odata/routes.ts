@@ -5,6 +5,7 @@ import { HttpError, NotFoundError, UnauthorizedError } from '../errors.js';
 import '../http/actor.js';
 import type { DataContext } from './permissions.js';
 import { odataGet } from './read.js';
+import { resourceInfo } from './resources.js';
 import { odataDelete, odataPatch, odataPost } from './write.js';
 import { linkWebResources } from './web-resource.js';
 import { resourcesDroppingFiles } from '../files/garbage.js';
@@ -77,7 +78,19 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
       if (action && files) {
         const [, resource, id, name] = action as unknown as [string, string, string, string];
         if (name === 'beginUpload') return reply.send(await files.beginUpload(db, ctx, resource, Number(id), request.body, origin(request)));
-        if (name === 'commitUpload') return reply.send(await files.commitUpload(db, ctx, resource, Number(id), request.body, origin(request)));
+        if (name === 'commitUpload') {
+          // The committed file changes the row: recorded in the audit log like a PATCH of it,
+          // after the commit (the file store runs its own transaction).
+          const auditor = app.context.rules.writeAuditor();
+          const model = resourceInfo(resource).name;
+          const before = auditor && (await auditor.snapshot(db, model, [Number(id)]));
+          const committed = await files.commitUpload(db, ctx, resource, Number(id), request.body, origin(request));
+          if (auditor) {
+            const after = await auditor.snapshot(db, model, [Number(id)]);
+            await auditor.record({ tx: db, ctx, origin: { request, prefix, url }, resource: model, method: 'PATCH', ids: [Number(id)], before, after });
+          }
+          return reply.send(committed);
+        }
         await files.cancelUpload(db, ctx, resource, Number(id), request.body);
         return reply.code(200).send();
       }
