@@ -73,12 +73,12 @@ test('a support agent is refused a fleet until the customer grants access, and t
   await expect(agentPage.getByText(/Support access granted until/)).toBeVisible();
   await agentContext.close();
 
-  // The administrator sees the agent's read in the organization's staff access log.
+  // The administrator sees the agent's read in the organization's audit log (issue 21 grew the staff access log into it).
   await page.goto(`/orgs/${orgId}`);
-  await page.getByRole('link', { name: 'Staff access log' }).click();
+  await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/staff-access$`));
-  await expect(page.getByRole('heading', { level: 1, name: 'Staff access log' })).toBeVisible();
-  const log = page.getByRole('table', { name: "Staff reads of this organization's data" });
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  const log = page.getByRole('table', { name: 'Audit log of this organization' });
   const agentRow = log.getByRole('row').filter({ hasText: agent.username }).filter({ hasText: `/v7/application(${fleetId})` });
   await expect(agentRow.first()).toBeVisible({ timeout: 30_000 });
   await expect(agentRow.first()).toContainText('Support agent');

@@ -199,7 +199,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeInventory', routeInventory);
   app.addHook('onRoute', (route) => {
     const problems = route.method === 'HEAD' ? [] : routeSchemaProblems(route);
-    routeInventory.push({ method: String(route.method), url: route.url, problems });
+    const audit = (route.config as { audit?: { action: string } } | undefined)?.audit?.action;
+    routeInventory.push({ method: String(route.method), url: route.url, problems, ...(audit ? { audit } : {}) });
     if (problems.length > 0) throw new Error(`route ${String(route.method)} ${route.url}: ${problems.join('; ')}`);
   });
   installInputGuard(app);

@@ -3,9 +3,10 @@ import type { ResourceDef } from '../types.js';
 /**
  * What an audit event records. Issue 19 item 2: `staff_read`, a read of an organization's data
  * by provider staff (support agents, platform administrators, an administrator logged in as a
- * user). Issue 21 adds the writes as further kinds of the same table.
+ * user). Issue 21 item 5: `write`, a POST/PATCH/PUT/DELETE through the data API, and `action`,
+ * a state-changing custom route (a device reboot, accepting an invitation, a billing change).
  */
-export const AUDIT_EVENT_KINDS = ['staff_read'] as const;
+export const AUDIT_EVENT_KINDS = ['staff_read', 'write', 'action'] as const;
 export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
 
 /** The platform role of the staff member behind a staff read. */
@@ -45,6 +46,20 @@ export const audit_event = {
     { name: 'resource', type: 'Short Text', writable: 'never', maxLength: 255 },
     { name: 'request', type: 'Text', required: true, writable: 'never', maxLength: AUDIT_REQUEST_MAX_LENGTH },
     { name: 'request_id', type: 'Short Text', required: true, writable: 'never', maxLength: 255 },
+    // Issue 21 item 5. The API key the request authenticated with (`#id name`), if any.
+    { name: 'api_key', type: 'Short Text', writable: 'never', maxLength: 255 },
+    // The custom action's name (`supervisor.reboot`), for kind `action`.
+    { name: 'action', type: 'Short Text', writable: 'never', maxLength: 255 },
+    // The ids of the rows written (comma-separated), for kind `write`.
+    { name: 'row_ids', type: 'Text', writable: 'never', maxLength: 20000 },
+    // What changed: `{ "<row id>": { "before": {field: value}, "after": {field: value} } }`,
+    // only the fields that changed; secret fields (and secret-looking variables) as "[masked]".
+    { name: 'changes', type: 'JSON', writable: 'never' },
+    // The hash chain (docs/audit-log.md): the organization's previous row's hash (null for its
+    // first), and SHA-256 over this row's canonical content including prev_hash. Set by the
+    // database on insert (trigger audit_event_chain, migration 0046).
+    { name: 'prev_hash', type: 'Short Text', writable: 'never', maxLength: 64 },
+    { name: 'hash', type: 'Short Text', required: true, writable: 'never', maxLength: 64 },
   ],
-  indexes: [['organization', 'created_at']],
+  indexes: [['organization', 'created_at'], ['organization', 'id']],
 } as const satisfies ResourceDef;

@@ -106,6 +106,14 @@ async function askDevice(relay: ActionRelay, deviceId: number, action: DeviceAct
  * features/cloud-link). One device: its status and body; several: 207 with
  * `[{statusCode, body}]`; none: 404 'No online device(s) found'.
  */
+/** The devices and fleets a supervisor action names (the audit log, features/staff-audit). */
+const SUPERVISOR_AUDIT_TARGETS = [
+  { resource: 'device', from: 'body', field: 'uuid', column: 'uuid' },
+  { resource: 'device', from: 'body', field: 'deviceId' },
+  { resource: 'application', from: 'body', field: 'appId' },
+  { resource: 'application', from: 'params', field: 'appId' },
+] as const;
+
 export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app, opts) => {
   const relay = new ActionRelay(app.bus, opts.timeoutMs);
   app.addHook('onClose', async () => relay.close());
@@ -115,7 +123,10 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
     const inPath = route.path.includes(':appId');
     app.post<{ Params: { appId?: string }; Body: ActionBody | null | undefined }>(
       `/supervisor${route.path}`,
-      { schema: { body: actionBody, ...(inPath ? { params: appIdParams } : {}) } },
+      {
+        schema: { body: actionBody, ...(inPath ? { params: appIdParams } : {}) },
+        config: { audit: { action: `supervisor${route.path}`, targets: SUPERVISOR_AUDIT_TARGETS } },
+      },
       async (request, reply) => {
         const body = request.body ?? {};
         methodOf(body, route);
@@ -135,7 +146,10 @@ export const actionRoutes: FastifyPluginAsync<ActionRoutesOptions> = async (app,
 
   app.post<{ Params: { id: string } }>(
     '/application/:id/restart',
-    { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY } },
+    {
+      schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 10, pattern: '^[0-9]{1,10}$' } } }, body: EMPTY_BODY },
+      config: { audit: { action: 'application.restart', targets: [{ resource: 'application', from: 'params', field: 'id' }] } },
+    },
     async (request, reply) => {
       // A frozen organization's fleet restarts nothing (issue 18), checked once the caller may see the fleet.
       const answer = await restartFleet(

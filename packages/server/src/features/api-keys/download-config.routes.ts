@@ -55,7 +55,7 @@ const TYPE_SELECT = '$select=slug&$expand=is_of__cpu_architecture($select=slug)'
  * the device type, when named, must run the fleet's CPU architecture.
  */
 export async function downloadConfigRoutes(app: FastifyInstance, { db, beforeCreate }: { db: Db; beforeCreate?: (applicationId: number) => Promise<void> }): Promise<void> {
-  app.post<{ Body: DownloadConfigBody }>('/download-config', { schema: { body: bodySchema }, config: { noStore: true } }, async (request, reply) => {
+  app.post<{ Body: DownloadConfigBody }>('/download-config', { schema: { body: bodySchema }, config: { noStore: true, audit: { action: 'download_config', targets: [{ resource: 'application', from: 'body', field: 'appId' }] } } }, async (request, reply) => {
     const actor = requireUser(request);
     const body = request.body;
     const [fleet] = await odataRead<{ id: number; is_for__device_type: TypeRow[] }>(

@@ -45,7 +45,7 @@ function detailsOf(body: KeyDetails | undefined): ProvisioningKeyInput {
  * like the user key endpoint.
  */
 export async function provisioningKeyRoutes(app: FastifyInstance, { db, beforeCreate }: { db: Db; beforeCreate?: (applicationId: number) => Promise<void> }): Promise<void> {
-  app.post<{ Body: V2Body }>('/api-key/v2/', { schema: { body: v2Schema }, config: { noStore: true } }, async (request, reply) => {
+  app.post<{ Body: V2Body }>('/api-key/v2/', { schema: { body: v2Schema }, config: { noStore: true, audit: { action: 'api_key.create', targets: [{ resource: 'application', from: 'body', field: 'actorTypeId' }] } } }, async (request, reply) => {
     const actor = requireUser(request);
     const { actorType, actorTypeId, roles } = request.body;
     // Device keys are created by their own endpoint (devices issue); named user keys by
@@ -61,7 +61,7 @@ export async function provisioningKeyRoutes(app: FastifyInstance, { db, beforeCr
   app.post<{ Params: { id: number }; Body: KeyDetails | undefined }>(
     '/api-key/application/:id/provisioning',
     {
-      config: { noStore: true },
+      config: { noStore: true, audit: { action: 'provisioning_key.create', targets: [{ resource: 'application', from: 'params', field: 'id' }] } },
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         body: { type: ['object', 'null'], properties: keyDetails },

@@ -78,7 +78,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
     await heartbeats.stop();
   });
 
-  app.post<{ Body: RegisterInput }>('/device/register', { schema: { body: registerSchema } }, async (request, reply) => {
+  app.post<{ Body: RegisterInput }>('/device/register', { schema: { body: registerSchema }, config: { audit: { action: 'device.register', targets: [{ resource: 'device', from: 'body', field: 'uuid', column: 'uuid' }] } } }, async (request, reply) => {
     // A frozen organization's fleets take no new devices (issue 18); the key is checked first.
     if (request.actor?.kind === 'application' && request.actor.applicationId === request.body.application) {
       await assertNotFrozen(app, db, { applications: [request.body.application] });
@@ -90,7 +90,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   app.post<{ Params: { id: number }; Body: { apiKey?: string | null; name?: string | null; description?: string | null; expiryDate?: string | null } | null }>(
     '/api-key/device/:id/device-key',
     {
-      config: { noStore: true },
+      config: { noStore: true, audit: { action: 'device_key.create', targets: [{ resource: 'device', from: 'params', field: 'id' }] } },
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         body: {

@@ -42,7 +42,7 @@ export const diagnosticsRoutes: FastifyPluginAsync<{ runs: ActionRuns }> = async
 
   app.post<{ Params: Params; Body: { params?: Record<string, unknown> } | null | undefined }>(
     `${ACTIONS_SERVICE_PATH}/v1/:uuid/:actionId`,
-    { schema: { params, body: startBody }, bodyLimit: BODY_LIMIT_BYTES },
+    { schema: { params, body: startBody }, bodyLimit: BODY_LIMIT_BYTES, config: { audit: { action: 'device.long_action', targets: [{ resource: 'device', from: 'params', field: 'uuid', column: 'uuid' }] } } },
     async (request, reply) => {
       if (!request.actor) throw new UnauthorizedError();
       const run = await runs.start(request.actor, request.params.uuid, longAction(request.params.actionId), request.body?.params ?? {});

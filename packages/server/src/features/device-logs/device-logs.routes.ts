@@ -154,7 +154,7 @@ export async function deviceLogsRoutes(app: FastifyInstance, opts: DeviceLogsRou
     },
   );
 
-  app.delete<{ Params: { uuid: string } }>('/device/v2/:uuid/logs', { schema: { params: uuidParams, body: EMPTY_BODY } }, async (request, reply) => {
+  app.delete<{ Params: { uuid: string } }>('/device/v2/:uuid/logs', { schema: { params: uuidParams, body: EMPTY_BODY }, config: { audit: { action: 'device.logs.clear', targets: [{ resource: 'device', from: 'params', field: 'uuid', column: 'uuid' }] } } }, async (request, reply) => {
     const deviceId = await access.reader(request.actor, request.params.uuid);
     if (!(await deviceOperationAllowed(db, request.actor, deviceId, 'delete_logs'))) {
       throw new ForbiddenError('Clearing device logs needs resin.device_log.delete on the device\'s fleet');

@@ -41,9 +41,12 @@ export async function invitationRoutes(
     ['/org/v1/invitation/:token', ORGANIZATION_INVITE],
     ['/user/v1/invitation/:token', FLEET_INVITE],
   ] as const) {
-    app.post<{ Params: { token: string } }>(url, { schema: { params, body: EMPTY_BODY, response: { 200: accepted(kind) } } }, async (request) => {
+    app.post<{ Params: { token: string } }>(url, { schema: { params, body: EMPTY_BODY, response: { 200: accepted(kind) } }, config: { audit: { action: 'invitation.accept' } } }, async (request) => {
       const user = requireUser(request);
-      return acceptInvitation(db, kind, user.userId, request.params.token, checkFleetRole);
+      const result = await acceptInvitation(db, kind, user.userId, request.params.token, checkFleetRole);
+      // The audit log names the organization or fleet joined (the token names no row).
+      request.auditTargets = ['organization' in result ? { resource: 'organization', ids: [result.organization.id] } : { resource: 'application', ids: [result.application.id] }];
+      return result;
     });
   }
 }

@@ -31,7 +31,10 @@ export async function organizationLogoRoutes(app: FastifyInstance, { db }: { db:
 
   app.put<{ Params: { id: number }; Body: Buffer }>(
     '/organization/:id/logo',
-    { schema: { params }, config: { ownInput: 'the image itself (PNG/JPEG, LOGO_MAX_BYTES), checked by logoDataUrl' } },
+    {
+      schema: { params },
+      config: { ownInput: 'the image itself (PNG/JPEG, LOGO_MAX_BYTES), checked by logoDataUrl', audit: { action: 'organization.logo.set', targets: [{ resource: 'organization', from: 'params', field: 'id' }] } },
+    },
     async (request, reply) => {
     const actor = requireUser(request);
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -39,7 +42,9 @@ export async function organizationLogoRoutes(app: FastifyInstance, { db }: { db:
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: number } }>('/organization/:id/logo', { schema: { params, body: EMPTY_BODY } }, async (request, reply) => {
+  app.delete<{ Params: { id: number } }>(
+    '/organization/:id/logo',
+    { schema: { params, body: EMPTY_BODY }, config: { audit: { action: 'organization.logo.remove', targets: [{ resource: 'organization', from: 'params', field: 'id' }] } } }, async (request, reply) => {
     const actor = requireUser(request);
     await setLogo(actor.actorId, actor.permissions, request.params.id, null);
     return reply.code(204).send();

@@ -32,7 +32,7 @@ export const osUpdateRoutes: FastifyPluginAsync<{ updates: OsUpdates }> = async 
   for (const version of API_VERSIONS) {
     app.post<{ Params: Params; Body: { parameters?: { target_version?: string } } | null | undefined }>(
       `${ACTIONS_SERVICE_PATH}/${version}/:uuid/${OS_UPDATE_ACTION}`,
-      { schema: { params, body } },
+      { schema: { params, body }, config: { audit: { action: 'device.os_update', targets: [{ resource: 'device', from: 'params', field: 'uuid', column: 'uuid' }] } } },
       async (request, reply) => {
         const result = await updates.start(request.actor, request.params.uuid, request.body?.parameters?.target_version);
         return reply.header('cache-control', 'no-store').send(result);

@@ -16,6 +16,12 @@ export async function findRepository(db: Db, name: string): Promise<number | nul
   return rows[0]?.id ?? null;
 }
 
+/** The images (data-API rows) stored in repository `name`: what the audit log names for a manifest push or delete. */
+export async function imagesStoredIn(db: Db, name: string): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM image WHERE is_stored_at__image_location LIKE '%/' || $1`, [name]);
+  return rows.map((r) => r.id);
+}
+
 export async function createUpload(db: Db, repository: number, uuid: string): Promise<void> {
   await db.query('INSERT INTO registry_upload (uuid, repository) VALUES ($1, $2)', [uuid, repository]);
 }

@@ -279,6 +279,9 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
       ownInput: 'the registry parses its own path (repository names have slashes) and streams raw bodies',
       handlesAuthError: true,
       compress: false,
+      // Pushing or deleting a manifest is recorded against the image stored there (the handler
+      // names it); blob uploads and reads are not actions on any row (docs/audit-log.md).
+      audit: { action: 'registry.manifest' },
     },
     handler: async (request, reply) => {
       reply.header('docker-distribution-api-version', 'registry/2.0');
@@ -349,6 +352,7 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
           if (method === 'DELETE') {
             const id = await repository(name, false);
             if (!(await repo.deleteManifest(db, id, reference))) throw new OciError(404, 'MANIFEST_UNKNOWN', 'manifest unknown', { name, reference });
+            request.auditTargets = [{ resource: 'image', ids: await repo.imagesStoredIn(db, name) }];
             return reply.code(202).header('content-length', '0').send();
           }
           if (method !== 'PUT') throw unknownPath();
@@ -365,6 +369,7 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
             throw new OciError(400, 'MANIFEST_BLOB_UNKNOWN', 'the manifest refers to blobs this repository does not have', { digests: missing });
           }
           await repo.putManifest(db, id, { digest, mediaType: parsed.mediaType, content, blobs: parsed.blobs, manifests: parsed.manifests }, byDigest ? null : reference);
+          request.auditTargets = [{ resource: 'image', ids: await repo.imagesStoredIn(db, name) }];
           return reply.code(201).header('location', `/v2/${name}/manifests/${digest}`).header('docker-content-digest', digest).header('content-length', '0').send();
         }
 

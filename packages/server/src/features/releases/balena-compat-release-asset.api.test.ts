@@ -109,6 +109,13 @@ describe('balena-sdk release assets', () => {
     const downloaded = await bytesOf((await sdk.models.release.asset.download({ release: releaseId, asset_key: 'firmware' })) as unknown as Readable);
     expect(downloaded.length).toBe(bytes.length);
     expect(downloaded.equals(bytes)).toBe(true);
+    // The commit is in the organization's audit log (issue 21 item 5) with the file it set.
+    const logged = await db.db.query<{ changes: Record<string, { after: { asset: { filename: string } } }> }>(
+      `SELECT changes FROM audit_event WHERE kind = 'write' AND resource = 'release_asset' AND request LIKE '%/commitUpload' AND row_ids = $1`,
+      [String(asset.id)],
+    );
+    expect(logged.rows).toHaveLength(1);
+    expect(logged.rows[0]!.changes[String(asset.id)]!.after.asset).toMatchObject({ filename: 'firmware.img' });
 
     // Part URLs are signed: a forged one is refused.
     const begun = (await sdk.pine.post({

@@ -25,7 +25,7 @@ const asStaffRole = (role: string | null): AuditStaffRole | null =>
   (AUDIT_STAFF_ROLES as readonly string[]).includes(role ?? '') ? (role as AuditStaffRole) : null;
 
 /** The staff member behind a request, or undefined for everybody else. */
-async function staffOf(db: Db, actor: Actor | null): Promise<Staff | undefined> {
+export async function staffOf(db: Db, actor: Actor | null): Promise<Staff | undefined> {
   if (!actor || actor.kind !== 'user' || actor.userId === undefined) return undefined;
   const actual = actor.claims?.actualUser;
   if (actual !== undefined && actual !== actor.userId) {

@@ -143,7 +143,8 @@ export async function supportAdminRoutes(app: FastifyInstance, opts: { helpdesk:
     '/admin/v1/support/tickets/:id/replies',
     {
       schema: { params: idParams, body: { type: 'object', required: ['body'], additionalProperties: false, properties: { body: { type: 'string', maxLength: SUPPORT_REPLY_MAX + 1000 } } } },
-      config: { noStore: true },
+      // The ticket's organization is named by the handler (tickets are not a data-API resource).
+      config: { noStore: true, audit: { action: 'support.ticket.reply' } },
     },
     async (request, reply) => {
       const agent = requireStaff(request);
@@ -154,6 +155,7 @@ export async function supportAdminRoutes(app: FastifyInstance, opts: { helpdesk:
         const ticket = await selectTicket(tx, request.params.id, true);
         if (!ticket) throw new NotFoundError(SUPPORT_MESSAGES.ticketNotFound);
         if (ticket.status === 'closed') throw new BadRequestError(SUPPORT_MESSAGES.closed);
+        request.auditTargets = [{ resource: 'organization', ids: [ticket.organization] }];
         const author = await selectUsername(tx, agent.userId);
         const m = await insertMessage(tx, { ticket: ticket.id, author: agent.userId, authorUsername: author, body });
         await setTicketStatus(tx, ticket.id, 'answered');
@@ -170,7 +172,7 @@ export async function supportAdminRoutes(app: FastifyInstance, opts: { helpdesk:
     '/admin/v1/support/tickets/:id',
     {
       schema: { params: idParams, body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', enum: ['open', 'closed'] } } } },
-      config: { noStore: true },
+      config: { noStore: true, audit: { action: 'support.ticket.status' } },
     },
     async (request) => {
       const agent = requireStaff(request);
@@ -178,6 +180,7 @@ export async function supportAdminRoutes(app: FastifyInstance, opts: { helpdesk:
         const ticket = await selectTicket(tx, request.params.id, true);
         if (!ticket) throw new NotFoundError(SUPPORT_MESSAGES.ticketNotFound);
         await setTicketStatus(tx, ticket.id, request.body.status);
+        request.auditTargets = [{ resource: 'organization', ids: [ticket.organization] }];
       });
       request.log.info({ agentId: agent.userId, ticket: request.params.id, status: request.body.status }, 'support ticket status changed');
       return ticketSummary((await selectTicket(db, request.params.id))!);

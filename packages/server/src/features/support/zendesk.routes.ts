@@ -128,7 +128,7 @@ export async function zendeskRoutes(app: FastifyInstance, opts: { helpdesk: Help
     scope.addContentTypeParser('multipart/form-data', (_request, payload, done) => done(null, payload));
     scope.post<{ Params: { org: number } }>(
       '/zendesk/v1/:org/upload-attachment',
-      { schema: { params: orgParams }, config: { noStore: true, ownInput: `multipart/form-data with one file, streamed to the file store and refused past ${SUPPORT_ATTACHMENT_MAX_BYTES} bytes` } },
+      { schema: { params: orgParams }, config: { noStore: true, ownInput: `multipart/form-data with one file, streamed to the file store and refused past ${SUPPORT_ATTACHMENT_MAX_BYTES} bytes`, audit: { action: 'support.attachment.upload', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } },
       async (request, reply) => {
         const body = request.body as Readable | undefined;
         const drain = () => body?.resume?.();
@@ -178,7 +178,7 @@ export async function zendeskRoutes(app: FastifyInstance, opts: { helpdesk: Help
 
   app.post<{ Params: { org: number }; Body: TicketSubmission }>(
     '/zendesk/v1/:org/submit-ticket',
-    { schema: { params: orgParams, body: submitBody }, config: { noStore: true } },
+    { schema: { params: orgParams, body: submitBody }, config: { noStore: true, audit: { action: 'support.ticket.submit', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } },
     async (request, reply) => {
       const orgId = request.params.org;
       const { actor, organization, requester } = await requireMember(app, request, orgId);

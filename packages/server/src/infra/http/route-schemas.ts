@@ -5,6 +5,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   problems: string[];
+  /** The audit action the route declares (`config.audit`, features/staff-audit/audit-log.ts), if any. */
+  audit?: string;
 }
 
 declare module 'fastify' {

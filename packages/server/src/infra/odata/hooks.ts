@@ -90,6 +90,27 @@ const NONE: readonly never[] = [];
  */
 export type ReadObserver = (args: { request: FastifyRequest; db: Db; ctx: DataContext; url: string; prefix: string }) => Promise<void>;
 
+/** Where a write through the data API came from: its HTTP request (actor, id) and URL as sent. */
+export interface WriteOrigin {
+  request: FastifyRequest;
+  prefix: string;
+  url: string;
+}
+
+/** Rows of one resource as they stand, by id: the row (its columns) and the organization it belongs to (null: none). */
+export type RowSnapshot = ReadonlyMap<number, { organization: number | null; row: Record<string, unknown> }>;
+
+/**
+ * The audit log's view of every write through the data API's HTTP route
+ * (RuleRegistry.setWriteAuditor; features/staff-audit): `snapshot` reads the rows concerned
+ * before a PATCH/DELETE and after a POST/PATCH, `record` writes the log, all in the write's
+ * own transaction, so an acknowledged write always has its row and a rolled-back one none.
+ */
+export interface WriteAuditor {
+  snapshot(tx: Db, resource: string, ids: readonly number[]): Promise<RowSnapshot>;
+  record(args: { tx: Db; ctx: DataContext; origin: WriteOrigin; resource: string; method: WriteMethod; ids: readonly number[]; before?: RowSnapshot; after?: RowSnapshot }): Promise<void>;
+}
+
 /** A rule on every write (RuleRegistry.registerWriteGuard). */
 export type WriteGuard<App = unknown> = (args: HookArgs<App>) => void | Promise<void>;
 
@@ -107,6 +128,7 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
   private readonly referenceMessages = new Map<string, string>();
   private readonly guards: WriteGuard<App>[] = [];
   private readonly readers: ReadObserver[] = [];
+  private auditor: WriteAuditor | undefined;
 
   /**
    * A rule every write through the data API passes, whatever its resource (a frozen
@@ -129,6 +151,18 @@ export class RuleRegistry<App = unknown> implements ConstraintMessages {
       const i = this.readers.indexOf(observer);
       if (i >= 0) this.readers.splice(i, 1);
     };
+  }
+
+  /** The audit log of the data API's writes (one per app); returns a function that removes it. */
+  setWriteAuditor(auditor: WriteAuditor): () => void {
+    this.auditor = auditor;
+    return () => {
+      if (this.auditor === auditor) this.auditor = undefined;
+    };
+  }
+
+  writeAuditor(): WriteAuditor | undefined {
+    return this.auditor;
   }
 
   readObservers(): readonly ReadObserver[] {

@@ -5,6 +5,7 @@ import { HttpError, NotFoundError, UnauthorizedError } from '../errors.js';
 import '../http/actor.js';
 import type { DataContext } from './permissions.js';
 import { odataGet } from './read.js';
+import { resourceInfo } from './resources.js';
 import { odataDelete, odataPatch, odataPost } from './write.js';
 import { linkWebResources } from './web-resource.js';
 import { resourcesDroppingFiles } from '../files/garbage.js';
@@ -77,7 +78,19 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
       if (action && files) {
         const [, resource, id, name] = action as unknown as [string, string, string, string];
         if (name === 'beginUpload') return reply.send(await files.beginUpload(db, ctx, resource, Number(id), request.body, origin(request)));
-        if (name === 'commitUpload') return reply.send(await files.commitUpload(db, ctx, resource, Number(id), request.body, origin(request)));
+        if (name === 'commitUpload') {
+          // The committed file changes the row: recorded in the audit log like a PATCH of it,
+          // after the commit (the file store runs its own transaction).
+          const auditor = app.context.rules.writeAuditor();
+          const model = resourceInfo(resource).name;
+          const before = auditor && (await auditor.snapshot(db, model, [Number(id)]));
+          const committed = await files.commitUpload(db, ctx, resource, Number(id), request.body, origin(request));
+          if (auditor) {
+            const after = await auditor.snapshot(db, model, [Number(id)]);
+            await auditor.record({ tx: db, ctx, origin: { request, prefix, url }, resource: model, method: 'PATCH', ids: [Number(id)], before, after });
+          }
+          return reply.send(committed);
+        }
         await files.cancelUpload(db, ctx, resource, Number(id), request.body);
         return reply.code(200).send();
       }
@@ -91,7 +104,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
           return reply.type('application/json; charset=utf-8').send(text);
         }
         case 'POST': {
-          const created = await odataPost(app.context, db, ctx, url, request.body);
+          const created = await odataPost(app.context, db, ctx, url, request.body, { request, prefix, url });
           if (request.storedFiles) request.storedFiles.keep = true;
           return reply
             .code(201)
@@ -101,12 +114,12 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         }
         case 'PATCH':
         case 'PUT':
-          if ((await odataPatch(app.context, db, ctx, url, request.body)).length > 0 && request.storedFiles) request.storedFiles.keep = true;
+          if ((await odataPatch(app.context, db, ctx, url, request.body, { request, prefix, url })).length > 0 && request.storedFiles) request.storedFiles.keep = true;
           // An overwritten (or cleared) file goes once the change has committed.
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         case 'DELETE':
-          await odataDelete(app.context, db, ctx, url);
+          await odataDelete(app.context, db, ctx, url, { request, prefix, url });
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         default:

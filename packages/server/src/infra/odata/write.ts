@@ -3,7 +3,7 @@ import { SQL_TYPES } from '../db/schema.js';
 import { BadRequestError, UnauthorizedError } from '../errors.js';
 import { Lru } from './cache.js';
 import { withDbErrors } from './db-errors.js';
-import { acceptedFields, runHooks, runWriteGuards, type HookArgs, type RuleHost, type WriteMethod } from './hooks.js';
+import { acceptedFields, runHooks, runWriteGuards, type HookArgs, type RuleHost, type WriteMethod, type WriteOrigin } from './hooks.js';
 import { conditionAt, permissionCondition, permissionsKey, rootCondition, type DataContext } from './permissions.js';
 import { compileAffectedIds, compileEntityById } from './query.js';
 import { resourceInfo, type ResourceInfo } from './resources.js';
@@ -187,8 +187,12 @@ async function readEntity(db: Db, resource: string, id: number): Promise<Record<
   return rows[0].entity;
 }
 
-/** Creates a row; 401 (nothing written) unless the new row satisfies the caller's create rule. */
-export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown): Promise<PostResult> {
+/**
+ * Creates a row; 401 (nothing written) unless the new row satisfies the caller's create rule.
+ * `origin` (the HTTP route's request): the write is recorded in the audit log, in its
+ * transaction; writes a rule or a custom route makes on its own are not (theirs is the action).
+ */
+export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown, origin?: WriteOrigin): Promise<PostResult> {
   const { parsed, info } = parseWriteUrl(url, 'POST');
   if (parsed.tree.key !== undefined) throw new BadRequestError('POST goes to the collection, not to a key');
   // Fails with 401 before anything is validated or written when the caller may never create.
@@ -211,6 +215,8 @@ export async function odataPost<A extends RuleHost<A>>(app: A, db: Db, ctx: Data
     const id = rows[0]!.id;
     await assertRowsAllowed(tx, ctx, check, [id]);
     await runHooks(hooks, 'after', { ...args, ids: [id] });
+    const auditor = origin && app.rules.writeAuditor();
+    if (auditor && origin) await auditor.record({ tx, ctx, origin, resource: info.name, method: 'POST', ids: [id], after: await auditor.snapshot(tx, info.name, [id]) });
     return { resource: info.name, id, entity: await readEntity(tx, info.name, id) };
   });
 }
@@ -232,7 +238,7 @@ async function affectedIds(db: Db, ctx: DataContext, url: string, parsed: Parsed
  * changed; none matching is not an error.
  */
 /** Returns the ids of the rows changed (those the caller's update rule allowed). */
-export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown): Promise<number[]> {
+export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, body: unknown, origin?: WriteOrigin): Promise<number[]> {
   const { parsed, info } = parseWriteUrl(url, 'PATCH');
   assertMayWrite(parsed, ctx, 'update');
   const hooks = app.rules.hooksFor(info.name, 'PATCH');
@@ -247,6 +253,8 @@ export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: Dat
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'PATCH', body: input, ids };
     await runWriteGuards(app.rules.writeGuards(), args);
     await runHooks(hooks, 'before', args);
+    const auditor = origin && ids.length > 0 ? app.rules.writeAuditor() : undefined;
+    const before = auditor && (await auditor.snapshot(tx, info.name, ids));
     const { names, values } = toColumns(info, args.body, 'PATCH');
     if (ids.length > 0 && names.length > 0) {
       const set = names.map((n, i) => `${ident(n)} = $${i + 1}`).join(', ');
@@ -257,12 +265,13 @@ export async function odataPatch<A extends RuleHost<A>>(app: A, db: Db, ctx: Dat
       }
     }
     await runHooks(hooks, 'after', args);
+    if (auditor && origin) await auditor.record({ tx, ctx, origin, resource: info.name, method: 'PATCH', ids, before, after: await auditor.snapshot(tx, info.name, ids) });
     return ids;
   });
 }
 
 /** DELETE by key or `$filter`: only rows the caller's delete rule allows. */
-export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string): Promise<void> {
+export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: DataContext, url: string, origin?: WriteOrigin): Promise<void> {
   const { parsed, info } = parseWriteUrl(url, 'DELETE');
   assertMayWrite(parsed, ctx, 'delete');
   const hooks = app.rules.hooksFor(info.name, 'DELETE');
@@ -271,10 +280,13 @@ export async function odataDelete<A extends RuleHost<A>>(app: A, db: Db, ctx: Da
     const args: HookArgs<A> = { tx, app, actor: ctx, resource: info.name, method: 'DELETE', body: {}, ids };
     await runWriteGuards(app.rules.writeGuards(), args);
     await runHooks(hooks, 'before', args);
+    const auditor = origin && ids.length > 0 ? app.rules.writeAuditor() : undefined;
+    const before = auditor && (await auditor.snapshot(tx, info.name, ids));
     if (ids.length > 0) {
       await withDbErrors(() => tx.query(`DELETE FROM ${ident(info.name)} WHERE "id" = ANY($1::integer[])`, [ids]), app.rules);
     }
     await runHooks(hooks, 'after', args);
+    if (auditor && origin) await auditor.record({ tx, ctx, origin, resource: info.name, method: 'DELETE', ids, before });
   });
 }
 

@@ -1,5 +1,5 @@
 import i18next from '../../lib/i18n';
 import en from './locales/en.json';
 
-/** The staff access log's strings, under `staff_access.*`, loaded with its route chunk. */
+/** The audit log's strings (the staff access log grew into it, issue 21), under `staff_access.*`, loaded with its route chunk. */
 i18next.addResourceBundle('en', 'translation', { staff_access: en }, true, false);

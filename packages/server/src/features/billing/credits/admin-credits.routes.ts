@@ -116,7 +116,7 @@ export async function adminCreditRoutes(app: FastifyInstance): Promise<void> {
         params: { type: 'object', required: ['org'], properties: { org: ID } },
         body: { type: 'object', required: ['quantity', 'reason'], additionalProperties: false, properties: { quantity: { type: 'number' }, reason: REASON } },
       },
-      config: { noStore: true },
+      config: { noStore: true, audit: { action: 'billing.credits.grant', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } },
     },
     async (request, reply) => {
       const admin = requireAdmin(app, request);
@@ -158,7 +158,7 @@ export async function adminCreditRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: number }; Body: { reason: string } }>(
     '/admin/v1/billing/credit-bundles/:id/refund',
-    { schema: { params: { type: 'object', required: ['id'], properties: { id: ID } }, body: refundBody }, config: { noStore: true } },
+    { schema: { params: { type: 'object', required: ['id'], properties: { id: ID } }, body: refundBody }, config: { noStore: true, audit: { action: 'billing.credit_bundle.refund', targets: [{ resource: 'credit_bundle', from: 'params', field: 'id' }] } } },
     async (request) => {
       const admin = requireAdmin(app, request);
       const reason = checkedReason(request.body.reason);
@@ -175,7 +175,8 @@ export async function adminCreditRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { number: string }; Body: { reason: string } }>(
     '/admin/v1/billing/invoices/:number/refund',
-    { schema: { params: { type: 'object', required: ['number'], properties: { number: INVOICE_NUMBER } }, body: refundBody }, config: { noStore: true } },
+    // The invoice's organization is named by the handler (invoices are not a data-API resource).
+    { schema: { params: { type: 'object', required: ['number'], properties: { number: INVOICE_NUMBER } }, body: refundBody }, config: { noStore: true, audit: { action: 'billing.invoice.refund' } } },
     async (request) => {
       const admin = requireAdmin(app, request);
       const reason = checkedReason(request.body.reason);
@@ -186,6 +187,7 @@ export async function adminCreditRoutes(app: FastifyInstance): Promise<void> {
         return refund(app, tx, admin, { bundle, invoice, reason });
       });
       request.log.info({ administratorId: admin.userId, invoice: refunded.invoice_number, amountCents: refunded.total_in_cents }, 'invoice refunded');
+      request.auditTargets = [{ resource: 'organization', ids: [refunded.organization] }];
       return invoiceInfo(refunded);
     },
   );

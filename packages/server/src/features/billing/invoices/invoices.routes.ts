@@ -105,7 +105,8 @@ export async function invoiceRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { number: string } }>(
     '/admin/v1/billing/invoices/:number/mark-paid',
-    { schema: { params: { type: 'object', required: ['number'], properties: { number: INVOICE_NUMBER } }, body: EMPTY_BODY }, config: { noStore: true } },
+    // The invoice's organization is named by the handler (invoices are not a data-API resource).
+    { schema: { params: { type: 'object', required: ['number'], properties: { number: INVOICE_NUMBER } }, body: EMPTY_BODY }, config: { noStore: true, audit: { action: 'billing.invoice.mark_paid' } } },
     async (request) => {
       requireBillingOn(app);
       const admin = requirePlatformAdministrator(request);
@@ -120,6 +121,7 @@ export async function invoiceRoutes(app: FastifyInstance): Promise<void> {
         return row;
       });
       request.log.info({ administratorId: admin.userId, invoice: paid.invoice_number, organization: paid.organization }, 'invoice marked paid');
+      request.auditTargets = [{ resource: 'organization', ids: [paid.organization] }];
       return invoiceInfo(paid);
     },
   );

@@ -87,7 +87,7 @@ export async function billingAccountRoutes(app: FastifyInstance): Promise<void> 
 
   app.patch<{ Params: { org: number }; Body: { email: string; cc_emails?: string[] } }>(
     '/billing/v1/account/:org',
-    { schema: { params, body: accountBody } },
+    { schema: { params, body: accountBody }, config: { audit: { action: 'billing.account.update', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } },
     async (request) => {
       const orgId = request.params.org;
       await requireBillingAccess(app, request, orgId);
@@ -106,7 +106,7 @@ export async function billingAccountRoutes(app: FastifyInstance): Promise<void> 
     return (await paymentProvider(app).getPaymentMethod(await customerOf(app, orgId))) ?? {};
   });
 
-  app.patch<{ Params: { org: number }; Body: InfoBody }>('/billing/v1/account/:org/info', { schema: { params, body: infoBody } }, async (request) => {
+  app.patch<{ Params: { org: number }; Body: InfoBody }>('/billing/v1/account/:org/info', { schema: { params, body: infoBody }, config: { audit: { action: 'billing.payment_method.set', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } }, async (request) => {
     const orgId = request.params.org;
     await requireBillingAccess(app, request, orgId);
     const { token_type, token_id, ...rest } = request.body;
@@ -118,7 +118,7 @@ export async function billingAccountRoutes(app: FastifyInstance): Promise<void> 
     return paymentProvider(app).attachPaymentMethod(await customerOf(app, orgId), { token_type, token_id }, details);
   });
 
-  app.delete<{ Params: { org: number } }>('/billing/v1/account/:org/info', { schema: { params, body: EMPTY_BODY } }, async (request) => {
+  app.delete<{ Params: { org: number } }>('/billing/v1/account/:org/info', { schema: { params, body: EMPTY_BODY }, config: { audit: { action: 'billing.payment_method.remove', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } }, async (request) => {
     const orgId = request.params.org;
     await requireBillingAccess(app, request, orgId);
     await paymentProvider(app).removePaymentMethod(await customerOf(app, orgId));
@@ -127,7 +127,7 @@ export async function billingAccountRoutes(app: FastifyInstance): Promise<void> 
 
   app.post<{ Params: { org: number }; Body: { 'g-recaptcha-response'?: string } }>(
     '/billing/v1/account/:org/setup-intent',
-    { schema: { params, body: setupIntentBody }, config: { noStore: true } },
+    { schema: { params, body: setupIntentBody }, config: { noStore: true, audit: { action: 'billing.setup_intent', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } } },
     async (request) => {
       const orgId = request.params.org;
       await requireBillingAccess(app, request, orgId);

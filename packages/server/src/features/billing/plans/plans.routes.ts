@@ -72,6 +72,7 @@ export async function plansRoutes(app: FastifyInstance): Promise<void> {
     '/billing/v1/account/:org/plan',
     {
       schema: { params: orgParams, body: planChangeBody },
+      config: { audit: { action: 'billing.plan.change', targets: [{ resource: 'organization', from: 'params', field: 'org' }] } },
       // Who may change the plan is decided before the body is looked at.
       preValidation: async (request) => {
         const org = Number((request.params as { org?: unknown }).org);
