@@ -98,6 +98,25 @@ async function pgConnections(databaseUrl: string): Promise<{ total: number; acti
   }
 }
 
+/** The database's size and its two tables that grow with devices (bytes, rows). */
+async function databaseSizes(databaseUrl: string): Promise<{ databaseMb: number; deviceMb: number; devices: number; deviceLogMb: number; logLines: number }> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ db: string; device: string; devices: number; log: string; lines: number }>(
+      `SELECT pg_database_size(current_database())::text AS db,
+              pg_total_relation_size('device')::text AS device, (SELECT count(*)::int FROM device) AS devices,
+              pg_total_relation_size('device_log')::text AS log, (SELECT count(*)::int FROM device_log) AS lines`,
+    );
+    const r = rows[0]!;
+    const mb = (b: string) => Number(b) / 1024 / 1024;
+    return { databaseMb: mb(r.db), deviceMb: mb(r.device), devices: r.devices, deviceLogMb: mb(r.log), logLines: r.lines };
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
   const loadBefore = loadavg();
@@ -105,9 +124,12 @@ async function main(): Promise<number> {
   const serverErrors: string[] = [];
   let serverWarnings = 0;
   const cleanups: (() => Promise<unknown>)[] = [];
-  const cleanup = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => progress(`cleanup failed: ${String(err)}`));
-  };
+  // One run of the stop tasks, newest first, whoever asks first (Ctrl-C or the end); later callers wait for it.
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => progress(`cleanup failed: ${String(err)}`));
+    })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
   let flotilla: FlotillaServer | undefined;
@@ -188,13 +210,19 @@ async function main(): Promise<number> {
     cleanups.push(() => sim.stop());
     const online = `is_online eq true and api_heartbeat_state eq 'online'`;
     const onlineStarted = performance.now();
-    await waitFor(`${SOAK.devices} devices online`, (rampSeconds + 600) * 1000, async () => {
+    // The window starts once every device is registered and linked and the API counts them all
+    // online, or at most a minute after the last link: on a starved machine some devices'
+    // polls run late, and the samples then show the online count over the window.
+    let allLinkedAt: number | undefined;
+    await waitFor(`${SOAK.devices} devices online`, (rampSeconds + 900) * 1000, async () => {
       const s = await sim.stats();
       if (!s || s.online < SOAK.devices || s.linked < SOAK.devices) return { done: false, state: `simulator: ${s?.online ?? 0} registered, ${s?.linked ?? 0} linked` };
+      allLinkedAt ??= performance.now();
       const n = await countDevices(api, simFleet.fleetId, online);
-      return { done: n === SOAK.devices, state: `API: ${n} online` };
+      return { done: n === SOAK.devices || performance.now() - allLinkedAt > 60_000, state: `API: ${n} online` };
     });
     const onlineSeconds = (performance.now() - onlineStarted) / 1000;
+    const onlineAtStart = await countDevices(api, simFleet.fleetId, online);
     const simDevices = (await api.json<{ d: { id: number; uuid: string }[] }>('GET', `/v7/device?$filter=belongs_to__application eq ${simFleet.fleetId}&$select=id,uuid&$top=200&$orderby=id asc`)).d;
 
     // --- the dashboard and the pulls; the window ------------------------------------------
@@ -204,7 +232,7 @@ async function main(): Promise<number> {
     cleanups.push(() => pulls.stop());
     await sleep(10_000); // Sessions signed in, subscriptions open.
 
-    progress(`soak: all online after ${onlineSeconds.toFixed(0)} s; measuring for ${SOAK.minutes} min`);
+    progress(`soak: all registered and linked, ${onlineAtStart} online by the API after ${onlineSeconds.toFixed(0)} s; measuring for ${SOAK.minutes} min`);
     await eventLoopDelayMs(inspectUrl); // Installs the histogram; the first window starts now.
     const first: SimulationStats = await sim.freshStats();
     const dashBefore = { ...dashboard.counters };
@@ -256,6 +284,7 @@ async function main(): Promise<number> {
     await dashboard.stop();
     await pulls.stop();
     const rssWithDevicesMb = await settledRss(server.server.pid, inspectUrl);
+    const database = await databaseSizes(server.databaseUrl);
     const d = dashboard.counters;
 
     // Errors over the whole run (registration included), from the simulator's own counters too.
@@ -275,7 +304,7 @@ async function main(): Promise<number> {
       config: { ...SOAK },
       onlineSeconds,
       windowSeconds,
-      devices: { simulated: SOAK.devices, onlineAtEnd, agents: SOAK.agents, agentsOnlineAtEnd },
+      devices: { simulated: SOAK.devices, onlineAtStart, onlineAtEnd, agents: SOAK.agents, agentsOnlineAtEnd },
       statePollsPerSecond: (end.polls - first.polls) / windowSeconds,
       stateReportsPerSecond: (end.reports - first.reports) / windowSeconds,
       logLinesPerSecond: ((end.logs?.sent ?? 0) - (first.logs?.sent ?? 0)) / windowSeconds,
@@ -286,6 +315,7 @@ async function main(): Promise<number> {
       rssPerConnectedDeviceKb: ((rssWithDevicesMb - rssBeforeDevicesMb) * 1024) / (SOAK.devices),
       rssBeforeDevicesMb,
       rssWithDevicesMb,
+      database,
       registry: { pulls: pulls.counters.pulls, bursts: pulls.counters.bursts, pullsPerSecond: pulls.counters.pullSeconds > 0 ? pulls.counters.pulls / pulls.counters.pullSeconds : 0, mbPulled: pulls.counters.bytes / 1024 / 1024 },
       server: {
         cpuCoresMean: serverCpu,
@@ -312,7 +342,7 @@ async function main(): Promise<number> {
 
     const f = (n: number, digits = 1) => n.toFixed(digits);
     const lines = [
-      `Flotilla soak ${figures.startedAt}: ${SOAK.devices} simulated devices + ${SOAK.agents} real agents + ${d.sessions} dashboard sessions, ${f(windowSeconds / 60)} min measured (all online after ${f(onlineSeconds, 0)} s)`,
+      `Flotilla soak ${figures.startedAt}: ${SOAK.devices} simulated devices + ${SOAK.agents} real agents + ${d.sessions} dashboard sessions, ${f(windowSeconds / 60)} min measured (from ${f(onlineSeconds, 0)} s after the simulator started, ${onlineAtStart} online by the API then)`,
       `machine: ${cores} cores, ${figures.machine.ramGb} GB, node ${process.version}; load ${loadBefore.map((x) => f(x, 2)).join(' ')} → ${figures.machine.loadAfter.map((x) => f(x, 2)).join(' ')}`,
       `state polls/s        ${f(figures.statePollsPerSecond)}   (poll interval ${SOAK.pollSeconds} s; p50 ${f(figures.polls.p50Ms)} ms, p99 ${f(figures.polls.p99Ms)} ms, max ${f(figures.polls.maxMs, 0)} ms)`,
       `state reports/s      ${f(figures.stateReportsPerSecond)}`,
@@ -324,8 +354,8 @@ async function main(): Promise<number> {
       `registry pulls/s     ${f(figures.registry.pullsPerSecond, 2)}   (${pulls.counters.pulls} pulls in ${pulls.counters.bursts} bursts of ${SOAK.pullConcurrency}, ${f(figures.registry.mbPulled, 0)} MB, digests checked)`,
       `server RSS           ${f(figures.server.rssMbFirst, 0)} → ${f(figures.server.rssMbLast, 0)} MB (max ${f(figures.server.rssMbMax, 0)}); slope over the second half ${f(rssSlopeMbPerMin, 2)} MB/min: ${figures.server.memoryFlat ? 'flat' : 'NOT flat'} (< ${SOAK.flatMbPerMin} MB/min)`,
       `event-loop delay     p99 mean ${f(figures.server.eventLoopDelayP99MsMean)} ms, worst 10-s p99 ${f(figures.server.eventLoopDelayP99MsMax)} ms, max ${f(figures.server.eventLoopDelayMaxMs)} ms`,
-      `PostgreSQL           ≤ ${figures.server.pgConnectionsMax} connections (≤ ${figures.server.pgConnectionsActiveMax} active)`,
-      `devices online       ${onlineAtEnd}/${SOAK.devices} simulated, ${agentsOnlineAtEnd}/${SOAK.agents} agents`,
+      `PostgreSQL           ≤ ${figures.server.pgConnectionsMax} connections (≤ ${figures.server.pgConnectionsActiveMax} active); database ${f(database.databaseMb, 0)} MB: device ${f(database.deviceMb, 1)} MB for ${database.devices} rows, device_log ${f(database.deviceLogMb, 1)} MB for ${database.logLines} lines`,
+      `devices online       ${onlineAtEnd}/${SOAK.devices} simulated at the end (lowest sample ${figures.simulator.onlineMin}), ${agentsOnlineAtEnd}/${SOAK.agents} agents; simulator CPU ${f(figures.simulator.cpuCoresMean, 2)} cores, worst loop p99 ${f(figures.simulator.loopDelayP99MsMax, 0)} ms`,
       `errors               ${totalErrors}${totalErrors > 0 ? `: ${JSON.stringify(figures.errors.byKind)}` : ''}`,
       ...errors.samples.slice(0, 10).map((s) => `  ${s}`),
       ...(simErrorCount > 0 ? [`simulator output (last lines):`, sim.outputTail()] : []),
