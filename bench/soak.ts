@@ -259,7 +259,11 @@ async function main(): Promise<number> {
         loopMaxMs: loop.max,
         pgConnections: pg.total,
         pgActive: pg.active,
-        online: await countDevices(api, simFleet.fleetId, online),
+        // A refused count (503 when the pool is saturated) is an error of the run, not its end.
+        online: await countDevices(api, simFleet.fleetId, online).catch((err: unknown) => {
+          errors.add('sampler', err);
+          return -1;
+        }),
         simulatorCpuCores: (simCpu - lastSimCpu) / ((now - lastT) / 1000),
         simulatorLoopP99Ms: last.loopDelay?.p99Ms ?? 0,
         simulatorStatsAgeS: (Date.now() - Date.parse(last.at)) / 1000,
