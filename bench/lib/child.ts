@@ -15,6 +15,8 @@ export interface ChildServerOptions {
   readyTimeoutMs: number;
   /** Echo the child's output to our stderr as it arrives. */
   verbose?: boolean;
+  /** Called with each line the child prints (stdout and stderr). */
+  onLine?: (line: string) => void;
 }
 
 const OUTPUT_TAIL_LINES = 200;
@@ -113,7 +115,9 @@ export class ChildServer {
 
   #record(chunk: string): void {
     if (this.opts.verbose) process.stderr.write(prefixLines(`[${this.opts.name}] `, chunk));
-    this.#tail.push(...chunk.split('\n').filter((l) => l !== ''));
+    const lines = chunk.split('\n').filter((l) => l !== '');
+    if (this.opts.onLine) for (const line of lines) this.opts.onLine(line);
+    this.#tail.push(...lines);
     if (this.#tail.length > OUTPUT_TAIL_LINES) this.#tail.splice(0, this.#tail.length - OUTPUT_TAIL_LINES);
   }
 }

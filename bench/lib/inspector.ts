@@ -11,13 +11,40 @@ export async function collectGarbage(inspectUrl: string): Promise<void> {
 
 /** `process.memoryUsage()` of the inspected process, in MB. */
 export async function memoryUsageMb(inspectUrl: string): Promise<{ heapUsed: number; external: number; arrayBuffers: number }> {
-  const answer = (await inspectorCall(inspectUrl, 'Runtime.evaluate', {
-    expression: 'JSON.stringify(process.memoryUsage())',
-    returnByValue: true,
-  })) as { result?: { value?: string } };
-  const m = JSON.parse(answer.result?.value ?? '{}') as { heapUsed: number; external: number; arrayBuffers: number };
+  const m = await evaluateJson<{ heapUsed: number; external: number; arrayBuffers: number }>(inspectUrl, 'JSON.stringify(process.memoryUsage())');
   const mb = (n: number) => n / 1024 / 1024;
   return { heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+}
+
+/** Evaluates `expression` (which must return a JSON string) in the inspected process; resolves with the parsed value. */
+export async function evaluateJson<T>(inspectUrl: string, expression: string): Promise<T> {
+  const answer = (await inspectorCall(inspectUrl, 'Runtime.evaluate', { expression, returnByValue: true })) as {
+    result?: { value?: string };
+    exceptionDetails?: { text?: string; exception?: { description?: string } };
+  };
+  if (answer.exceptionDetails) throw new Error(`evaluate: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text ?? 'exception'}`);
+  return JSON.parse(answer.result?.value ?? 'null') as T;
+}
+
+/**
+ * The inspected process's event-loop delay since the previous call (ms), from a
+ * `monitorEventLoopDelay` histogram this installs in it on the first call (10 ms resolution).
+ */
+export async function eventLoopDelayMs(inspectUrl: string): Promise<{ p50: number; p99: number; max: number; mean: number }> {
+  return evaluateJson(
+    inspectUrl,
+    `(() => {
+      const h = (globalThis.__benchLoopDelay ??= (() => {
+        const m = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 });
+        m.enable();
+        return m;
+      })());
+      const ms = (ns) => (Number.isFinite(ns) ? ns / 1e6 : 0);
+      const r = { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean) };
+      h.reset();
+      return JSON.stringify(r);
+    })()`,
+  );
 }
 
 /** One inspector protocol call; resolves with its result. */

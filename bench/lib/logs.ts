@@ -48,7 +48,7 @@ export interface LogsFigures {
 }
 
 /** A fleet with a provisioning key and a one-service release the devices run. */
-async function prepareFleet(baseUrl: string, user: SeededUser) {
+export async function prepareFleet(baseUrl: string, user: SeededUser) {
   const api = new Api(baseUrl, user.token);
   const deviceType = firstRow(
     await api.json<{ d?: { id: number }[] }>('GET', `/v7/device_type?$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE_SLUG}'`)}&$select=id`),

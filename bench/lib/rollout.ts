@@ -24,7 +24,7 @@ import { sleep } from './stats.js';
 
 const CLI = join(REPO_ROOT, 'packages/cli/bin/flotilla.mjs');
 const DISTRIBUTION = '/usr/bin/docker-registry';
-const SERVICES = ['main', 'worker'] as const;
+export const SERVICES = ['main', 'worker'] as const;
 /** Runs until stopped; exits at once on SIGTERM. */
 const KEEP_RUNNING = 'trap "exit 0" TERM; while true; do /bin/busybox sleep 1; done';
 
@@ -65,7 +65,7 @@ const run = (file: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?
   });
 
 /** The two-service project `flotilla deploy` builds: busybox images unique to this run. */
-async function writeProject(dir: string, runId: string): Promise<void> {
+export async function writeProject(dir: string, runId: string): Promise<void> {
   const compose = ['version: "2.1"', 'services:'];
   for (const name of SERVICES) {
     await mkdir(join(dir, name), { recursive: true });
@@ -167,16 +167,65 @@ async function measureBaseline(engine: TestEngine, dir: string, runId: string, d
 }
 
 /** Counts through /v7 (what the server reports). */
-async function count(api: Api, resource: string, filter: string): Promise<number> {
+export async function count(api: Api, resource: string, filter: string): Promise<number> {
   return (await api.json<{ d: number }>('GET', `/v7/${resource}/$count?$filter=${encodeURIComponent(filter)}`)).d;
 }
 
-async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+export async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
     await sleep(100);
   }
+}
+
+/**
+ * `count` agents (`flotilla-agent run --engine podman`, the library form) registered in a fleet
+ * with its provisioning key, all on one engine; their lock files under `dir`. Their log lines go
+ * to `log` (tagged with the agent's index), by default nowhere.
+ */
+export async function startAgents(o: {
+  baseUrl: string;
+  fleetId: number;
+  provisioningKey: string;
+  count: number;
+  dir: string;
+  engine: TestEngine;
+  pollIntervalMs: number;
+  log?: (index: number, message: string) => void;
+}): Promise<RunningAgent[]> {
+  const agents: RunningAgent[] = [];
+  try {
+    for (let i = 0; i < o.count; i++) {
+      const { config: agentConfig } = normalizeConfig({
+        apiEndpoint: o.baseUrl,
+        applicationId: o.fleetId,
+        deviceType: 'raspberrypi4-64',
+        apiKey: o.provisioningKey,
+        appUpdatePollInterval: o.pollIntervalMs,
+        updateLockPath: join(o.dir, `lock-${i}`),
+      });
+      const log = o.log;
+      agents.push(await startAgent({ config: agentConfig, engine: 'podman', engineEnv: { DOCKER_HOST: o.engine.dockerHost }, log: log ? (m) => log(i, m) : () => {} }));
+    }
+    return agents;
+  } catch (err) {
+    await Promise.all(agents.map((a) => a.stop().catch(() => undefined)));
+    throw err;
+  }
+}
+
+/** The real CLI's `flotilla deploy <fleet> --source <dir>/project` on the engine; resolves with the release's commit. */
+export async function flotillaDeploy(o: { baseUrl: string; token: string; fleetSlug: string; dir: string; engine: TestEngine; timeoutMs: number }): Promise<string> {
+  const deployed = await run(process.execPath, [CLI, 'deploy', o.fleetSlug, '--source', join(o.dir, 'project')], {
+    cwd: o.dir,
+    timeout: o.timeoutMs,
+    env: { PATH: process.env.PATH ?? '', HOME: o.dir, FLOTILLA_CONFIG_DIR: join(o.dir, 'config'), FLOTILLA_API_URL: o.baseUrl, FLOTILLA_TOKEN: o.token, DOCKER_HOST: o.engine.dockerHost },
+  });
+  if (deployed.code !== 0) throw new Error(`flotilla deploy exited with ${deployed.code}: ${(deployed.stderr || deployed.stdout).slice(-1000)}`);
+  const commit = /\(commit ([0-9a-f]{32})\)/.exec(deployed.stdout)?.[1];
+  if (!commit) throw new Error(`flotilla deploy printed no commit: ${deployed.stdout.slice(-500)}`);
+  return commit;
 }
 
 export async function measureRollout(baseUrl: string, user: SeededUser, config: RolloutConfig): Promise<RolloutFigures> {
@@ -196,30 +245,13 @@ export async function measureRollout(baseUrl: string, user: SeededUser, config: 
     const provisioningKey = await api.json<string>('POST', '/api-key/v2/', { actorType: 'application', actorTypeId: fleet.id, roles: ['provisioning-api-key'] });
 
     progress(`rollout (p): starting ${config.devices} agents (--engine podman)`);
-    for (let i = 0; i < config.devices; i++) {
-      const { config: agentConfig } = normalizeConfig({
-        apiEndpoint: baseUrl,
-        applicationId: fleet.id,
-        deviceType: 'raspberrypi4-64',
-        apiKey: provisioningKey,
-        appUpdatePollInterval: config.pollIntervalMs,
-        updateLockPath: join(dir, `lock-${i}`),
-      });
-      agents.push(await startAgent({ config: agentConfig, engine: 'podman', engineEnv: { DOCKER_HOST: engine.dockerHost }, log: () => {} }));
-    }
+    agents.push(...(await startAgents({ baseUrl, fleetId: fleet.id, provisioningKey, count: config.devices, dir, engine, pollIntervalMs: config.pollIntervalMs })));
     await until(`${config.devices} devices online`, 120_000, async () => (await count(api, 'device', `belongs_to__application eq ${fleet.id} and is_online eq true`)) === config.devices);
 
     progress('rollout (p): flotilla deploy');
     const deployStart = performance.now();
-    const deployed = await run(process.execPath, [CLI, 'deploy', fleet.slug ?? `${user.username}/bench-rollout`.toLowerCase(), '--source', join(dir, 'project')], {
-      cwd: dir,
-      timeout: config.timeoutMs,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, FLOTILLA_CONFIG_DIR: join(dir, 'config'), FLOTILLA_API_URL: baseUrl, FLOTILLA_TOKEN: user.token, DOCKER_HOST: engine.dockerHost },
-    });
+    const commit = await flotillaDeploy({ baseUrl, token: user.token, fleetSlug: fleet.slug ?? `${user.username}/bench-rollout`.toLowerCase(), dir, engine, timeoutMs: config.timeoutMs });
     const deployedAt = performance.now();
-    if (deployed.code !== 0) throw new Error(`flotilla deploy exited with ${deployed.code}: ${(deployed.stderr || deployed.stdout).slice(-1000)}`);
-    const commit = /\(commit ([0-9a-f]{32})\)/.exec(deployed.stdout)?.[1];
-    if (!commit) throw new Error(`flotilla deploy printed no commit: ${deployed.stdout.slice(-500)}`);
     const release = firstRow(
       await api.json<{ d?: { id: number }[] }>('GET', `/v7/release?$filter=${encodeURIComponent(`commit eq '${commit}' and belongs_to__application eq ${fleet.id}`)}&$select=id`),
       `release ${commit}`,

@@ -59,7 +59,7 @@ export function loadScaleConfig(quick: boolean, env: NodeJS.ProcessEnv = process
 
 // --- the simulator as a child process ---------------------------------------------------
 
-interface SimulatorOptions {
+export interface SimulatorOptions {
   apiUrl: string;
   provisioningKey: string;
   fleetId: number;
@@ -67,10 +67,12 @@ interface SimulatorOptions {
   rampSeconds: number;
   seed: number;
   link: boolean;
+  /** Service log lines per minute per device (`--log-rate`); unset: `--no-logs`. */
+  logRate?: number;
 }
 
 /** `flotilla-agent simulate` in its own process, read through its --stats-file. */
-class SimulatorProcess {
+export class SimulatorProcess {
   private tail: string[] = [];
   private exit: string | undefined;
   private readonly exited: Promise<void>;
@@ -106,11 +108,16 @@ class SimulatorProcess {
       ...['--fleet', String(o.fleetId), '--device-type', DEVICE_TYPE_SLUG, '--seed', String(o.seed)],
       ...['--ramp', String(o.rampSeconds), '--stats-file', join(dir, 'stats.json'), '--quiet'],
       ...(o.link ? [] : ['--no-link']),
-      // Polls and links only, as measured before device logs existed; (q) measures the logs.
-      '--no-logs',
+      // Polls and links only unless asked, as measured before device logs existed; (q) measures the logs.
+      ...(o.logRate === undefined ? ['--no-logs'] : ['--log-rate', String(o.logRate)]),
     ];
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     return new SimulatorProcess(child, dir);
+  }
+
+  /** The last lines the simulator printed. */
+  outputTail(): string {
+    return this.tail.join('\n');
   }
 
   get pid(): number {
@@ -148,7 +155,7 @@ class SimulatorProcess {
 }
 
 /** A fleet of the bench user with a provisioning key. */
-async function createFleet(baseUrl: string, user: SeededUser, name: string, pollIntervalMs?: number) {
+export async function createFleet(baseUrl: string, user: SeededUser, name: string, pollIntervalMs?: number) {
   const api = new Api(baseUrl, user.token);
   const deviceType = firstRow(
     await api.json<{ d?: { id: number }[] }>('GET', `/v7/device_type?$filter=${encodeURIComponent(`slug eq '${DEVICE_TYPE_SLUG}'`)}&$select=id`),
@@ -177,13 +184,13 @@ async function createFleet(baseUrl: string, user: SeededUser, name: string, poll
 }
 
 /** `$count` of the fleet's devices matching `extra` (an OData condition), through the API. */
-async function countDevices(api: Api, fleetId: number, extra: string): Promise<number> {
+export async function countDevices(api: Api, fleetId: number, extra: string): Promise<number> {
   const filter = encodeURIComponent(`belongs_to__application eq ${fleetId} and ${extra}`);
   return (await api.json<{ d: number }>('GET', `/v7/device/$count?$filter=${filter}`)).d;
 }
 
 /** Waits until `done` holds, printing progress every 10 s; throws after `timeoutMs`. */
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<{ done: boolean; state: string }>): Promise<void> {
+export async function waitFor(what: string, timeoutMs: number, check: () => Promise<{ done: boolean; state: string }>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastPrint = 0;
   for (;;) {
@@ -199,7 +206,7 @@ async function waitFor(what: string, timeoutMs: number, check: () => Promise<{ d
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-async function cpuSeconds(pid: number): Promise<number> {
+export async function cpuSeconds(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
@@ -362,7 +369,7 @@ async function sim(p: SimulatorProcess): Promise<SimulationStats> {
 }
 
 /** RSS after a full collection (twice: weak references and finalizers free more on the second). */
-async function settledRss(pid: number, inspectUrl: string): Promise<number> {
+export async function settledRss(pid: number, inspectUrl: string): Promise<number> {
   await collectGarbage(inspectUrl);
   await sleep(500);
   await collectGarbage(inspectUrl);

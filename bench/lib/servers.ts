@@ -40,7 +40,7 @@ export interface FlotillaServer {
  * `npm run bench` builds first),
  * with its embedded PostgreSQL in a fresh temporary data directory.
  */
-export async function startFlotilla({ inspect = false }: { inspect?: boolean } = {}): Promise<FlotillaServer> {
+export async function startFlotilla({ inspect = false, onLine }: { inspect?: boolean; onLine?: (line: string) => void } = {}): Promise<FlotillaServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
   const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   const [port, pgPort] = [await freePort(), await freePort()];
@@ -74,6 +74,7 @@ export async function startFlotilla({ inspect = false }: { inspect?: boolean } =
       readyPath: '/ping',
       readyTimeoutMs: 180_000,
       verbose,
+      ...(onLine ? { onLine } : {}),
     });
   } catch (err) {
     await removeDataDir();

@@ -112,13 +112,68 @@ async function engineExec(socketPath: string, containerId: string): Promise<Sock
   });
 }
 
+export interface TerminalSession {
+  /** Sends keystrokes. */
+  type(data: string): void;
+  /** Everything the terminal printed so far. */
+  output(): string;
+  /** Set once the server or the device ends the session (or the socket closes). */
+  ended(): string | undefined;
+  close(): void;
+}
+
+/**
+ * A web terminal session as the dashboard opens it: a WebSocket on /terminal/v1, authenticated
+ * with a user's token, to a device's `target` (`service:<name>` or `host`); resolves once the
+ * device's side is ready.
+ */
+export async function openTerminal(baseUrl: string, token: string, uuid: string, target: string): Promise<TerminalSession> {
+  let output = '';
+  let ended: string | undefined;
+  let ready!: () => void;
+  let failed!: (err: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  const end = (why: string) => {
+    ended ??= why;
+    failed(new Error(`terminal: ${why}`));
+  };
+  const ws: WsConnection = new WsConnection(`${baseUrl.replace(/^http/, 'ws')}${TERMINAL_PATH}`, {}, {
+    onOpen: () => ws.send(JSON.stringify({ event: 'authentication', token, uuid, target, cols: 80, rows: 24 })),
+    onMessage: (text) => {
+      const f = JSON.parse(text) as { event: string; data?: string; reason?: string; message?: string };
+      if (f.event === 'ready') ready();
+      else if (f.event === 'data') output += f.data ?? '';
+      else if (f.event === 'ssh disconnect' || f.event === 'unauthorized') end(`${f.event} ${f.reason ?? f.message ?? ''}`);
+    },
+    onClose: (code) => end(`closed (${code})`),
+  });
+  try {
+    await opened;
+  } catch (err) {
+    ws.close(1000, 'failed to open');
+    throw err;
+  }
+  return {
+    type: (data) => ws.send(JSON.stringify({ event: 'data', data })),
+    output: () => output,
+    ended: () => ended,
+    close: () => {
+      ended ??= 'closed by the client';
+      ws.close(1000, 'done');
+    },
+  };
+}
+
 export async function measureTerminal(baseUrl: string, user: SeededUser, config: TerminalBenchConfig): Promise<TerminalFigures> {
   const runId = `bench-terminal-${randomBytes(4).toString('hex')}`;
   const dir = await mkdtemp(join(tmpdir(), 'flotilla-bench-terminal-'));
   progress('terminal (t): starting a Podman engine');
   const engine = await startTestEngine();
   let agent: RunningAgent | undefined;
-  let link: WsConnection | undefined;
+  let link: TerminalSession | undefined;
   try {
     const api = new Api(baseUrl, user.token);
     const deviceType = firstRow(await api.json<{ d?: { id: number }[] }>('GET', `/v7/device_type?$filter=${encodeURIComponent(`slug eq 'raspberrypi4-64'`)}&$select=id`), 'device type');
@@ -154,27 +209,11 @@ export async function measureTerminal(baseUrl: string, user: SeededUser, config:
     });
 
     progress(`terminal (t): ${config.keystrokes} keystrokes through the web terminal`);
-    let output = '';
-    let ready!: () => void;
-    let failed!: (err: Error) => void;
-    const opened = new Promise<void>((resolve, reject) => {
-      ready = resolve;
-      failed = reject;
-    });
-    link = new WsConnection(`${baseUrl.replace(/^http/, 'ws')}${TERMINAL_PATH}`, {}, {
-      onOpen: () => link!.send(JSON.stringify({ event: 'authentication', token: user.token, uuid, target: 'service:main', cols: 80, rows: 24 })),
-      onMessage: (text) => {
-        const f = JSON.parse(text) as { event: string; data?: string; reason?: string; message?: string };
-        if (f.event === 'ready') ready();
-        else if (f.event === 'data') output += f.data ?? '';
-        else if (f.event === 'ssh disconnect' || f.event === 'unauthorized') failed(new Error(`terminal: ${f.event} ${f.reason ?? f.message ?? ''}`));
-      },
-      onClose: (code) => failed(new Error(`terminal closed (${code})`)),
-    });
-    await opened;
-    link.send(JSON.stringify({ event: 'data', data: 'exec /bin/busybox cat\r' }));
-    await until('cat running', 10_000, async () => output.includes('exec /bin/busybox cat\r\n'));
-    const times = await typeAndTime(config.keystrokes, config.warmup, (ch) => link!.send(JSON.stringify({ event: 'data', data: ch })), () => output);
+    link = await openTerminal(baseUrl, user.token, uuid, 'service:main');
+    const session = link;
+    session.type('exec /bin/busybox cat\r');
+    await until('cat running', 10_000, async () => session.output().includes('exec /bin/busybox cat\r\n'));
+    const times = await typeAndTime(config.keystrokes, config.warmup, (ch) => session.type(ch), () => session.output());
 
     progress('terminal (t): baseline, the same keystrokes into an exec on the engine socket');
     const containers = await new Promise<{ Id: string; Labels: Record<string, string> }[]>((resolve, reject) => {
@@ -203,7 +242,7 @@ export async function measureTerminal(baseUrl: string, user: SeededUser, config:
       baselineP99Ms: percentile(baseline, 99),
     };
   } finally {
-    link?.close(1000, 'bench done');
+    link?.close();
     await agent?.stop().catch(() => undefined);
     await removeLabelled(engine, runId);
     await engine.stop();

@@ -113,6 +113,26 @@ describe('LogStream against a gunzipping NDJSON server', () => {
     expect(server.lines().map((l) => l.message)).toEqual(['one', 'two']);
   });
 
+  it('a line still waiting for its flush when idleMs is up is written, and the idle check does not spin (issue 21 soak)', async () => {
+    const stream = await setup();
+    stream.push({ message: 'one', timestamp: 1 });
+    await server.until(() => server.streams.length === 1);
+    advance(100);
+    await server.until(() => server.lines().length === 1);
+    advance(49_950);
+    stream.push({ message: 'two', timestamp: 2 }); // its flush is due 100 ms later, after the idle check
+    clock += 50;
+    // The idle check ran with a line queued: it used to re-arm itself at the same past time and
+    // run forever, starving every other task on the scheduler (the simulator's 10,000 devices).
+    const ran = scheduler.runDue(clock, 1_000);
+    expect(ran).toBeLessThan(10);
+    await server.until(() => server.lines().length === 2, 'the waiting line, on the same request');
+    expect(server.streams).toHaveLength(1);
+    expect(server.streams[0]!.ended).toBe(false);
+    advance(50_000);
+    await server.until(() => server.streams[0]!.ended, 'the idle end after the last write');
+  });
+
   it('a refused stream loses no line: it reconnects after reconnectMs and sends them', async () => {
     const stream = await setup();
     server.answer = (_req, i) => (i === 0 ? { status: 503 } : null);

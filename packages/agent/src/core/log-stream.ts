@@ -250,10 +250,15 @@ export class LogStream {
     this.opts.scheduler.cancel(this.idleTask);
     const conn = this.conn;
     if (conn === null) return;
-    const due = this.lastWriteAt + this.o.idleMs;
+    // Never in the past: a check that cannot end the stream (lines queued behind a full socket)
+    // comes back a flush interval later instead of re-running at once, which starved every other
+    // task on the scheduler.
+    const due = Math.max(this.lastWriteAt + this.o.idleMs, this.opts.scheduler.now() + this.o.flushMs);
     this.idleTask = this.opts.scheduler.at(due, () => {
       this.idleTask = null;
       if (this.conn !== conn) return;
+      // Lines waiting for their flush: the stream is not idle; write them now.
+      if (this.queue.size > 0) this.flush();
       if (this.opts.scheduler.now() - this.lastWriteAt >= this.o.idleMs && this.queue.size === 0) {
         void this.end(conn);
         return;
