@@ -139,7 +139,11 @@ export function registryRequest(rng: Rng, world: FuzzWorld): FuzzRequest {
   // A registry client authenticates with a Bearer token (made per run) or Basic credentials.
   const headers = { ...req.headers };
   let actor = 'anonymous';
-  if (world.registryLogins.length && rng.chance(0.7)) {
+  const auth = rng.weighted([[6, 'bearer'], [2, 'basic'], [2, 'none']] as const);
+  if (auth === 'bearer' && world.registryTokens.length) {
+    headers.authorization = `Bearer ${rng.pick(world.registryTokens)}`;
+    actor = 'registry token';
+  } else if (auth === 'basic' && world.registryLogins.length) {
     headers.authorization = `Basic ${Buffer.from(rng.pick(world.registryLogins)).toString('base64')}`;
     actor = 'registry basic';
   }

@@ -31,7 +31,7 @@ let before: Record<string, string>;
 
 beforeAll(async () => {
   s = await startRegistryServer();
-  seeded = await seedWorld(s.app, s.db, s.host);
+  seeded = await seedWorld(s.app, s.db, s.url);
   before = await otherOrganizationDigest(s.db, seeded.other);
 }, 120_000);
 
@@ -43,7 +43,7 @@ describe('fuzzing the HTTP APIs and WebSocket frames', () => {
   for (const seed of seeds) {
     it(`seed ${seed}: ${indexes ? `requests ${indexes.join(',')}` : `${count} requests`}: no 5xx, every 4xx with a message, none slower than 2 s, /ping answering`, { timeout: budgetMs }, async () => {
       console.log(`fuzz: seed ${seed} (reproduce with FUZZ_SEED=${seed})`);
-      const summary = await runFuzz({ baseUrl: s.url, seed, count, world: seeded.world, concurrency: 4, ...(indexes ? { indexes } : {}), log: (l) => console.log(l) });
+      const summary = await runFuzz({ baseUrl: s.url, seed, count, world: seeded.world, concurrency: 4, ...(indexes ? { indexes } : {}), ...(process.env.FUZZ_TRACE ? { trace: process.env.FUZZ_TRACE } : {}), log: (l) => console.log(l) });
       const ws = indexes ? undefined : await runWsFuzz(s.url, seeded.world, seed, wsCount, 4);
       console.log(formatSummary(summary, ws));
       if (ws) console.log(`  websocket close codes: ${JSON.stringify(ws.closeCodes)}${ws.failures.length ? `\n  ${ws.failures.join('\n  ')}` : ''}`);

@@ -26,6 +26,8 @@ export interface FuzzWorld {
   repositories: string[];
   /** Registry Basic credentials (`username:password`) to mint tokens with. */
   registryLogins: string[];
+  /** Registry Bearer tokens minted at seeding (pull,push on the repositories above). */
+  registryTokens: string[];
   /** Host (and port) the registry's service name is. */
   host: string;
 }
@@ -39,4 +41,20 @@ export function reproduce(req: FuzzRequest, baseUrl: string): string {
   const target = req.path.length > 2000 ? `${req.path.slice(0, 2000)}…(${req.path.length} chars)` : req.path;
   parts.push(q(`${baseUrl}${target}`));
   return parts.join(' ');
+}
+
+/**
+ * The request target as a client sends it: characters outside printable ASCII (spaces,
+ * unicode) percent-encoded as UTF-8, the rest (the dialect's structure) left raw. A lone
+ * surrogate, which has no UTF-8, becomes `%ED%A0%80` (its would-be bytes), as a careless
+ * client would send it. Mutation afterwards may still put raw bytes back.
+ */
+export function clientEncode(path: string): string {
+  return path.replace(/[^\x21-\x7e]/gu, (ch) => {
+    try {
+      return encodeURIComponent(ch);
+    } catch {
+      return '%ED%A0%80';
+    }
+  });
 }

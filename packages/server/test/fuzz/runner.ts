@@ -1,8 +1,9 @@
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { deviceRequest, logsRequest, otherRequest, registryRequest, tokenRequest } from './api-grammar.js';
 import { mutate } from './mutate.js';
 import { Rng } from './prng.js';
-import { reproduce, type FuzzRequest, type FuzzWorld } from './request.js';
+import { clientEncode, reproduce, type FuzzRequest, type FuzzWorld } from './request.js';
 import { send, type Answer } from './send.js';
 import { v7Read, v7Write } from './v7-grammar.js';
 
@@ -44,6 +45,7 @@ export function generate(seed: number, index: number, world: FuzzWorld): FuzzReq
     [5, () => tokenRequest(rng, world)],
     [4, () => otherRequest(rng, world)],
   ])();
+  req.path = clientEncode(req.path);
   if (!req.actor) {
     const actor = rng.pick(world.actors);
     req.actor = actor.name;
@@ -114,6 +116,8 @@ export interface RunOptions {
   /** Only these request indexes (reproduce one failure: FUZZ_INDEX). */
   indexes?: number[];
   log?: (line: string) => void;
+  /** A file to append one JSON line per request to (FUZZ_TRACE): what was sent, what came back. */
+  trace?: string;
 }
 
 /** Sends `count` generated requests over real HTTP, `concurrency` at a time, judging each. */
@@ -142,6 +146,7 @@ export async function runFuzz(opts: RunOptions): Promise<Summary> {
         summary.slowest.length = Math.min(summary.slowest.length, 10);
       }
       const reason = judge(req, a);
+      if (opts.trace) appendFileSync(opts.trace, `${JSON.stringify({ index, kind: req.kind, actor: req.actor, method: req.method, path: req.path.slice(0, 300), mutations: req.mutations, status: a.status, ms: Math.round(a.ms), body: a.body.slice(0, 200) })}\n`);
       if (reason) {
         const f: Failure = { seed: opts.seed, index, reason, status: a.status, ms: Math.round(a.ms), body: a.body.slice(0, 500), request: req, curl: reproduce(req, opts.baseUrl) };
         summary.failures.push(f);

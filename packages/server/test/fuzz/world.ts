@@ -4,7 +4,7 @@ import type { PoolDb } from '../../src/infra/db/db.js';
 import { addOrganizationMember, bearer, signUp, type SignedUpUser } from '../harness.js';
 import { insertDevice } from '../support/cloud-link.js';
 import { createFleet, insertRelease } from '../support/fleet-helpers.js';
-import { createReleaseImage } from '../support/registry.js';
+import { createReleaseImage, registryToken } from '../support/registry.js';
 import type { FuzzWorld } from './request.js';
 
 /**
@@ -33,7 +33,7 @@ async function orgFleets(app: FastifyInstance, db: PoolDb, owner: SignedUpUser, 
   return { fleets, devices };
 }
 
-export async function seedWorld(app: FastifyInstance, db: PoolDb, host: string): Promise<SeededWorld> {
+export async function seedWorld(app: FastifyInstance, db: PoolDb, url: string): Promise<SeededWorld> {
   const owner = await signUp(app);
   const second = await signUp(app);
   await addOrganizationMember(db, owner.userId, second.orgId, 'administrator');
@@ -58,6 +58,13 @@ export async function seedWorld(app: FastifyInstance, db: PoolDb, host: string):
       ids[name] = [1, 0, 999_999];
     }
   }
+  const registryTokens: string[] = [];
+  for (const [username, password] of [[owner.username, owner.token], [owner.username, apiKey], [`d_${a.devices[0]!.uuid}`, a.devices[0]!.key]] as const) {
+    const scopes = images.map((i) => `repository:${i.repository}:pull,push`);
+    const t = await registryToken(url, { username, password }, scopes);
+    if (t.status !== 200) throw new Error(`registry token: ${t.status} ${JSON.stringify(t.body)}`);
+    registryTokens.push(t.token);
+  }
   const fleetUuids = (await db.query<{ uuid: string }>('SELECT uuid FROM application WHERE id = ANY($1)', [[...a.fleets, ...b.fleets, ...o.fleets]])).rows.map((r) => r.uuid);
   return {
     owner,
@@ -79,7 +86,8 @@ export async function seedWorld(app: FastifyInstance, db: PoolDb, host: string):
       fleetUuids,
       repositories: images.map((i) => i.repository),
       registryLogins: [`${owner.username}:${owner.token}`, `${owner.username}:${apiKey}`, `d_${a.devices[0]!.uuid}:${a.devices[0]!.key}`, `${other.username}:wrong`],
-      host,
+      registryTokens,
+      host: new URL(url).host,
     },
   };
 }
