@@ -18,10 +18,10 @@ import { runWsFuzz } from './ws-fuzz.js';
 
 const FIXED_SEED = 21_003;
 const full = process.env.FUZZ_COUNT !== undefined;
-const count = Number(process.env.FUZZ_COUNT ?? 1_500);
+const count = Number(process.env.FUZZ_COUNT ?? 1_200);
 const seeds = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : full ? [randomInt(1, 2 ** 31)] : [FIXED_SEED, randomInt(1, 2 ** 31)];
 const indexes = process.env.FUZZ_INDEX ? process.env.FUZZ_INDEX.split(',').map(Number) : undefined;
-const wsCount = Number(process.env.FUZZ_WS ?? (full ? Math.max(200, Math.round(count / 50)) : 60));
+const wsCount = Number(process.env.FUZZ_WS ?? (full ? Math.max(200, Math.round(count / 200)) : 40));
 // A generous per-test budget: the bound under test is per request (SLOW_MS), not this one.
 const budgetMs = full ? 4 * 60 * 60 * 1000 : 120_000;
 
@@ -44,7 +44,7 @@ describe('fuzzing the HTTP APIs and WebSocket frames', () => {
     it(`seed ${seed}: ${indexes ? `requests ${indexes.join(',')}` : `${count} requests`}: no 5xx, every 4xx with a message, none slower than 2 s, /ping answering`, { timeout: budgetMs }, async () => {
       console.log(`fuzz: seed ${seed} (reproduce with FUZZ_SEED=${seed})`);
       const summary = await runFuzz({ baseUrl: s.url, seed, count, world: seeded.world, concurrency: 4, ...(indexes ? { indexes } : {}), ...(process.env.FUZZ_TRACE ? { trace: process.env.FUZZ_TRACE } : {}), log: (l) => console.log(l) });
-      const ws = indexes ? undefined : await runWsFuzz(s.url, seeded.world, seed, wsCount, 4);
+      const ws = indexes ? undefined : await runWsFuzz(s.url, seeded.world, seed, wsCount, 8);
       console.log(formatSummary(summary, ws));
       if (ws) console.log(`  websocket close codes: ${JSON.stringify(ws.closeCodes)}${ws.failures.length ? `\n  ${ws.failures.join('\n  ')}` : ''}`);
       expect(summary.failures.map((f) => `${f.reason}: FUZZ_SEED=${f.seed} FUZZ_INDEX=${f.index} ${f.curl.slice(0, 400)}`)).toEqual([]);
