@@ -18,7 +18,7 @@ import { runWsFuzz } from './ws-fuzz.js';
 
 const FIXED_SEED = 21_003;
 const full = process.env.FUZZ_COUNT !== undefined;
-const count = Number(process.env.FUZZ_COUNT ?? 1_200);
+const count = Number(process.env.FUZZ_COUNT ?? 2_500);
 const seeds = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : full ? [randomInt(1, 2 ** 31)] : [FIXED_SEED, randomInt(1, 2 ** 31)];
 const indexes = process.env.FUZZ_INDEX ? process.env.FUZZ_INDEX.split(',').map(Number) : undefined;
 const wsCount = Number(process.env.FUZZ_WS ?? (full ? Math.max(200, Math.round(count / 200)) : 40));
