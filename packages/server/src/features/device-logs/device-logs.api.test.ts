@@ -349,6 +349,16 @@ describe('bad input', () => {
     expect(batched!.message).toBe('y'.repeat(LOG_LIMITS.maxMessageChars));
   });
 
+  it('skips a line whose timestamp no date can hold, and a batch of another device written at the same time still stores (fuzzer, issue 21)', async () => {
+    // 1e20 ms used to reach the bigint column: the shared INSERT failed and every batch in it answered 503.
+    const bad = await insertDevice(db, fleetId);
+    const good = await insertDevice(db, fleetId);
+    const [a, b] = await Promise.all([batch(bad, [{ message: '1', timestamp: 1e20 }, logLine('kept')]), batch(good, [logLine('neighbour')])]);
+    expect([a.statusCode, b.statusCode], `${a.body} ${b.body}`).toEqual([201, 201]);
+    expect(await messages(bad)).toEqual(['kept']);
+    expect(await messages(good)).toEqual(['neighbour']);
+  });
+
   it('skips malformed NDJSON lines and a huge raw line, storing the rest of the stream', async () => {
     const device = await insertDevice(db, fleetId);
     const stream = new SupervisorLogStream(url, device.uuid, device.key);

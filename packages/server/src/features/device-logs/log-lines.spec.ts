@@ -21,6 +21,11 @@ describe('normalizeLogLine', () => {
     }
   });
 
+  it('refuses a timestamp no date can hold (the fuzzer\'s 1e20 failed the whole batch insert)', () => {
+    for (const timestamp of [1e20, -1e20, 8.64e15 + 1, Number.MAX_VALUE]) expect(normalizeLogLine({ message: 'x', timestamp })).toBeUndefined();
+    expect(normalizeLogLine({ message: 'x', timestamp: 8.64e15 })?.timestamp).toBe(8.64e15);
+  });
+
   it('cuts messages at 10,000 characters and makes them storable', () => {
     expect(cutMessage('a'.repeat(LOG_LIMITS.maxMessageChars + 50))).toHaveLength(LOG_LIMITS.maxMessageChars);
     // A surrogate pair on the cut is not split.

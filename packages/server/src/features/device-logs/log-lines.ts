@@ -37,17 +37,22 @@ export function cutMessage(message: string): string {
 
 /**
  * A device's log object (`DeviceLogInput`, dialect §4.5) checked and made storable, or
- * undefined when it is not a log line (no string message, no finite timestamp): such lines
+ * undefined when it is not a log line (no string message, no timestamp a date can hold —
+ * beyond ±8.64e15 ms it would not fit the bigint column or a JavaScript Date): such lines
  * are skipped, never stored. The message is cut at 10,000 characters; `isSystem` and
  * `isStdErr` are true only when sent as true; a `serviceId` that is not a positive 32-bit
  * integer is dropped. Lines carrying `uuid` are a dependent device's (balena's supervisor
  * protocol) and are skipped, as balena does.
  */
+/** The largest timestamp of a JavaScript Date (ms): also well inside PostgreSQL's bigint. */
+const MAX_TIMESTAMP_MS = 8.64e15;
+
 export function normalizeLogLine(value: unknown): LogLineInput | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.message !== 'string') return undefined;
-  if (typeof v.timestamp !== 'number' || !Number.isFinite(v.timestamp)) return undefined;
+  // Found by the fuzzer (issue 21): 1e20 failed the whole batch INSERT with the other devices' lines in it.
+  if (typeof v.timestamp !== 'number' || !(Math.abs(v.timestamp) <= MAX_TIMESTAMP_MS)) return undefined;
   if (v.uuid !== undefined && v.uuid !== null) return undefined;
   const serviceId = typeof v.serviceId === 'number' && Number.isInteger(v.serviceId) && v.serviceId > 0 && v.serviceId <= INT4_MAX ? v.serviceId : null;
   return {

@@ -94,7 +94,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 /** Fastify's `clientErrorHandler`: the HTTP parser's refusals (431, 414, 400) in the dialect's shape. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy(error);
     return;
@@ -102,8 +102,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const [status, text] = CLIENT_ERROR_TEXT[error.code ?? ''] ?? [400, 'Bad Request'];
   const body = JSON.stringify(text);
   const reason = REASONS[status] ?? 'Bad Request';
+  // The answer to a HEAD has no body (RFC 9110 §9.3.2): one sent anyway is read by the client
+  // as the start of a next response (found by the fuzzer: a HEAD with a 60 kB URL).
+  const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`,
   );
 }

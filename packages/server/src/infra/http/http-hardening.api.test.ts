@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { PASSWORD_RESET_IP_MAX_REQUESTS } from '@flotilla/model';
 import type { FastifyInstance } from 'fastify';
@@ -130,6 +131,28 @@ describe("Fastify's own refusals (1j)", () => {
       const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
       expect(raw).toMatch(/content-type: application\/json/i);
       expect(typeof JSON.parse(body)).toBe('string');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a HEAD with an oversized URL answers 431 without a body, which a client reads as one whole response (fuzzer, issue 21)', async () => {
+    const app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      // Node's client failed with "Data after `Connection: close`" when the 431 carried a body.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${url}/v2/x/blobs/${'a'.repeat(64 * 1024)}`, { method: 'HEAD' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(431);
+      const get = await fetch(`${url}/v2/x/blobs/${'a'.repeat(64 * 1024)}`);
+      expect(get.status).toBe(431);
+      expect(typeof (await get.json())).toBe('string');
     } finally {
       await app.close();
     }
