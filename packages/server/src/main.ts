@@ -201,6 +201,16 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  // The embedded PostgreSQL gone while the server runs (killed, crashed, out of memory): every
+  // request would fail from now on. Exit non-zero instead, so a supervisor (systemd's
+  // Restart=, a container's restart policy) or the user starts both again; the next start
+  // recovers from the WAL (docs/crash-safety.md).
+  void embedded?.exited.then(({ code, signal }) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`[flotilla] the embedded PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}); exiting — start Flotilla again to recover\n`);
+    process.exit(1);
+  });
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
