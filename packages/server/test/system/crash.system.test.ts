@@ -31,6 +31,8 @@ interface Journal {
   invitations: Map<number, string>;
   /** Upload uuid → bytes acknowledged (202 with that range). */
   uploads: Map<string, number>;
+  /** Uploads whose completing PUT was sent (uuid → digest): either still open or a blob. */
+  completing: Map<string, string>;
   /** Completed blobs (201). */
   blobs: Set<string>;
   /** Digests of the data of uploads never completed: no blob may have them. */
@@ -44,6 +46,7 @@ const journal: Journal = {
   devices: new Set(),
   invitations: new Map(),
   uploads: new Map(),
+  completing: new Map(),
   blobs: new Set(),
   partialDigests: new Set(),
 };
@@ -285,11 +288,14 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
         if (patched.status !== 202) throw new Error(String(patched.status));
         journal.uploads.set(uuid, chunk.length);
         if (Math.random() < 0.25) {
+          // Completing it: if the PUT's answer is lost, the upload may be gone into a blob.
           const digest = sha256(chunk);
+          journal.completing.set(uuid, digest);
+          journal.partialDigests.delete(digest);
           const put = await fetch(`${api}${location}?digest=${digest}`, { method: 'PUT', headers, signal: AbortSignal.timeout(10_000) });
           if (put.status !== 201) throw new Error(String(put.status));
           journal.uploads.delete(uuid);
-          journal.partialDigests.delete(digest);
+          journal.completing.delete(uuid);
           journal.blobs.add(digest);
         }
       }),
@@ -337,6 +343,14 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     for (const uuid of uploads) {
       const bytes = journal.uploads.get(uuid)!;
       const res = await fetch(`${api}/v2/${repository}/blobs/uploads/${uuid}`, { headers });
+      const completed = journal.completing.get(uuid);
+      if (res.status === 404 && completed !== undefined) {
+        // Its PUT went through though its answer was lost: the blob is there, whole.
+        expect((await fetch(`${api}/v2/${repository}/blobs/${completed}`, { method: 'HEAD', headers })).status, `${where}: completed upload ${uuid}`).toBe(200);
+        journal.uploads.delete(uuid);
+        journal.blobs.add(completed);
+        continue;
+      }
       expect(res.status, `${where}: upload ${uuid}`).toBe(204);
       // At least what was acknowledged (a chunk whose 202 was lost in the crash may be in too).
       const end = Number(res.headers.get('range')!.split('-')[1]);
@@ -438,5 +452,95 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     }
     for (const digest of journal.blobs) expect((await fetch(`${api}/v2/${repository}/blobs/${digest}`, { method: 'HEAD', headers })).status).toBe(200);
     console.log(`[crash] server starts: median ${starts.sort((a, b) => a - b)[Math.floor(starts.length / 2)]} ms, max ${starts[starts.length - 1]} ms over ${starts.length} starts`);
+  });
+});
+
+describe('crash safety: kill -9 during the very first start', () => {
+  let dir = '';
+  const groups: number[] = [];
+  afterAll(async () => {
+    for (const pid of groups) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    const pg = (() => {
+      try {
+        return Number(readFileSync(join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      } catch {
+        return 0;
+      }
+    })();
+    if (pg > 0 && alive(pg)) process.kill(pg, 'SIGKILL');
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a first start killed while it creates the database, the keys and the password leaves nothing the next start trips on', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'flotilla-crash-first-'));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', FLOTILLA_DATA_DIR: dir, FLOTILLA_ADMIN_PASSWORD: ADMIN_PASSWORD };
+    for (const k of ['FLOTILLA_EMBEDDED_PG_PORT', 'REDIS_URL', 'SMTP_URL']) delete env[k];
+    const spawnServer = () => {
+      const child = spawn(process.execPath, [MAIN], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      groups.push(child.pid!);
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (out += d));
+      return { child, out: () => out, exited: new Promise<void>((resolve) => child.once('exit', () => resolve())) };
+    };
+    // The whole process group at once (a power cut, systemd's default KillMode): the server
+    // and the initdb it runs. While initdb writes the cluster (twice, at different depths),
+    // and while the first migrations run.
+    const initdbRunning = () => existsSync(join(dir, 'postgres.init')) || existsSync(join(dir, 'postgres'));
+    const migrating = () => {
+      try {
+        return readFileSync(join(dir, 'logs', 'flotilla.log'), 'utf8').includes('applied migration');
+      } catch {
+        return false;
+      }
+    };
+    for (const [when, extra] of [
+      [initdbRunning, 150],
+      [initdbRunning, 700],
+      [migrating, 0],
+    ] as const) {
+      const s = spawnServer();
+      const until = Date.now() + 120_000;
+      let gone = false;
+      void s.exited.then(() => (gone = true));
+      while (!when() && !gone && Date.now() < until) await sleep(10);
+      await sleep(extra);
+      try {
+        process.kill(-s.child.pid!, 'SIGKILL');
+      } catch {
+        // exited already
+      }
+      await s.exited;
+      // The watchdog (its own group), if it got started, stops the PostgreSQL it watched.
+      const end = Date.now() + 30_000;
+      while (existsSync(join(dir, 'postgres', 'postmaster.pid')) && Date.now() < end) await sleep(100);
+      if (migrating()) break;
+    }
+    const s = spawnServer();
+    let up = false;
+    const end = Date.now() + 120_000;
+    let done = false;
+    void s.exited.then(() => (done = true));
+    while (!up && !done && Date.now() < end) {
+      up = await fetch(`http://127.0.0.1:${port}/ping`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (!up) await sleep(100);
+    }
+    expect(up, s.out()).toBe(true);
+    const login = await fetch(`http://127.0.0.1:${port}/login_`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin@flotilla.local', password: ADMIN_PASSWORD }) });
+    expect(login.status).toBe(200);
+    expect(existsSync(join(dir, 'postgres.init'))).toBe(false);
+    const exited = s.exited;
+    s.child.kill('SIGTERM');
+    await exited;
   });
 });

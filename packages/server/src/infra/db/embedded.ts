@@ -1,7 +1,8 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { alphanumericSecret } from '../auth/secret.js';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { replaceFile } from '../files/write-once.js';
 import { createServer, type Socket } from 'node:net';
 import { arch, platform } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -64,10 +65,20 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
   if (initialised) {
     password = (await readFile(passwordFile, 'utf8')).trim();
   } else {
+    // A first start killed part-way (kill -9, power cut) must not leave a half-made cluster
+    // that every later start fails on: initdb works in `postgres.init`, which takes its name
+    // only when complete, and the password file is replaced whole. A leftover `postgres.init`
+    // (or a password file with no cluster) is from such a start: made anew.
     password = alphanumericSecret(144);
-    await writeFile(passwordFile, password + '\n', { mode: 0o600 });
+    await replaceFile(passwordFile, password + '\n');
+    const building = `${databaseDir}.init`;
+    await rm(building, { recursive: true, force: true });
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
-    await initialise(databaseDir, password, log);
+    await initialise(building, password, log);
+    await rename(building, databaseDir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      throw new Error(`${databaseDir} holds files but no PostgreSQL cluster (no PG_VERSION); move it away to let Flotilla initialise a new one`);
+    });
   }
 
   const ids = postgresUser();
