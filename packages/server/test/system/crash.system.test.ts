@@ -97,7 +97,8 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': its output has been read to the end.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     let gone = false;
     void exited.then(() => (gone = true));
     server = { child, out: () => out, exited };
@@ -372,14 +373,19 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       const before = new Set(journal.uploads.keys());
       const w = writers(cycle);
-      await sleep(300 + Math.random() * 1200);
-      const pg = postmasterPid();
-      const watchdogs = childrenOf(server!.child.pid!).filter((p) => p !== pg);
-      await killServer();
-      // Every fifth cycle the watchdog dies with it (an OOM kill of both): the next start finds a
-      // live orphan postmaster. Otherwise the watchdog stops PostgreSQL, maybe while we restart.
-      if (cycle % 5 === 0) for (const p of watchdogs) process.kill(p, 'SIGKILL');
-      await w.stop();
+      let pg: number | null = null;
+      // The writers stop before anything is checked, even when this cycle fails.
+      try {
+        await sleep(300 + Math.random() * 1200);
+        pg = postmasterPid();
+        const watchdogs = childrenOf(server!.child.pid!).filter((p) => p !== pg);
+        await killServer();
+        // Every fifth cycle the watchdog dies with it (an OOM kill of both): the next start finds a
+        // live orphan postmaster. Otherwise the watchdog stops PostgreSQL, maybe while we restart.
+        if (cycle % 5 === 0) for (const p of watchdogs) process.kill(p, 'SIGKILL');
+      } finally {
+        await w.stop();
+      }
       await startServer();
       if (pg !== null && cycle % 5 === 0) expect(alive(pg), 'the orphan postmaster was stopped').toBe(false);
       await verify(`after server kill ${cycle}`);
@@ -392,15 +398,19 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     const t0 = Date.now();
     for (let cycle = 1; cycle <= PG_CYCLES; cycle++) {
       const w = writers(1000 + cycle);
-      await sleep(300 + Math.random() * 1200);
-      const pg = postmasterPid()!;
-      process.kill(pg, 'SIGKILL');
-      // A user expects no server answering 500 forever: it exits (non-zero) so a supervisor or
-      // the user starts it again (docs/crash-safety.md).
-      expect(await server!.exited).toBe(1);
-      expect(server!.out()).toContain('the embedded PostgreSQL stopped unexpectedly (SIGKILL)');
-      server = undefined;
-      await w.stop();
+      try {
+        await sleep(300 + Math.random() * 1200);
+        const pg = postmasterPid()!;
+        process.kill(pg, 'SIGKILL');
+        // A user expects no server answering 500 forever: it exits (non-zero) so a supervisor or
+        // the user starts it again (docs/crash-safety.md).
+        const code = await server!.exited;
+        expect(server!.out()).toContain('the embedded PostgreSQL stopped unexpectedly (SIGKILL)');
+        expect(code).toBe(1);
+        server = undefined;
+      } finally {
+        await w.stop();
+      }
       await startServer();
       await verify(`after PostgreSQL kill ${cycle}`);
     }
