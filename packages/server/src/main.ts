@@ -91,6 +91,11 @@ function billingConfig(config: ReturnType<typeof loadConfig>): BillingConfig {
   };
 }
 
+/** Start-up phases with the time since the process started, for the log (a slow start says where). */
+function timer(write: (msg: string) => void): (what: string) => void {
+  return (what) => write(`${what} (${Math.round(performance.now())} ms after the process started)`);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const billing = billingConfig(config);
@@ -104,7 +109,10 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url;
   }
   const db = new PoolDb(databaseUrl, { max: config.FLOTILLA_DB_POOL_MAX });
+  const phase = timer(details.write);
+  phase(embedded ? 'embedded PostgreSQL ready' : 'configuration read');
   await migrate(db, details.write);
+  phase('migrations checked');
   await seedReferenceData(db);
   const adminNotice: string[] = [];
   await ensurePlatformAdmin(
@@ -116,6 +124,7 @@ async function main(): Promise<void> {
   const secrets = await resolveSecretsBox(db, config.FLOTILLA_SECRETS_KEY, config.FLOTILLA_DATA_DIR);
   const sealed = await sealPlaintextTwoFactorSecrets(db, secrets);
   if (sealed > 0) say(`sealed the two-factor secrets of ${sealed} user(s) stored before sealing`);
+  phase('reference data, administrator and keys checked');
   const mailer = createMailer(db, config);
   // Many processes behind one load balancer share actions, logs and cache invalidation
   // through Redis; one process keeps the bus in memory.
@@ -178,6 +187,7 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL,
   });
 
+  phase('app built (routes, jobs)');
   // Ordered stop: app.close() stops accepting, drains requests, closes the cloud links (each
   // recording its disconnect) and stops the jobs; then mail, bus and pool; PostgreSQL last.
   // (PostgreSQL runs in its own process group, so a Ctrl-C reaches it only through here.)
@@ -201,6 +211,16 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  // The embedded PostgreSQL gone while the server runs (killed, crashed, out of memory): every
+  // request would fail from now on. Exit non-zero instead, so a supervisor (systemd's
+  // Restart=, a container's restart policy) or the user starts both again; the next start
+  // recovers from the WAL (docs/crash-safety.md).
+  void embedded?.exited.then(({ code, signal }) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`[flotilla] the embedded PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}); exiting — start Flotilla again to recover\n`);
+    process.exit(1);
+  });
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
@@ -213,6 +233,7 @@ async function main(): Promise<void> {
   } finally {
     app.log.level = level;
   }
+  phase('listening');
   const url = config.FLOTILLA_PUBLIC_URL;
   say('');
   say(`Flotilla is running: ${url}`);

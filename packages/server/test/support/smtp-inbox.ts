@@ -46,6 +46,9 @@ export class SmtpInbox {
         });
       },
     });
+    // A client that dies mid-session (a server killed by a crash test) resets its connection:
+    // not the inbox's failure, and not to be thrown as an unhandled 'error' event.
+    this.server.on('error', () => undefined);
   }
 
   async start(): Promise<string> {

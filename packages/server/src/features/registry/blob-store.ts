@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,7 +27,7 @@ export interface BlobStore {
   appendUpload(uuid: string, body: Readable, maxBytes: number, hash?: Hash): Promise<number>;
   /** The upload's sha256 digest (`sha256:<hex>`), read back from its file. */
   digestUpload(uuid: string): Promise<string>;
-  /** Moves a verified upload into place as blob `digest` (replacing identical bytes). */
+  /** Puts a verified upload in place as blob `digest`, keeping the upload's file (removeUpload drops it). */
   commitUpload(uuid: string, digest: string): Promise<void>;
   removeUpload(uuid: string): Promise<void>;
   /** Upload ids whose file was last written before `before`. */
@@ -104,7 +104,13 @@ export class DirectoryBlobStore implements BlobStore {
   async commitUpload(uuid: string, digest: string): Promise<void> {
     const target = this.blobPath(digest);
     await mkdir(dirname(target), { recursive: true });
-    await rename(this.uploadPath(uuid), target);
+    // A link, not a move: this runs inside the transaction that records the blob, and a crash
+    // before it commits must leave the upload whole (resumable), not an upload row with no file.
+    // The caller removes the upload's file once that transaction committed. An existing blob
+    // file holds the same bytes (content-addressed).
+    await link(this.uploadPath(uuid), target).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
   }
 
   async removeUpload(uuid: string): Promise<void> {

@@ -261,6 +261,7 @@ export async function registryRoutes(app: FastifyInstance, opts: RegistryRouteOp
       throw new OciError(400, 'DIGEST_INVALID', 'the uploaded content does not match the digest', { expected, actual });
     }
     await repo.commitBlob(db, repository, uuid, expected, size, () => store.commitUpload(uuid, expected));
+    await store.removeUpload(uuid);
   }
 
   async function begin(repository: number): Promise<string> {

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createFileOnce } from '../../infra/files/write-once.js';
 import { dirname } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
 
@@ -119,14 +120,10 @@ export async function loadTokenKey(pem: string | undefined, keyFile: string): Pr
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const text = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   await mkdir(dirname(keyFile), { recursive: true });
-  try {
-    await writeFile(keyFile, text, { flag: 'wx', mode: 0o600 });
-    return privateKey;
-  } catch (err) {
-    // Another process made it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return createPrivateKey(await readFile(keyFile, 'utf8'));
-    throw err;
-  }
+  // Whole or not at all (a kill mid-write must not leave a key no later start can read);
+  // when another process made it first, theirs is used.
+  if (await createFileOnce(keyFile, text)) return privateKey;
+  return createPrivateKey(await readFile(keyFile, 'utf8'));
 }
 
 /** Parses `repository:<name>:<actions>` (and `registry:catalog:*`) scopes; unknown shapes are dropped. */

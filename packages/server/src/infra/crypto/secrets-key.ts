@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { createFileOnce } from '../files/write-once.js';
 import { join } from 'node:path';
 import type { Db } from '../db/db.js';
 import { SecretBox } from './secret-box.js';
@@ -40,10 +41,8 @@ async function keyFile(dataDir: string): Promise<string> {
   if (existing !== undefined) return existing.trim();
   await mkdir(dataDir, { recursive: true });
   const key = randomBytes(32).toString('base64url');
-  // 'wx': never overwrite a key another process wrote meanwhile.
-  await writeFile(path, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EEXIST') throw err;
-  });
+  // Never overwrites a key another process wrote meanwhile, and never leaves a part of one.
+  await createFileOnce(path, `${key}\n`);
   await chmod(path, 0o600);
   return (await readFile(path, 'utf8')).trim();
 }

@@ -1,7 +1,8 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { alphanumericSecret } from '../auth/secret.js';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { replaceFile } from '../files/write-once.js';
 import { createServer, type Socket } from 'node:net';
 import { arch, platform } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -13,6 +14,11 @@ export interface EmbeddedDatabase {
   address: string;
   /** The postmaster's process id. */
   pid: number;
+  /**
+   * Settles when the postmaster exits, for whatever reason (after `stop()`, or killed): main.ts
+   * exits the server when it happens unasked, so a supervisor (or the user) starts both again.
+   */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -59,10 +65,20 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
   if (initialised) {
     password = (await readFile(passwordFile, 'utf8')).trim();
   } else {
+    // A first start killed part-way (kill -9, power cut) must not leave a half-made cluster
+    // that every later start fails on: initdb works in `postgres.init`, which takes its name
+    // only when complete, and the password file is replaced whole. A leftover `postgres.init`
+    // (or a password file with no cluster) is from such a start: made anew.
     password = alphanumericSecret(144);
-    await writeFile(passwordFile, password + '\n', { mode: 0o600 });
+    await replaceFile(passwordFile, password + '\n');
+    const building = `${databaseDir}.init`;
+    await rm(building, { recursive: true, force: true });
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
-    await initialise(databaseDir, password, log);
+    await initialise(building, password, log);
+    await rename(building, databaseDir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      throw new Error(`${databaseDir} holds files but no PostgreSQL cluster (no PG_VERSION); move it away to let Flotilla initialise a new one`);
+    });
   }
 
   const ids = postgresUser();
@@ -92,7 +108,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
     closeSync(logFd);
   }
   child.unref();
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const exitedWith = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const exited = exitedWith.then(() => undefined);
   const pid = child.pid!;
   const watchdog = startWatchdog(pid);
 
@@ -122,7 +139,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
   const url = useSocket
     ? `postgres://postgres:${encodeURIComponent(password)}@localhost/flotilla?host=${encodeURIComponent(runDir)}`
     : `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${listenPort}/flotilla`;
-  return { url, address, pid, stop };
+  return { url, address, pid, exited: exitedWith, stop };
 }
 
 async function initialise(databaseDir: string, password: string, log: (msg: string) => void): Promise<void> {
@@ -258,7 +275,15 @@ async function stopOrphan(databaseDir: string, log: (msg: string) => void): Prom
   const pid = Number(pidLine);
   if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return; // stale: PostgreSQL itself handles it
   const info = processInfo(pid);
-  if (!info || !info.command.includes('postgres') || resolve(dirLine ?? '') !== databaseDir) return; // the pid was reused
+  if (!info || !info.command.includes('postgres') || resolve(dirLine ?? '') !== databaseDir) {
+    // The pid was reused (after kill -9 or a power cut, another process got the dead
+    // postmaster's number): PostgreSQL would refuse to start ("lock file already exists")
+    // while that unrelated process lives. The file is stale: remove it. (PostgreSQL still
+    // checks its shared memory, so a live backend of the dead postmaster keeps it refusing.)
+    log(`removing the stale ${resolve(databaseDir, 'postmaster.pid')} (its pid ${pid} is now another process)`);
+    await rm(resolve(databaseDir, 'postmaster.pid'), { force: true });
+    return;
+  }
   const parent = info.ppid > 1 ? processInfo(info.ppid) : null;
   if (parent && /^node/.test(basename(parent.command.split(' ')[0] ?? ''))) {
     throw new Error(`another Flotilla server (pid ${info.ppid}) is using ${databaseDir}; stop it first or use another FLOTILLA_DATA_DIR`);

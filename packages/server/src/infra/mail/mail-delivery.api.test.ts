@@ -128,6 +128,18 @@ describe('retries', () => {
     expect(await row(id)).toMatchObject({ status: 'sent', attempts: 2, error: null, due_in_s: null });
   });
 
+  it('the retry sweep clears a backlog larger than one batch in one run (mail queued before a crash)', async () => {
+    // Queued and due, never handed to delivery: what a server killed after commit leaves.
+    const recipients = Array.from({ length: 12 }, () => to('backlog'));
+    for (const r of recipients) {
+      await t.db.query(`INSERT INTO email_outbox (recipient, subject, text_body, sent_via, status, attempts, next_attempt_at) VALUES ($1, 's', 't', 'smtp', 'queued', 0, now() - interval '1 second')`, [r]);
+    }
+    const up = new Mailer({ db: t.db, smtpUrl });
+    expect(await up.deliverDue(5)).toBeGreaterThanOrEqual(12);
+    up.close();
+    for (const r of recipients) expect(received).toContain(r);
+  });
+
   it(`gives up after ${MAIL_MAX_ATTEMPTS} attempts, with growing waits`, async () => {
     const down = new Mailer({ db: t.db, smtpUrl: closedUrl, timeouts: { connection: 2_000 } });
     const id = (await down.send({ to: to('giveup'), subject: 's', text: 't' })).outboxId!;

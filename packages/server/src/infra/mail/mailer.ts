@@ -269,14 +269,25 @@ export class Mailer {
     return status;
   }
 
-  /** Delivers the queued mail whose next attempt is due (the retry job). Returns how many were tried. */
-  async deliverDue(limit = 50): Promise<number> {
-    const { rows } = await this.db.query<{ id: number }>(
-      `SELECT id FROM email_outbox WHERE status = 'queued' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1`,
-      [limit],
-    );
-    for (const { id } of rows) await this.deliver(id);
-    return rows.length;
+  /**
+   * Delivers the queued mail whose next attempt is due (the retry job), `batch` at a time until
+   * none is due or `budgetMs` has passed. Returns how many were tried. After a crash the backlog
+   * can be hundreds of mails (queued but never handed to the job queue): one batch a minute
+   * took minutes to clear it (docs/crash-safety.md). A tried mail is sent or due later, so
+   * no batch sees it again.
+   */
+  async deliverDue(batch = 50, budgetMs = 45_000): Promise<number> {
+    const end = Date.now() + budgetMs;
+    let tried = 0;
+    for (;;) {
+      const { rows } = await this.db.query<{ id: number }>(
+        `SELECT id FROM email_outbox WHERE status = 'queued' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1`,
+        [batch],
+      );
+      for (const { id } of rows) await this.deliver(id);
+      tried += rows.length;
+      if (rows.length < batch || Date.now() > end) return tried;
+    }
   }
 
   /** Checks the SMTP connection and credentials (no-op without SMTP). Throws on failure. */
