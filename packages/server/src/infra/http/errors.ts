@@ -103,10 +103,15 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
   const body = JSON.stringify(text);
   const reason = REASONS[status] ?? 'Bad Request';
   // The answer to a HEAD has no body (RFC 9110 §9.3.2): one sent anyway is read by the client
-  // as the start of a next response (found by the fuzzer: a HEAD with a 60 kB URL).
-  const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+  // as the start of a next response (found by the fuzzer: a HEAD with a 60 kB URL). The body is
+  // sent only when the request is known not to be a HEAD: `rawPacket` is the chunk the parser
+  // was reading, which starts with the request line only when the request began in it (headers
+  // longer than one socket read leave the method unknown; the status line still says why).
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8).toString('latin1') : '';
+  const knownNotHead = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) /.test(packet);
+  const withBody = knownNotHead ? body : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`,
+      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(withBody)}\r\n\r\n${withBody}`,
   );
 }
