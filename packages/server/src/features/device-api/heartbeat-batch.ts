@@ -7,6 +7,9 @@ import { updateApiHeartbeats } from './state-report.repository.js';
  * (`api_heartbeat_at`, `api_heartbeat_state = 'online'`, and `last_connectivity_event` when
  * the device was not online).
  */
+/** Tries of one heartbeat UPDATE rolled back by a deadlock or a serialization failure. */
+const HEARTBEAT_ATTEMPTS = 3;
+
 export class HeartbeatBatch {
   private pending = new Map<number, Date>();
   private timer: NodeJS.Timeout | undefined;
@@ -35,10 +38,18 @@ export class HeartbeatBatch {
       this.pending = new Map();
       const ids = [...batch.keys()];
       const times = ids.map((id) => batch.get(id)!.toISOString());
-      try {
-        await updateApiHeartbeats(this.db, ids, times);
-      } catch (err) {
-        this.onError(err);
+      // A deadlock victim or a serialization failure wrote nothing: the batch is written again
+      // (else those devices' polls are lost and the sweep may call them offline).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await updateApiHeartbeats(this.db, ids, times);
+          return;
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if ((code === '40P01' || code === '40001') && attempt < HEARTBEAT_ATTEMPTS) continue;
+          this.onError(err);
+          return;
+        }
       }
     });
     return this.flushing;

@@ -164,14 +164,21 @@ export async function rollbackToReportSavepoint(tx: Db): Promise<void> {
   await tx.query('ROLLBACK TO SAVEPOINT report');
 }
 
-/** Records polls as API heartbeats: `ids[i]` polled at `times[i]`. */
+/**
+ * Records polls as API heartbeats: `ids[i]` polled at `times[i]`. The rows are locked in id
+ * order first, as the state reports lock theirs (lockReportDevices): an UPDATE joined to the
+ * batch locks rows in whatever order its plan visits them, and a batch of thousands of devices
+ * deadlocked with a report group commit (found by the soak, issue 21).
+ */
 export async function updateApiHeartbeats(db: Db, ids: readonly number[], times: readonly string[]): Promise<void> {
   await db.query(
-    `UPDATE device d
+    `WITH l AS (SELECT d.id FROM device d WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR UPDATE OF d)
+     UPDATE device d
               SET api_heartbeat_at = GREATEST(d.api_heartbeat_at, v.at),
                   api_heartbeat_state = 'online',
                   last_connectivity_event = CASE WHEN d.api_heartbeat_state <> 'online' THEN v.at ELSE d.last_connectivity_event END
              FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at)
+             JOIN l ON l.id = v.id
             WHERE d.id = v.id`,
     [ids, times],
   );
