@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../../scripts/demo-fleet.mjs';
 import { alive } from '../src/infra/db/embedded.js';
 import { freePort } from './support/net.js';
+import { childrenOf } from './support/processes.js';
 
 // The real `main.ts` with its embedded PostgreSQL, as `npm start` runs it, through the events
 // a machine sees: a second server beside it, kill -9, Ctrl-C with devices connected. No
@@ -66,21 +67,6 @@ async function adminCanSignIn(r: Running): Promise<void> {
 
 function postmasterPid(dataDir: string): number {
   return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-}
-
-/** Linux: the processes whose parent is `parent`. */
-function childrenOf(parent: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
 }
 
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../../src/infra/db/embedded.js';
 import { freePort } from '../support/net.js';
+import { childrenOf } from '../support/processes.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 
 // Issue 21, crash safety (docs/crash-safety.md). The BUILT server (`npm run build -w
@@ -54,21 +55,6 @@ let refused = 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sha256 = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
-
-/** Linux: the processes whose parent is `parent`. */
-function childrenOf(parent: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 /** Alive and not a zombie (an orphan that exited stays one until its new parent reaps it). */
 function running(pid: number): boolean {
