@@ -107,8 +107,11 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
   // sent only when the request is known not to be a HEAD: `rawPacket` is the chunk the parser
   // was reading, which starts with the request line only when the request began in it (headers
   // longer than one socket read leave the method unknown; the status line still says why).
+  // Only the first 8 bytes are looked at: a method of up to 7 letters and its space.
   const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8).toString('latin1') : '';
-  const knownNotHead = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) /.test(packet);
+  // A method token (upper case, as the parser requires; also an unknown one like `FOO`, whose
+  // refusal is this very error) other than HEAD.
+  const knownNotHead = /^[A-Z]{1,7} /.test(packet) && !packet.startsWith('HEAD ');
   const withBody = knownNotHead ? body : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
