@@ -63,6 +63,10 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Node's default `maxHeaderSize`: heads beyond it are refused by the HTTP parser. */
+const OVERSIZED_HEAD = 16 * 1024;
+const headBytes = (req: FuzzRequest) => Buffer.byteLength(req.path) + Object.entries(req.headers).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v) + 4, 0);
+
 /**
  * The oracle of one answer (docs/fuzzing.md): an HTTP answer arrived, not 5xx, every 4xx
  * carries a message in its API's error shape (a JSON string; the registry's
@@ -73,6 +77,11 @@ export function judge(req: FuzzRequest, a: Answer): string | undefined {
   if (a.status >= 500) return `${a.status}`;
   if (a.ms > SLOW_MS) return `slow: ${Math.round(a.ms)} ms`;
   if (a.status >= 400 && req.method !== 'HEAD') {
+    // The HTTP parser's refusal of an oversized request head (past Node's 16 KiB limit, so it
+    // may reach the server in several reads): when the refused read no longer holds the request
+    // line, the server cannot tell a HEAD (which must get no body) from the rest and answers
+    // with the status line alone (infra/http/errors.ts clientErrorHandler).
+    if ((a.status === 431 || a.status === 414) && a.body === '' && headBytes(req) > OVERSIZED_HEAD) return undefined;
     if (a.body.trim() === '') return `${a.status} without a message`;
     const body = parseJson(a.body);
     const registryShape = (b: unknown) =>

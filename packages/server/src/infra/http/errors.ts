@@ -111,7 +111,9 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
   const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8).toString('latin1') : '';
   // A method token (upper case, as the parser requires; also an unknown one like `FOO`, whose
   // refusal is this very error) other than HEAD.
-  const knownNotHead = /^[A-Z]{1,7} /.test(packet) && !packet.startsWith('HEAD ');
+  // An invalid method is never HEAD (the parser knows HEAD), whatever the chunk holds (it may
+  // start with an earlier request on the same connection).
+  const knownNotHead = error.code === 'HPE_INVALID_METHOD' || (/^[A-Z]{1,7} /.test(packet) && !packet.startsWith('HEAD '));
   const withBody = knownNotHead ? body : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +

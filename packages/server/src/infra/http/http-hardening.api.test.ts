@@ -181,19 +181,26 @@ describe("Fastify's own refusals (1j)", () => {
     }
   });
 
-  it('an unknown method is refused with a message (fuzzer seed 849139478)', async () => {
+  it('an unknown method is refused with a message, also after an earlier request in the same read (fuzzer seeds 849139478, 1183448883)', async () => {
     const app = await buildApp({ db: t.db, jwtSecret: TEST_JWT_SECRET });
     try {
       const url = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
-      const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(url.port), url.hostname, () => socket.write('FOO /v7/application HTTP/1.1\r\nHost: a\r\n\r\n'));
-        let data = '';
-        socket.on('data', (d) => (data += d.toString('latin1')));
-        socket.on('end', () => resolve(data));
-        socket.on('error', (err) => (data ? resolve(data) : reject(err)));
-      });
-      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-      expect(typeof JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toBe('string');
+      const send = (text: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
+          let data = '';
+          socket.on('data', (d) => (data += d.toString('latin1')));
+          socket.on('end', () => resolve(data));
+          socket.on('error', (err) => (data ? resolve(data) : reject(err)));
+        });
+      const lastAnswer = (raw: string) => raw.slice(raw.lastIndexOf('HTTP/1.1 '));
+      const alone = await send('FOO /v7/application HTTP/1.1\r\nHost: a\r\n\r\n');
+      // The chunk the parser refuses starts with the earlier request (keep-alive).
+      const after = await send('GET /ping HTTP/1.1\r\nHost: a\r\n\r\nFOO /v7/application HTTP/1.1\r\nHost: a\r\n\r\n');
+      for (const raw of [alone, lastAnswer(after)]) {
+        expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+        expect(typeof JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toBe('string');
+      }
     } finally {
       await app.close();
     }
