@@ -103,18 +103,14 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
   const body = JSON.stringify(text);
   const reason = REASONS[status] ?? 'Bad Request';
   // The answer to a HEAD has no body (RFC 9110 §9.3.2): one sent anyway is read by the client
-  // as the start of a next response (found by the fuzzer: a HEAD with a 60 kB URL). The body is
-  // sent only when the request is known not to be a HEAD: `rawPacket` is the chunk the parser
-  // was reading, which starts with the request line only when the request began in it (headers
-  // longer than one socket read leave the method unknown; the status line still says why).
-  // Only the first 8 bytes are looked at: a method of up to 7 letters and its space.
-  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8).toString('latin1') : '';
-  // A method token (upper case, as the parser requires; also an unknown one like `FOO`, whose
-  // refusal is this very error) other than HEAD.
-  // An invalid method is never HEAD (the parser knows HEAD), whatever the chunk holds (it may
-  // start with an earlier request on the same connection).
-  const knownNotHead = error.code === 'HPE_INVALID_METHOD' || (/^[A-Z]{1,7} /.test(packet) && !packet.startsWith('HEAD '));
-  const withBody = knownNotHead ? body : '';
+  // as the start of a next response (found by the fuzzer). `rawPacket` is the read the parser
+  // refused: the refused request's line is the last request line in it (earlier requests on a
+  // keep-alive connection may come first); a head longer than one read may have left its line
+  // in an earlier read, and then the method is unknown and the status line alone says why.
+  // An invalid method is never HEAD (the parser knows HEAD).
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const method = error.code === 'HPE_INVALID_METHOD' ? 'invalid' : [...packet.matchAll(/(?:^|\n)([A-Z]{1,7}) [^\s:]/g)].at(-1)?.[1];
+  const withBody = method !== undefined && method !== 'HEAD' ? body : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(withBody)}\r\n\r\n${withBody}`,

@@ -197,10 +197,15 @@ describe("Fastify's own refusals (1j)", () => {
       const alone = await send('FOO /v7/application HTTP/1.1\r\nHost: a\r\n\r\n');
       // The chunk the parser refuses starts with the earlier request (keep-alive).
       const after = await send('GET /ping HTTP/1.1\r\nHost: a\r\n\r\nFOO /v7/application HTTP/1.1\r\nHost: a\r\n\r\n');
-      for (const raw of [alone, lastAnswer(after)]) {
+      // A malformed request line after an earlier request: the last request line decides.
+      const badLine = await send('GET /ping HTTP/1.1\r\nHost: a\r\n\r\nPATCH /device/v3/sta te HTTP/1.1\r\nHost: a\r\n\r\n');
+      for (const raw of [alone, lastAnswer(after), lastAnswer(badLine)]) {
         expect(raw).toMatch(/^HTTP\/1\.1 400 /);
         expect(typeof JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toBe('string');
       }
+      const badHead = lastAnswer(await send('GET /ping HTTP/1.1\r\nHost: a\r\n\r\nHEAD /device/v3/sta te HTTP/1.1\r\nHost: a\r\n\r\n'));
+      expect(badHead).toMatch(/^HTTP\/1\.1 400 /);
+      expect(badHead.slice(badHead.indexOf('\r\n\r\n') + 4)).toBe('');
     } finally {
       await app.close();
     }
