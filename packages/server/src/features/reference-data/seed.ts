@@ -24,6 +24,7 @@ import {
   type OsVariant,
 } from '@flotilla/model';
 import type { Db } from '../../infra/db/db.js';
+import { holdStartLock, START_LOCKS } from '../../infra/db/start-locks.js';
 import {
   upsertApplicationMembershipRole,
   upsertApplicationTags,
@@ -48,6 +49,8 @@ import {
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.tx(async (tx) => {
+    // Nodes starting together seed one after the other (infra/db/start-locks.ts).
+    await holdStartLock(tx, START_LOCKS.seed);
     for (const slug of CPU_ARCHITECTURES) await upsertCpuArchitecture(tx, slug);
     for (const name of ORGANIZATION_ROLES) await upsertOrganizationRole(tx, name);
     for (const name of APPLICATION_MEMBERSHIP_ROLES) await upsertApplicationMembershipRole(tx, name);

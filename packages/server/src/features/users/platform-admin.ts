@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/db.js';
+import { holdStartLock, START_LOCKS } from '../../infra/db/start-locks.js';
 import { alphanumericSecret } from '../../infra/auth/secret.js';
 import { platformAdministratorExists } from './user.repository.js';
 import { createUser } from './user.service.js';
@@ -13,9 +14,15 @@ export async function ensurePlatformAdmin(
   opts: { email: string; password?: string },
   announce: (lines: string[]) => void,
 ): Promise<void> {
-  if (await platformAdministratorExists(db)) return;
   const password = opts.password ?? alphanumericSecret(96);
-  const user = await createUser(db, { email: opts.email, password, platformRole: 'administrator', isVerified: true });
+  // Nodes starting together on a new database (issue 21): one creates the administrator, the
+  // others wait for it and find it (else: 'This email is already taken', start-up failed).
+  const user = await db.tx(async (tx) => {
+    await holdStartLock(tx, START_LOCKS.admin);
+    if (await platformAdministratorExists(tx)) return undefined;
+    return createUser(tx, { email: opts.email, password, platformRole: 'administrator', isVerified: true });
+  });
+  if (!user) return;
   announce(
     opts.password
       ? [`Created the platform administrator ${user.email} (username ${user.username}) with FLOTILLA_ADMIN_PASSWORD.`]

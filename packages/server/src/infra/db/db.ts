@@ -74,6 +74,28 @@ export interface DbScope {
  * inherits the request's bounds. Other Db implementations (a transaction) are returned as
  * they are.
  */
+/** Tries of a transaction PostgreSQL rolled back as a deadlock victim or for a serialization failure. */
+const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * Runs `run` (which opens and commits its own transaction) again when PostgreSQL rolled it
+ * back as a deadlock victim (40P01) or for a serialization failure (40001): such a transaction
+ * wrote nothing, and running it again is what PostgreSQL prescribes. Issue 21: the audit
+ * chain's per-organization lock, held from a write's audit row to its commit, made concurrent
+ * writes beside a migration's DDL end as deadlock victims (500s).
+ */
+export async function retryConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if ((code === '40P01' || code === '40001') && attempt < CONFLICT_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
 export function scopedDb(db: Db, scope: DbScope | undefined): Db {
   return scope !== undefined && db instanceof PoolDb ? new ScopedDb(db, scope) : db;
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Db } from './db.js';
+import { retryConflicts, type Db } from './db.js';
 import { MIGRATIONS_DIR } from '../../paths.js';
 // Any constant works; it serialises migrations when several server processes start at once.
 const MIGRATION_LOCK = 7_201_337;
@@ -9,10 +9,13 @@ const MIGRATION_LOCK = 7_201_337;
  * Applies every `migrations/NNNN_name.sql` not applied yet, in order, all in one transaction
  * (a failure leaves the schema as it was). `dir`: another directory of migrations (tests of
  * the rolling-upgrade rule apply a next release's migration to a running server's database).
+ * The log lines of an attempt that ended as a deadlock victim are written again by the next.
  */
 export async function migrate(db: Db, log: (msg: string) => void = () => undefined, dir: string = MIGRATIONS_DIR): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-  return db.tx(async (tx) => {
+  // A migration altering several tables under live traffic can end as a deadlock victim (its
+  // DDL locks tables in its own order, a request in another): it wrote nothing and runs again.
+  return retryConflicts(() => db.tx(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(`CREATE TABLE IF NOT EXISTS flotilla_migration (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -26,5 +29,5 @@ export async function migrate(db: Db, log: (msg: string) => void = () => undefin
       log(`applied migration ${file}`);
     }
     return applied;
-  });
+  }));
 }

@@ -52,14 +52,18 @@ export class JobRunner {
     // rolling upgrade): pg-boss's own install is not safe to run twice at once (two sessions'
     // CREATE SCHEMA collide, and start-up fails), so one server at a time starts it, the others
     // then find it installed. The lock is held on a connection of its own, released at commit.
+    // Queues and schedules are made under the same lock: two servers creating the same queues
+    // at once deadlocked in pg-boss's createQueue (a cluster's first start after new jobs).
     await this.opts.db.tx(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [JOBS_START_LOCK]);
       await this.boss.start();
+      for (const job of this.jobs) {
+        await this.boss.createQueue(job.name);
+        if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+      }
     });
     this.started = true;
     for (const job of this.jobs) {
-      await this.boss.createQueue(job.name);
-      if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
       await this.boss.work<object>(
         job.name,
         { pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2 },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROLES } from '@flotilla/model';
-import { scopedDb, type Db } from '../db/db.js';
+import { retryConflicts, scopedDb, type Db } from '../db/db.js';
 import { HttpError, NotFoundError, UnauthorizedError } from '../errors.js';
 import '../http/actor.js';
 import type { DataContext } from './permissions.js';
@@ -98,13 +98,14 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         case 'GET':
         case 'HEAD': {
           // Fastify answers HEAD with the GET route
-          const text = await odataGet(db, ctx, url, links);
+          // A read can be a deadlock victim too (a migration's DDL locking tables in another order).
+          const text = await retryConflicts(() => odataGet(db, ctx, url, links));
           // Audit trails (features/staff-audit) record the read before it is answered.
           for (const observe of app.context.rules.readObservers()) await observe({ request, db, ctx, url, prefix });
           return reply.type('application/json; charset=utf-8').send(text);
         }
         case 'POST': {
-          const created = await odataPost(app.context, db, ctx, url, request.body, { request, prefix, url });
+          const created = await retryConflicts(() => odataPost(app.context, db, ctx, url, request.body, { request, prefix, url }));
           if (request.storedFiles) request.storedFiles.keep = true;
           return reply
             .code(201)
@@ -114,12 +115,12 @@ export async function dataApiRoutes(app: FastifyInstance, opts: { db: Db; files?
         }
         case 'PATCH':
         case 'PUT':
-          if ((await odataPatch(app.context, db, ctx, url, request.body, { request, prefix, url })).length > 0 && request.storedFiles) request.storedFiles.keep = true;
+          if ((await retryConflicts(() => odataPatch(app.context, db, ctx, url, request.body, { request, prefix, url }))).length > 0 && request.storedFiles) request.storedFiles.keep = true;
           // An overwritten (or cleared) file goes once the change has committed.
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         case 'DELETE':
-          await odataDelete(app.context, db, ctx, url, { request, prefix, url });
+          await retryConflicts(() => odataDelete(app.context, db, ctx, url, { request, prefix, url }));
           if (files && dropsFiles.has(RESOURCE.exec(url)?.[1] ?? '')) await files.sweep();
           return reply.code(200).send();
         default:
