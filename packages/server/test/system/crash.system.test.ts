@@ -145,6 +145,19 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
     return (await res.json()) as T;
   }
   const list = async <T>(path: string) => (await json<{ d: T[] }>('GET', path)).d;
+  /**
+   * Every row of a collection, page by page: the data API answers at most 1,000 rows a level,
+   * and the journal passes 1,000 tags, fleets or devices in a full run (a CI run's 50 + 10
+   * cycles read tag 930-something as missing when only the first page was read).
+   */
+  const listAll = async <T>(path: string) => {
+    const rows: T[] = [];
+    for (let skip = 0; ; skip += 1000) {
+      const page = await list<T>(`${path}&$orderby=id asc&$top=1000&$skip=${skip}`);
+      rows.push(...page);
+      if (page.length < 1000) return rows;
+    }
+  };
 
   async function registryToken(): Promise<string> {
     const q = new URLSearchParams({ service: `127.0.0.1:${port}`, scope: `repository:${repository}:push,pull` });
@@ -308,7 +321,7 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
 
   /** Every acknowledged write is there; nothing is half-done. */
   async function verify(where: string): Promise<void> {
-    const fleets = await list<{ id: number; app_name: string; actor: { __id: number } | null; uuid: string }>(
+    const fleets = await listAll<{ id: number; app_name: string; actor: { __id: number } | null; uuid: string }>(
       `/v7/application?$select=id,app_name,actor,uuid&$filter=organization eq ${orgId}`,
     );
     const byName = new Map(fleets.map((f) => [f.app_name, f]));
@@ -319,16 +332,16 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
       expect(f.actor, `${where}: fleet ${f.app_name} without its actor`).not.toBeNull();
       expect(f.uuid, `${where}: fleet ${f.app_name} without its uuid`).toMatch(/^[0-9a-f]{32}$/);
     }
-    const vars = new Map((await list<{ name: string; value: string }>(`/v7/application_environment_variable?$select=name,value&$filter=application eq ${baseFleet}`)).map((v) => [v.name, v.value]));
+    const vars = new Map((await listAll<{ name: string; value: string }>(`/v7/application_environment_variable?$select=name,value&$filter=application eq ${baseFleet}`)).map((v) => [v.name, v.value]));
     for (const [name, value] of journal.variables) expect(vars.get(name), `${where}: variable ${name}`).toBe(value);
-    const tags = new Map((await list<{ tag_key: string; value: string }>(`/v7/application_tag?$select=tag_key,value&$filter=application eq ${baseFleet}`)).map((t) => [t.tag_key, t.value]));
+    const tags = new Map((await listAll<{ tag_key: string; value: string }>(`/v7/application_tag?$select=tag_key,value&$filter=application eq ${baseFleet}`)).map((t) => [t.tag_key, t.value]));
     for (const [key, value] of journal.tags) expect(tags.get(key), `${where}: tag ${key}`).toBe(value);
-    const devices = await list<{ uuid: string; is_of__device_type: { __id: number } }>(`/v7/device?$select=uuid,is_of__device_type&$filter=belongs_to__application eq ${baseFleet}`);
+    const devices = await listAll<{ uuid: string; is_of__device_type: { __id: number } }>(`/v7/device?$select=uuid,is_of__device_type&$filter=belongs_to__application eq ${baseFleet}`);
     const uuids = new Set(devices.map((d) => d.uuid));
     for (const uuid of journal.devices) expect(uuids.has(uuid), `${where}: device ${uuid}`).toBe(true);
     for (const d of devices) expect(d.is_of__device_type?.__id, `${where}: device ${d.uuid} without its type`).toBe(deviceType);
     const invitations = new Map(
-      (await list<{ id: number; invitee: { email: string }[] | { email: string } }>(
+      (await listAll<{ id: number; invitee: { email: string }[] | { email: string } }>(
         `/v7/invitee__is_invited_to__organization?$select=id,invitee&$expand=invitee($select=email)&$filter=is_invited_to__organization eq ${orgId}`,
       )).map((i) => [i.id, Array.isArray(i.invitee) ? i.invitee[0]?.email : i.invitee.email]),
     );
