@@ -868,6 +868,10 @@ export class Device {
         this.linkAttempts = 0;
         this.linkUp = true;
         this.emit({ type: 'link', up: true });
+        // The server answers again (another node behind the load balancer, or it restarted):
+        // a poll waiting out its error back-off (15 s and up) runs now (issue 21: a node killed
+        // under load; the link is back within seconds, the next poll was 15 s away).
+        if (this.pollFailures > 0) this.pollNow();
       },
       onMessage: (text) => this.onLinkMessage(conn, text),
       onClose: () => {
