@@ -221,6 +221,19 @@ async function main(): Promise<void> {
     process.stderr.write(`[flotilla] the embedded PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}); exiting — start Flotilla again to recover\n`);
     process.exit(1);
   });
+  // An unhandled rejection still ends the process, as Node would, but says so in one line; when
+  // it is a consequence of the embedded PostgreSQL's death (pg-boss failing to reach it may come
+  // first), the handler above reports that instead: the PostgreSQL exit is awaited for a second.
+  process.on('unhandledRejection', (err) => {
+    if (stopping) return;
+    const postgresGone = embedded ? Promise.race([embedded.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1_000))]) : Promise.resolve(false);
+    void postgresGone.then((gone) => {
+      if (gone || stopping) return;
+      stopping = true;
+      process.stderr.write(`[flotilla] unhandled error, exiting: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
+  });
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
