@@ -1,13 +1,13 @@
 import { DEVICE_TYPES, OS_PUBLISH_MESSAGES } from '@flotilla/model';
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser } from './support/api';
+import { apiAs, registerApiUser } from './support/api';
 import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
-import { arrangeSql } from './support/db';
 import { organizationWithFleet } from './support/fleets';
+import { supportAgent } from './support/staff';
 import { PLATFORM_ADMIN } from './support/outbox';
 import { createProvisioningKey, simulateFleet, type Simulation } from './support/simulator';
-import { newEmail, PASSWORD, signIn, submitLogin } from './support/users';
+import { newEmail, signIn, submitLogin } from './support/users';
 
 /*
  * Issue 17: the platform administrator publishes a host OS release on /admin (validated with
@@ -37,15 +37,6 @@ async function openOsReleases(page: Page) {
   const table = section.getByRole('table', { name: `OS releases of ${TYPE_NAME}` });
   await expect(table.getByRole('row').filter({ hasText: '6.0.10+rev0.prod' })).toHaveCount(1, { timeout: 30_000 });
   return { section, table };
-}
-
-/** A user made a support agent (platform staff without administration) by the installation's operator. */
-async function supportAgent(request: Parameters<typeof registerApiUser>[0]): Promise<ApiUser> {
-  const user = await registerApiUser(request, newEmail('ossupport'));
-  await arrangeSql(`UPDATE "user" SET platform_role = 'support_agent' WHERE id = $1`, [user.id]);
-  const login = await request.post('/login_', { data: { username: user.email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { ...user, token: (await login.text()).trim() };
 }
 
 test('the administrator publishes an OS release a device of that type is offered at once, withdraws one, and publishes an agent build', async ({ page, request, browser }) => {
@@ -173,7 +164,7 @@ test('the administrator publishes an OS release a device of that type is offered
 });
 
 test('support staff read the lists without publish controls, and the server refuses them', async ({ page, request }) => {
-  const support = await supportAgent(request);
+  const support = await supportAgent(request, newEmail('ossupport'));
   const refused = await request.post('/admin/v1/os-releases', { headers: { Authorization: `Bearer ${support.token}` }, data: { deviceType: DEVICE_TYPE, version: '6.999.0', variant: 'prod' } });
   expect([refused.status(), await refused.json()]).toEqual([403, 'Only platform administrators may publish or withdraw OS releases']);
   const user = await registerApiUser(request, newEmail('osuser'));

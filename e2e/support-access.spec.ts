@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiAs, registerApiUser, type ApiUser } from './support/api';
+import { expect, test } from '@playwright/test';
+import { apiAs, registerApiUser } from './support/api';
 import { seriousViolations } from './support/axe';
 import { arrangeSql } from './support/db';
 import { fleetInOrganization } from './support/fleets';
-import { newEmail, PASSWORD, signIn } from './support/users';
+import { supportAgent } from './support/staff';
+import { newEmail, signIn } from './support/users';
 
 /*
  * Issue 19 item 2: support access grants decide what a support agent reads. Without a grant
@@ -14,15 +15,6 @@ import { newEmail, PASSWORD, signIn } from './support/users';
 
 // axe is injected as an inline script.
 test.use({ bypassCSP: true });
-
-/** A user made a support agent by the installation's operator, with a session token. */
-async function supportAgent(request: APIRequestContext): Promise<ApiUser> {
-  const user = await registerApiUser(request, newEmail('supportagent'));
-  await arrangeSql(`UPDATE "user" SET platform_role = 'support_agent' WHERE id = $1`, [user.id]);
-  const login = await request.post('/login_', { data: { username: user.email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { ...user, token: (await login.text()).trim() };
-}
 
 test('a support agent is refused a fleet until the customer grants access, and the read shows in the staff access log', async ({ page, request, browser }) => {
   test.setTimeout(180_000);
@@ -38,7 +30,7 @@ test('a support agent is refused a fleet until the customer grants access, and t
      INSERT INTO device (actor, uuid, device_name, belongs_to__application, is_of__device_type) SELECT a.id, $1, $2, $3, $4 FROM a`,
     [deviceUuid, deviceName, fleetId, deviceTypeId],
   );
-  const agent = await supportAgent(request);
+  const agent = await supportAgent(request, newEmail('supportagent'));
 
   // The agent, without a grant: the refused page, saying how the customer grants access.
   const agentContext = await browser.newContext();

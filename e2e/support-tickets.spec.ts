@@ -3,6 +3,7 @@ import { registerApiUser } from './support/api';
 import { seriousViolations } from './support/axe';
 import { arrangeSql } from './support/db';
 import { E2E_SUPPORT_INBOX } from './support/server-env';
+import { supportAgent } from './support/staff';
 import { receivedMail } from './support/smtp';
 import { newEmail, PASSWORD, signIn } from './support/users';
 
@@ -22,8 +23,7 @@ test('a member files a ticket with an attachment; a support agent answers it fro
   test.setTimeout(240_000);
   const member = await registerApiUser(request, newEmail('ticketmember'));
   await arrangeSql('UPDATE "user" SET is_verified = true WHERE id = $1', [member.id]);
-  const agentUser = await registerApiUser(request, newEmail('ticketagent'));
-  await arrangeSql(`UPDATE "user" SET is_verified = true, platform_role = 'support_agent' WHERE id = $1`, [agentUser.id]);
+  const agentUser = await supportAgent(request, newEmail('ticketagent'), 'is_verified = true');
   const subject = `Devices drop off ${Date.now().toString(36)}`;
 
   await signIn(page, member.email, PASSWORD);
