@@ -4,7 +4,7 @@
 // (`flotilla-agent run --engine podman`, one Podman engine) running a two-service release,
 // SOAK_SESSIONS dashboard sessions (balena-sdk, plus one Chromium page) and periodic registry
 // pulls, for SOAK_MINUTES once every device is online. Prints the figures and writes
-// bench/results/soak.json. Exit code 1 when any error was counted (every failed request,
+// bench/results/soak.json. Exit code 1 when memory was not flat or any error was counted (every failed request,
 // stream, terminal, pull, agent or server error) or a device was not online at the end.
 // See bench/README.md ("The soak") and docs/sizing.md.
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import { DEFAULT_POLL_INTERVAL_MS } from '@flotilla/model';
 import { latencyBetween, latencyPercentile, type RunningAgent, type SimulationStats } from '@flotilla/agent';
 import { removeLabelled, startTestEngine, type TestEngine } from '@flotilla/server/test-engine';
 import { Api } from './lib/api.js';
-import { eventLoopDelayMs } from './lib/inspector.js';
+import { eventLoopDelayMs, InspectorSession } from './lib/inspector.js';
 import { prepareFleet } from './lib/logs.js';
 import { progress } from './lib/phases.js';
 import { readRssMb } from './lib/rss.js';
@@ -51,8 +51,13 @@ export const SOAK = {
   pullEveryMs: num('SOAK_PULL_SECONDS', 30) * 1000,
   pullConcurrency: Math.floor(num('SOAK_PULL_CONCURRENCY', 20)),
   browser: process.env.SOAK_BROWSER === '0' ? undefined : (process.env.SOAK_CHROMIUM ?? '/usr/bin/chromium-headless-shell'),
-  /** Memory is "flat" when the RSS regression slope over the window's second half is below this. */
+  /**
+   * Memory is "flat" when the live memory's regression slope over the window's second half
+   * (V8 heap + external, right after a full collection) is below this.
+   */
   flatMbPerMin: 1,
+  /** Every this many samples, a full collection and the live memory after it. */
+  gcEverySamples: 3,
 } as const;
 
 interface Sample {
@@ -69,6 +74,43 @@ interface Sample {
   /** The simulator's event-loop delay p99 over its last 5-s stats interval, and the age of those stats. */
   simulatorLoopP99Ms: number;
   simulatorStatsAgeS: number;
+  /** Every SOAK.gcEverySamples-th sample: right after a full collection, the live V8 heap, external memory and RSS (MB). */
+  afterGc?: { heapUsedMb: number; externalMb: number; liveMb: number; rssMb: number };
+}
+
+/** A sampling heap profile's node: a call frame, the live bytes allocated there, its callees. */
+interface ProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+/**
+ * Where the memory allocated during the window and still live at its end was allocated: the
+ * sampling heap profile's live bytes summed by allocating function and, for each, the
+ * innermost frame of our own code on the way there (the profile keeps only what survived
+ * the last collection).
+ */
+function liveAllocationSites(root: ProfileNode, top = 15): { site: string; via: string; mb: number }[] {
+  const bySite = new Map<string, number>();
+  const ours = (url: string) => url.includes('/packages/') && !url.includes('node_modules');
+  const where = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(packages|node_modules)\//, '$1/')}:${f.lineNumber + 1}`;
+  const walk = (node: ProfileNode, via: string) => {
+    const here = ours(node.callFrame.url) ? where(node.callFrame) : via;
+    if (node.selfSize > 0) {
+      const key = `${where(node.callFrame)}\u0000${here}`;
+      bySite.set(key, (bySite.get(key) ?? 0) + node.selfSize);
+    }
+    for (const c of node.children) walk(c, here);
+  };
+  walk(root, '');
+  return [...bySite.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, bytes]) => {
+      const [site, via] = key.split('\u0000');
+      return { site: site!, via: via!, mb: bytes / 1024 / 1024 };
+    });
 }
 
 /** Least-squares slope of y over x. */
@@ -234,6 +276,21 @@ async function main(): Promise<number> {
 
     progress(`soak: all registered and linked, ${onlineAtStart} online by the API after ${onlineSeconds.toFixed(0)} s; measuring for ${SOAK.minutes} min`);
     await eventLoopDelayMs(inspectUrl); // Installs the histogram; the first window starts now.
+    // What is allocated from here on and still live at the end: the sampling heap profiler
+    // (one sample per 64 KiB allocated on average; it lives as long as this session).
+    const heap = await InspectorSession.open(inspectUrl);
+    cleanups.push(async () => heap.close());
+    await heap.call('HeapProfiler.enable');
+    await heap.call('HeapProfiler.collectGarbage');
+    await heap.call('HeapProfiler.startSampling', { samplingInterval: 65_536 });
+    const liveMemory = async () => {
+      await heap.call('HeapProfiler.collectGarbage');
+      const m = (await heap.call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as { result: { value: string } };
+      const usage = JSON.parse(m.result.value) as { heapUsed: number; external: number };
+      const mb = (n: number) => n / 1024 / 1024;
+      return { heapUsedMb: mb(usage.heapUsed), externalMb: mb(usage.external), liveMb: mb(usage.heapUsed + usage.external), rssMb: readRssMb(server.server.pid) };
+    };
+    const liveAtStart = await liveMemory();
     const first: SimulationStats = await sim.freshStats();
     const dashBefore = { ...dashboard.counters };
     const windowStart = performance.now();
@@ -268,6 +325,7 @@ async function main(): Promise<number> {
         simulatorLoopP99Ms: last.loopDelay?.p99Ms ?? 0,
         simulatorStatsAgeS: (Date.now() - Date.parse(last.at)) / 1000,
       };
+      if ((samples.length + 1) % SOAK.gcEverySamples === 0) sample.afterGc = await liveMemory();
       samples.push(sample);
       lastCpu = cpu;
       lastSimCpu = simCpu;
@@ -276,10 +334,15 @@ async function main(): Promise<number> {
         `  ${sample.t.toFixed(0)} s: RSS ${sample.rssMb.toFixed(0)} MB, CPU ${sample.cpuCores.toFixed(2)}, loop p99 ${sample.loopP99Ms.toFixed(0)} ms, online ${sample.online}, ` +
           `simulator CPU ${sample.simulatorCpuCores.toFixed(2)} loop p99 ${sample.simulatorLoopP99Ms.toFixed(0)} ms stats ${sample.simulatorStatsAgeS.toFixed(0)} s old, ` +
           `pg ${pg.total} (${pg.active} active), polls ${last.polls - first.polls}, logs ${(last.logs?.sent ?? 0) - (first.logs?.sent ?? 0)}, ` +
-          `terminals ${dashboard.counters.terminalsServed}, pulls ${pulls.counters.pulls}, errors ${errors.count}`,
+          `terminals ${dashboard.counters.terminalsServed}, pulls ${pulls.counters.pulls}, errors ${errors.count}` +
+          (sample.afterGc ? `; after GC: heap ${sample.afterGc.heapUsedMb.toFixed(0)} MB + external ${sample.afterGc.externalMb.toFixed(0)} MB, RSS ${sample.afterGc.rssMb.toFixed(0)} MB` : ''),
       );
     }
     const end = await sim.freshStats();
+    const liveAtEnd = await liveMemory();
+    const profile = (await heap.call('HeapProfiler.getSamplingProfile', {}, 120_000)) as { profile: { head: ProfileNode } };
+    await heap.call('HeapProfiler.stopSampling', {}, 120_000);
+    const liveSites = liveAllocationSites(profile.profile.head);
     const windowSeconds = (performance.now() - windowStart) / 1000;
     const pollWindow = latencyBetween(first.pollLatency, end.pollLatency);
     const onlineAtEnd = await countDevices(api, simFleet.fleetId, online);
@@ -298,6 +361,10 @@ async function main(): Promise<number> {
 
     const secondHalf = samples.filter((s) => s.t >= windowSeconds / 2);
     const rssSlopeMbPerMin = slope(secondHalf.map((s) => ({ x: s.t / 60, y: s.rssMb })));
+    const gcPoints = [{ t: 0, m: liveAtStart }, ...samples.filter((s) => s.afterGc).map((s) => ({ t: s.t, m: s.afterGc! })), { t: windowSeconds, m: liveAtEnd }];
+    const gcSecondHalf = gcPoints.filter((p) => p.t >= windowSeconds / 2);
+    const liveSlopeMbPerMin = slope(gcSecondHalf.map((p) => ({ x: p.t / 60, y: p.m.liveMb })));
+    const rssAfterGcSlopeMbPerMin = slope(gcSecondHalf.map((p) => ({ x: p.t / 60, y: p.m.rssMb })));
     const max = (xs: number[]) => Math.max(0, ...xs);
     const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
     const cores = availableParallelism();
@@ -328,7 +395,15 @@ async function main(): Promise<number> {
         rssMbLast: samples.at(-1)?.rssMb ?? 0,
         rssMbMax: max(samples.map((s) => s.rssMb)),
         rssSlopeSecondHalfMbPerMin: rssSlopeMbPerMin,
-        memoryFlat: Math.abs(rssSlopeMbPerMin) < SOAK.flatMbPerMin,
+        live: {
+          atStart: liveAtStart,
+          atEnd: liveAtEnd,
+          slopeSecondHalfMbPerMin: liveSlopeMbPerMin,
+          rssAfterGcSlopeSecondHalfMbPerMin: rssAfterGcSlopeMbPerMin,
+          /** Allocated during the window and live at its end, by allocating function (sampling heap profiler). */
+          sites: liveSites,
+        },
+        memoryFlat: Math.abs(liveSlopeMbPerMin) < SOAK.flatMbPerMin,
         eventLoopDelayP99MsMax: max(samples.map((s) => s.loopP99Ms)),
         eventLoopDelayP99MsMean: mean(samples.map((s) => s.loopP99Ms)),
         eventLoopDelayMaxMs: max(samples.map((s) => s.loopMaxMs)),
@@ -338,7 +413,7 @@ async function main(): Promise<number> {
       },
       simulator: { cpuCoresMean: mean(samples.map((s) => s.simulatorCpuCores)), loopDelayP99MsMax: max(samples.map((s) => s.simulatorLoopP99Ms)), onlineMin: Math.min(...samples.map((s) => s.online)) },
       polls: { p50Ms: latencyPercentile(pollWindow, 50), p99Ms: latencyPercentile(pollWindow, 99), maxMs: pollWindow.maxMs },
-      errors: { total: totalErrors, byKind: { ...errors.byKind, ...simErrors }, samples: errors.samples, serverErrors, agentErrors },
+      errors: { total: totalErrors, byKind: { ...errors.byKind, ...simErrors }, samples: errors.samples, serverErrors, agentErrors, simulatorFailures: sim.failures },
       samples,
     };
     await mkdir(join(RESULTS_FILE, '..'), { recursive: true });
@@ -356,17 +431,19 @@ async function main(): Promise<number> {
       `cloud links          ${linksAtEnd} (${f(figures.cloudLinks.perCore, 0)} per core of the machine; server used ${f(serverCpu, 2)} cores on average)`,
       `RSS per device       ${f(figures.rssPerConnectedDeviceKb)} KB (after GC: ${f(rssBeforeDevicesMb, 0)} MB before the simulated devices, ${f(rssWithDevicesMb, 0)} MB with them: link, log stream, caches)`,
       `registry pulls/s     ${f(figures.registry.pullsPerSecond, 2)}   (${pulls.counters.pulls} pulls in ${pulls.counters.bursts} bursts of ${SOAK.pullConcurrency}, ${f(figures.registry.mbPulled, 0)} MB, digests checked)`,
-      `server RSS           ${f(figures.server.rssMbFirst, 0)} → ${f(figures.server.rssMbLast, 0)} MB (max ${f(figures.server.rssMbMax, 0)}); slope over the second half ${f(rssSlopeMbPerMin, 2)} MB/min: ${figures.server.memoryFlat ? 'flat' : 'NOT flat'} (< ${SOAK.flatMbPerMin} MB/min)`,
+      `server RSS           ${f(figures.server.rssMbFirst, 0)} → ${f(figures.server.rssMbLast, 0)} MB (max ${f(figures.server.rssMbMax, 0)}); slope over the second half ${f(rssSlopeMbPerMin, 2)} MB/min (${f(rssAfterGcSlopeMbPerMin, 2)} MB/min right after full collections)`,
+      `live memory          ${f(liveAtStart.liveMb, 0)} → ${f(liveAtEnd.liveMb, 0)} MB after full collections (heap ${f(liveAtStart.heapUsedMb, 0)} → ${f(liveAtEnd.heapUsedMb, 0)}, external ${f(liveAtStart.externalMb, 0)} → ${f(liveAtEnd.externalMb, 0)}); slope over the second half ${f(liveSlopeMbPerMin, 2)} MB/min: ${figures.server.memoryFlat ? 'flat' : 'NOT flat'} (< ${SOAK.flatMbPerMin} MB/min)`,
+      `live since the start ${liveSites.slice(0, 6).map((x) => `${f(x.mb, 1)} MB ${x.site}${x.via && x.via !== x.site ? ` (via ${x.via})` : ''}`).join('; ') || 'nothing sampled'}`,
       `event-loop delay     p99 mean ${f(figures.server.eventLoopDelayP99MsMean)} ms, worst 10-s p99 ${f(figures.server.eventLoopDelayP99MsMax)} ms, max ${f(figures.server.eventLoopDelayMaxMs)} ms`,
       `PostgreSQL           ≤ ${figures.server.pgConnectionsMax} connections (≤ ${figures.server.pgConnectionsActiveMax} active); database ${f(database.databaseMb, 0)} MB: device ${f(database.deviceMb, 1)} MB for ${database.devices} rows, device_log ${f(database.deviceLogMb, 1)} MB for ${database.logLines} lines`,
       `devices online       ${onlineAtEnd}/${SOAK.devices} simulated at the end (lowest sample ${figures.simulator.onlineMin}), ${agentsOnlineAtEnd}/${SOAK.agents} agents; simulator CPU ${f(figures.simulator.cpuCoresMean, 2)} cores, worst loop p99 ${f(figures.simulator.loopDelayP99MsMax, 0)} ms`,
       `errors               ${totalErrors}${totalErrors > 0 ? `: ${JSON.stringify(figures.errors.byKind)}` : ''}`,
       ...errors.samples.slice(0, 10).map((s) => `  ${s}`),
-      ...(simErrorCount > 0 ? [`simulator output (last lines):`, sim.outputTail()] : []),
+      ...(simErrorCount > 0 ? [`simulator failures (first ${sim.failures.length}):`, ...sim.failures.map((l) => `  ${l}`), `simulator output (last lines):`, sim.outputTail()] : []),
       `written to ${RESULTS_FILE}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    const ok = totalErrors === 0 && onlineAtEnd === SOAK.devices && agentsOnlineAtEnd === SOAK.agents;
+    const ok = totalErrors === 0 && onlineAtEnd === SOAK.devices && agentsOnlineAtEnd === SOAK.agents && figures.server.memoryFlat;
     return ok ? 0 : 1;
   } finally {
     await cleanup();

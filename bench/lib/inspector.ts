@@ -47,30 +47,83 @@ export async function eventLoopDelayMs(inspectUrl: string): Promise<{ p50: numbe
   );
 }
 
-/** One inspector protocol call; resolves with its result. */
+/** One inspector protocol call in a session of its own; resolves with its result. */
 async function inspectorCall(inspectUrl: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-  const targets = (await (await fetch(`${inspectUrl}/json/list`, { signal: AbortSignal.timeout(5_000) })).json()) as { webSocketDebuggerUrl?: string }[];
-  const url = targets[0]?.webSocketDebuggerUrl;
-  if (!url) throw new Error(`no inspector target at ${inspectUrl}`);
-  return new Promise<unknown>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      conn.close();
-      reject(new Error(`the inspector did not answer ${method} within 30 s`));
-    }, 30_000);
-    const conn = new WsConnection(url, {}, {
-      onOpen: () => conn.send(JSON.stringify({ id: 1, method, params })),
-      onMessage: (text) => {
-        const msg = JSON.parse(text) as { id?: number; result?: unknown; error?: { message: string } };
-        if (msg.id !== 1) return;
-        clearTimeout(timer);
-        conn.close();
-        if (msg.error) reject(new Error(`${method}: ${msg.error.message}`));
-        else resolve(msg.result);
-      },
-      onClose: () => {
-        clearTimeout(timer);
-        reject(new Error('the inspector closed the connection'));
-      },
+  const session = await InspectorSession.open(inspectUrl);
+  try {
+    return await session.call(method, params);
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * A lasting inspector protocol session: what a domain keeps per session (the sampling heap
+ * profiler) lives as long as it does.
+ */
+export class InspectorSession {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private closed = false;
+
+  private constructor(private readonly conn: WsConnection) {}
+
+  static async open(inspectUrl: string): Promise<InspectorSession> {
+    const targets = (await (await fetch(`${inspectUrl}/json/list`, { signal: AbortSignal.timeout(5_000) })).json()) as { webSocketDebuggerUrl?: string }[];
+    const url = targets[0]?.webSocketDebuggerUrl;
+    if (!url) throw new Error(`no inspector target at ${inspectUrl}`);
+    return new Promise<InspectorSession>((resolve, reject) => {
+      let session: InspectorSession | undefined;
+      const conn = new WsConnection(url, {}, {
+        onOpen: () => {
+          session = new InspectorSession(conn);
+          resolve(session);
+        },
+        onMessage: (text) => session?.answer(text),
+        onClose: () => {
+          if (session) session.fail(new Error('the inspector closed the connection'));
+          else reject(new Error('the inspector closed the connection'));
+        },
+      });
     });
-  });
+  }
+
+  /** One call; rejects after `timeoutMs` (a heap profile of a large heap takes a while). */
+  call(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the inspector session is closed'));
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the inspector did not answer ${method} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.conn.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.conn.close();
+    this.fail(new Error('the inspector session is closed'));
+  }
+
+  private answer(text: string): void {
+    const msg = JSON.parse(text) as { id?: number; result?: unknown; error?: { message: string } };
+    const waiting = msg.id === undefined ? undefined : this.pending.get(msg.id);
+    if (!waiting) return;
+    this.pending.delete(msg.id!);
+    clearTimeout(waiting.timer);
+    if (msg.error) waiting.reject(new Error(msg.error.message));
+    else waiting.resolve(msg.result);
+  }
+
+  private fail(err: Error): void {
+    this.closed = true;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(err);
+      this.pending.delete(id);
+    }
+  }
 }

@@ -74,6 +74,8 @@ export interface SimulatorOptions {
 /** `flotilla-agent simulate` in its own process, read through its --stats-file. */
 export class SimulatorProcess {
   private tail: string[] = [];
+  /** The first 30 failure lines (`<time> poll-failed: <cause>`…): the tail scrolls them away in a long run. */
+  readonly failures: string[] = [];
   private exit: string | undefined;
   private readonly exited: Promise<void>;
 
@@ -91,7 +93,9 @@ export class SimulatorProcess {
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
         if (verbose) process.stderr.write(chunk.replace(/^(?=.)/gm, '[simulate] '));
-        this.tail.push(...chunk.split('\n').filter((l) => l !== ''));
+        const lines = chunk.split('\n').filter((l) => l !== '');
+        for (const l of lines) if (this.failures.length < 30 && /\b(poll|report|register)-failed: /.test(l)) this.failures.push(l);
+        this.tail.push(...lines);
         if (this.tail.length > 50) this.tail.splice(0, this.tail.length - 50);
       });
     }

@@ -29,6 +29,9 @@ function untilStopped(also?: Promise<void>): Promise<void> {
 }
 
 /** The bin's runner: the real `run` and `simulate`, until a signal stops them. */
+/** How many failures `simulate` prints with their cause before it only counts them. */
+const SIMULATE_FAILURES_PRINTED = 100;
+
 export const runCommand: CommandRunner = async (command, out) => {
   if (command.kind === 'run') {
     const env = process.env;
@@ -112,6 +115,7 @@ export const runCommand: CommandRunner = async (command, out) => {
   }
 
   let sim;
+  let failuresPrinted = 0;
   try {
     sim = await startSimulation({
       api: command.api,
@@ -130,6 +134,14 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.appliedFile !== undefined ? { appliedFile: command.appliedFile } : {}),
       locations: command.locations === true,
       log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),
+      // Failures say why even with --quiet (the summary only counts them): the first
+      // SIMULATE_FAILURES_PRINTED, then the count goes on in the summary alone.
+      onEvent: (e, d) => {
+        if (e.type !== 'poll-failed' && e.type !== 'report-failed' && e.type !== 'register-failed') return;
+        failuresPrinted++;
+        if (failuresPrinted <= SIMULATE_FAILURES_PRINTED) out.stderr(`${new Date().toISOString()} [${d.uuid.slice(0, 7)}] ${e.type}: ${e.error}\n`);
+        if (failuresPrinted === SIMULATE_FAILURES_PRINTED) out.stderr(`${new Date().toISOString()} further failures are counted in the summary only\n`);
+      },
     });
   } catch (err) {
     out.stderr(`flotilla-agent: ${err instanceof Error ? err.message : String(err)}\n`);
