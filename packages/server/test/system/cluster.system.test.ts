@@ -370,14 +370,18 @@ describe('two Flotilla nodes behind HAProxy (deploy/haproxy/haproxy.cfg)', () =>
     const afterKill = killedAt + 1_000;
     await reconnected('the log readers', async () => readers.every((r) => r.connected && r.linesSince(afterKill) > 0));
     await reconnected('the terminals', async () => typists.every((t) => t.live && t.lastEchoAt > afterKill));
+    let agentState = 'not probed';
     await reconnected('the agent (poll and cloud link)', async () => {
       const r = await db.query(
         `SELECT d.api_heartbeat_at > to_timestamp($2 / 1000.0) AS polled, l.device IS NOT NULL AS linked
            FROM device d LEFT JOIN cloud_link l ON l.device = d.id WHERE d.uuid = $1`,
         [agentDevice.uuid, killedAt],
       );
+      agentState = `polled ${r.rows[0]?.polled}, linked ${r.rows[0]?.linked}, identify answered ${lastIdentifyAt > afterKill} (${lastIdentifyAt - killedAt} ms after the kill)`;
       // identify answers 2xx only once the agent answered over its cloud link.
       return r.rows[0]?.polled === true && r.rows[0]?.linked === true && lastIdentifyAt > afterKill;
+    }).catch((err: Error) => {
+      throw new Error(`${err.message}: ${agentState}\nthe agent's last lines:\n${agent!.output(60)}`);
     });
     await reconnected('the simulated devices (polls and cloud links)', async () => {
       const s = await simStats();

@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '../../infra/bus/bus.js';
 import { HttpError } from '../../infra/errors.js';
-import { actionChannel, type ActionReply, type ActionRequest, type DeviceAction } from '../cloud-link/index.js';
+import { sendToLinkHolder, type ActionReply, type ActionRequest, type DeviceAction } from '../cloud-link/index.js';
 
 /** Contract: a device that does not answer an action within 30 s is a 504. */
 export const ACTION_TIMEOUT_MS = 30_000;
+
+/**
+ * How long an action waits for the device's cloud link when no process holds it: an agent
+ * whose node died reconnects through the load balancer within a second or two, and the
+ * action then goes through rather than waiting out the 30 s timeout for nobody.
+ */
+export const LINK_WAIT_MS = 10_000;
+
+export const DEVICE_NOT_CONNECTED = 'The device is not connected right now (its connection to the cloud dropped and has not come back). Try again once it is online.';
+
+export class DeviceNotConnectedError extends HttpError {
+  constructor() {
+    super(503, DEVICE_NOT_CONNECTED);
+  }
+}
 
 export class GatewayTimeoutError extends HttpError {
   constructor(message = 'The device did not answer') {
@@ -25,6 +40,7 @@ export class ActionRelay {
   constructor(
     private readonly bus: Bus,
     private readonly timeoutMs = ACTION_TIMEOUT_MS,
+    private readonly linkWaitMs = Math.min(LINK_WAIT_MS, timeoutMs),
   ) {}
 
   private listen(): Promise<unknown> {
@@ -52,7 +68,7 @@ export class ActionRelay {
     });
     const message: ActionRequest = { requestId, action, params, replyTo: this.replyTo };
     try {
-      await this.bus.publish(actionChannel(deviceId), message);
+      if (!(await sendToLinkHolder(this.bus, deviceId, message, this.linkWaitMs))) throw new DeviceNotConnectedError();
     } catch (err) {
       this.pending.get(requestId)?.({ requestId, status: 0, body: null });
       throw err;

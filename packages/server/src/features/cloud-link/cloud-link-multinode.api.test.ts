@@ -206,9 +206,11 @@ describe('RedisBus', () => {
       );
       await offFirst();
       got.length = 0;
-      await one.publish('test:bus', 2);
+      // How many processes (connections) received it: both still subscribe.
+      expect(await one.publish('test:bus', 2)).toBe(2);
       await eventually(async () => got.length, (n) => n === 2);
       expect((got as [string, unknown][]).map(([who]) => who).sort()).toEqual(['one-again', 'two']);
+      expect(await one.publish('test:nobody', 3)).toBe(0);
     } finally {
       await one.close();
       await two.close();

@@ -7,6 +7,7 @@ import { createFleet, giveFleetRole } from '../../../test/support/fleet-helpers.
 import { eventually, insertDevice, LinkRefused, TestLink, type TestDevice } from '../../../test/support/cloud-link.js';
 import type { PoolDb } from '../../infra/db/db.js';
 import { markLinkClosed, markLinkOpened } from './link-connectivity.js';
+import { DEVICE_NOT_CONNECTED } from '../actions/action-relay.js';
 
 /**
  * The cloud link (issue-5 contract): `GET /device/v1/link` over real HTTP with a device
@@ -171,6 +172,28 @@ describe('device actions over the link', () => {
     expect(res.json()).toBe('The device did not answer');
     expect(link.actions.map((a) => [a.action, a.params])).toEqual([['restart', { appId: fleetId }]]);
     await link.close();
+  });
+
+  // Issue 21 (a node killed under load): the database still says online, but the process that
+  // held the link is gone and the device is reconnecting through the load balancer.
+  it('holds an action for a device between links until it reconnects, then relays it once', async () => {
+    const device = await insertDevice(db, fleetId);
+    await db.query('UPDATE device SET is_online = true WHERE id = $1', [device.id]);
+    const asked = post(owner.token, '/supervisor/v1/blink', { uuid: device.uuid });
+    await new Promise((r) => setTimeout(r, 600));
+    const link = await TestLink.open(baseUrl, device.key);
+    const res = await asked;
+    expect([res.statusCode, res.body]).toEqual([200, 'OK']);
+    expect(link.actions.map((a) => a.action)).toEqual(['blink']);
+    await link.close();
+  });
+
+  it("answers 503 with what to do when the device's link does not come back within the wait", async () => {
+    const device = await insertDevice(db, fleetId);
+    await db.query('UPDATE device SET is_online = true WHERE id = $1', [device.id]);
+    const res = await post(owner.token, '/supervisor/v1/blink', { uuid: device.uuid });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toBe(DEVICE_NOT_CONNECTED);
   });
 
   it('needs devices named by appId, deviceId or uuid', async () => {

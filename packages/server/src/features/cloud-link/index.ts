@@ -5,6 +5,7 @@ import { MAX_FRAME_BYTES, cloudLinkRoutes } from './cloud-link.routes.js';
 
 /** What other features use from the cloud link: the device actions relay over its protocol. */
 export { actionChannel, type ActionReply, type ActionRequest, type DeviceAction } from './link-protocol.js';
+export { sendToLinkHolder } from './to-link-holder.js';
 /** The terminal relay over the link (features/terminal opens sessions through it). */
 export {
   TERMINAL_WINDOW_CHARS,

@@ -8,7 +8,7 @@ import type { Bus } from '../../infra/bus/bus.js';
 import type { Db } from '../../infra/db/db.js';
 import type { Actor } from '../../infra/http/actor.js';
 import { odataRead } from '../../infra/odata/index.js';
-import { actionChannel, terminalInChannel, terminalOutChannel, type TerminalFromDevice, type TerminalOpenRequest, type TerminalToDevice } from '../cloud-link/index.js';
+import { sendToLinkHolder, terminalInChannel, terminalOutChannel, type TerminalFromDevice, type TerminalOpenRequest, type TerminalToDevice } from '../cloud-link/index.js';
 import { deviceOperationAllowed } from '../devices/index.js';
 import { endSession, insertSession, usernameOf } from './terminal.repository.js';
 
@@ -170,7 +170,9 @@ export class TerminalConnection {
     }, this.deps.openTimeoutMs);
     this.sentSize = this.size;
     const open: TerminalOpenRequest = { type: 'terminal-open', session: this.session, service: target.service, ...this.size };
-    await this.deps.bus.publish(actionChannel(device.id), open);
+    // While no process holds the link (a node died, the device is reconnecting), the request is
+    // sent again until one does or the open times out above.
+    await sendToLinkHolder(this.deps.bus, device.id, open, this.deps.openTimeoutMs, () => this.state === 'connecting');
   }
 
   private resizeDevice(): void {

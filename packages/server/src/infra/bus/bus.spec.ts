@@ -30,4 +30,15 @@ describe('InProcessBus', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(got).toEqual([]);
   });
+
+  it('tells the publisher whether anybody received the message (0 or this one process)', async () => {
+    const bus = new InProcessBus();
+    expect(await bus.publish('a', 1)).toBe(0);
+    const off = await bus.subscribe('a', () => undefined);
+    await bus.subscribe('a', () => undefined);
+    expect(await bus.publish('a', 1)).toBe(1);
+    expect(await bus.publish('b', 1)).toBe(0);
+    await off();
+    expect(await bus.publish('a', 1)).toBe(1);
+  });
 });

@@ -10,7 +10,11 @@
 export type BusHandler = (message: unknown) => void;
 
 export interface Bus {
-  publish(channel: string, message: unknown): Promise<void>;
+  /**
+   * Resolves with how many processes receive the message (Redis' PUBLISH count: one per
+   * subscribed process); 0 means nobody listens on the channel right now and the message is gone.
+   */
+  publish(channel: string, message: unknown): Promise<number>;
   /** Resolves once the subscription is live; the result unsubscribes. */
   subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -20,14 +24,14 @@ export interface Bus {
 export class InProcessBus implements Bus {
   private readonly channels = new Map<string, Set<BusHandler>>();
 
-  publish(channel: string, message: unknown): Promise<void> {
+  publish(channel: string, message: unknown): Promise<number> {
     const handlers = this.channels.get(channel);
-    if (!handlers || handlers.size === 0) return Promise.resolve();
+    if (!handlers || handlers.size === 0) return Promise.resolve(0);
     const text = JSON.stringify(message);
     for (const handler of [...handlers]) {
       setImmediate(() => handler(JSON.parse(text)));
     }
-    return Promise.resolve();
+    return Promise.resolve(1);
   }
 
   subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {

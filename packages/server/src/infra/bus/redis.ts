@@ -49,9 +49,9 @@ export class RedisBus implements Bus {
     }
   }
 
-  async publish(channel: string, message: unknown): Promise<void> {
-    if (this.closed) return;
-    await this.pub.publish(channel, JSON.stringify(message));
+  async publish(channel: string, message: unknown): Promise<number> {
+    if (this.closed) return 0;
+    return this.pub.publish(channel, JSON.stringify(message));
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
