@@ -48,10 +48,12 @@ export interface SigningCredentials {
 }
 
 /** A 2048-bit RSA key and a self-signed certificate (SHA-256 with RSA) valid for ten years. */
-export function generateSigningCredentials(commonName = 'Flotilla test identity provider'): SigningCredentials {
+export function generateSigningCredentials(commonName = 'Flotilla test identity provider', serialBytes: Buffer = randomBytes(8)): SigningCredentials {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const serial = randomBytes(8);
-  serial.writeUInt8(serial.readUInt8(0) & 0x7f, 0);
+  const serial = Buffer.from(serialBytes);
+  // A positive INTEGER in minimal DER: the first byte 0x01–0x7f. (A leading 0x00 before a byte
+  // below 0x80 is not DER; Node's X509Certificate refuses it, and one credential in 128 failed.)
+  serial.writeUInt8(serial.readUInt8(0) & 0x7f || 1, 0);
   const now = new Date();
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))),

@@ -51,3 +51,18 @@ describe('assertionIdentity and profileIdentity', () => {
     expect(profileIdentity({}, 'opaque-id')).toEqual({ email: undefined, displayName: undefined });
   });
 });
+
+describe('the test identity provider’s credentials', () => {
+  // One random serial in 128 began with 0x00 before a byte below 0x80: not DER, so Node's
+  // X509Certificate (and xml-crypto, signing) refused the certificate and an e2e sign-in failed.
+  it('make a certificate Node reads, whatever the random serial begins with', async () => {
+    const { X509Certificate } = await import('node:crypto');
+    for (const first of [0x00, 0x7f, 0x80, 0xff]) {
+      const c = generateSigningCredentials('serial test', Buffer.from([first, 0x05, 1, 2, 3, 4, 5, 6]));
+      const cert = new X509Certificate(c.certificate);
+      // Positive and minimal: the first byte is 01–7F, the rest as given.
+      expect(cert.serialNumber).toMatch(/^(0[1-9A-F]|[1-7][0-9A-F])05010203040506$/);
+      expect(() => signAssertion(buildAssertionXml(base), c)).not.toThrow();
+    }
+  });
+});
