@@ -75,7 +75,7 @@ interface Sample {
   simulatorLoopP99Ms: number;
   simulatorStatsAgeS: number;
   /** Every SOAK.gcEverySamples-th sample: right after a full collection, the live V8 heap, external memory and RSS (MB). */
-  afterGc?: { heapUsedMb: number; externalMb: number; liveMb: number; rssMb: number };
+  afterGc?: { heapUsedMb: number; heapTotalMb: number; externalMb: number; liveMb: number; rssMb: number };
 }
 
 /** A sampling heap profile's node: a call frame, the live bytes allocated there, its callees. */
@@ -286,9 +286,11 @@ async function main(): Promise<number> {
     const liveMemory = async () => {
       await heap.call('HeapProfiler.collectGarbage');
       const m = (await heap.call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as { result: { value: string } };
-      const usage = JSON.parse(m.result.value) as { heapUsed: number; external: number };
+      const usage = JSON.parse(m.result.value) as { heapUsed: number; heapTotal: number; external: number };
       const mb = (n: number) => n / 1024 / 1024;
-      return { heapUsedMb: mb(usage.heapUsed), externalMb: mb(usage.external), liveMb: mb(usage.heapUsed + usage.external), rssMb: readRssMb(server.server.pid) };
+      // heapTotal: what V8 holds for its heap (used or not); RSS beyond it and external is the
+      // native side (malloc arenas, buffers being freed, code).
+      return { heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), externalMb: mb(usage.external), liveMb: mb(usage.heapUsed + usage.external), rssMb: readRssMb(server.server.pid) };
     };
     const liveAtStart = await liveMemory();
     const first: SimulationStats = await sim.freshStats();
@@ -335,7 +337,7 @@ async function main(): Promise<number> {
           `simulator CPU ${sample.simulatorCpuCores.toFixed(2)} loop p99 ${sample.simulatorLoopP99Ms.toFixed(0)} ms stats ${sample.simulatorStatsAgeS.toFixed(0)} s old, ` +
           `pg ${pg.total} (${pg.active} active), polls ${last.polls - first.polls}, logs ${(last.logs?.sent ?? 0) - (first.logs?.sent ?? 0)}, ` +
           `terminals ${dashboard.counters.terminalsServed}, pulls ${pulls.counters.pulls}, errors ${errors.count}` +
-          (sample.afterGc ? `; after GC: heap ${sample.afterGc.heapUsedMb.toFixed(0)} MB + external ${sample.afterGc.externalMb.toFixed(0)} MB, RSS ${sample.afterGc.rssMb.toFixed(0)} MB` : ''),
+          (sample.afterGc ? `; after GC: heap ${sample.afterGc.heapUsedMb.toFixed(0)} MB (of ${sample.afterGc.heapTotalMb.toFixed(0)} held) + external ${sample.afterGc.externalMb.toFixed(0)} MB, RSS ${sample.afterGc.rssMb.toFixed(0)} MB` : ''),
       );
     }
     const end = await sim.freshStats();
