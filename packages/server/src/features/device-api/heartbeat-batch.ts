@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db/db.js';
+import { retryConflicts, type Db } from '../../infra/db/db.js';
 import { updateApiHeartbeats } from './state-report.repository.js';
 
 /**
@@ -40,16 +40,10 @@ export class HeartbeatBatch {
       const times = ids.map((id) => batch.get(id)!.toISOString());
       // A deadlock victim or a serialization failure wrote nothing: the batch is written again
       // (else those devices' polls are lost and the sweep may call them offline).
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await updateApiHeartbeats(this.db, ids, times);
-          return;
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          if ((code === '40P01' || code === '40001') && attempt < HEARTBEAT_ATTEMPTS) continue;
-          this.onError(err);
-          return;
-        }
+      try {
+        await retryConflicts(() => updateApiHeartbeats(this.db, ids, times), HEARTBEAT_ATTEMPTS);
+      } catch (err) {
+        this.onError(err);
       }
     });
     return this.flushing;

@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db/db.js';
+import { isConflict, type Db } from '../../infra/db/db.js';
 import { deleteDeviceLines, deleteLinesBefore, insertLogLines, pruneToNewest, readNewestLines, type PendingLine } from './device-logs.repository.js';
 import type { LogLineInput, StoredLogLine } from './log-lines.js';
 
@@ -190,7 +190,7 @@ export class PgLogStore implements LogStore {
         const code = (err as { code?: string }).code;
         // A device deleted between the statement's check and its commit: once more without it.
         if (code === '23503' && attempt === 1) continue;
-        if ((code === '40P01' || code === '40001') && attempt < INSERT_ATTEMPTS) continue;
+        if (isConflict(err) && attempt < INSERT_ATTEMPTS) continue;
         throw err;
       }
     }

@@ -65,15 +65,6 @@ export interface DbScope {
   statementTimeoutMs?: number;
 }
 
-/**
- * `db` bound to a request's scope: its statements (and its transactions') are bounded by the
- * scope and count against the caller's fair share of the pool. The scope is passed
- * explicitly, not through AsyncLocalStorage: on Node 20 that instruments every promise of
- * the process (the fleet-list bench lost ~15 % of its throughput and gained 60 MB of peak
- * memory with it). Work a request only sets off (a batch, a bus delivery) thus never
- * inherits the request's bounds. Other Db implementations (a transaction) are returned as
- * they are.
- */
 /** Tries of a transaction PostgreSQL rolled back as a deadlock victim or for a serialization failure. */
 const CONFLICT_ATTEMPTS = 5;
 
@@ -84,18 +75,32 @@ const CONFLICT_ATTEMPTS = 5;
  * chain's per-organization lock, held from a write's audit row to its commit, made concurrent
  * writes beside a migration's DDL end as deadlock victims (500s).
  */
-export async function retryConflicts<T>(run: () => Promise<T>): Promise<T> {
+export async function retryConflicts<T>(run: () => Promise<T>, attempts = CONFLICT_ATTEMPTS): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if ((code === '40P01' || code === '40001') && attempt < CONFLICT_ATTEMPTS) continue;
+      if (isConflict(err) && attempt < attempts) continue;
       throw err;
     }
   }
 }
 
+/** PostgreSQL rolled the transaction back as a deadlock victim or for a serialization failure. */
+export function isConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * `db` bound to a request's scope: its statements (and its transactions') are bounded by the
+ * scope and count against the caller's fair share of the pool. The scope is passed
+ * explicitly, not through AsyncLocalStorage: on Node 20 that instruments every promise of
+ * the process (the fleet-list bench lost ~15 % of its throughput and gained 60 MB of peak
+ * memory with it). Work a request only sets off (a batch, a bus delivery) thus never
+ * inherits the request's bounds. Other Db implementations (a transaction) are returned as
+ * they are.
+ */
 export function scopedDb(db: Db, scope: DbScope | undefined): Db {
   return scope !== undefined && db instanceof PoolDb ? new ScopedDb(db, scope) : db;
 }

@@ -2,8 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { retryConflicts, type Db } from './db.js';
 import { MIGRATIONS_DIR } from '../../paths.js';
-// Any constant works; it serialises migrations when several server processes start at once.
-const MIGRATION_LOCK = 7_201_337;
+import { holdStartLock, START_LOCKS } from './start-locks.js';
 
 /**
  * Applies every `migrations/NNNN_name.sql` not applied yet, in order, all in one transaction
@@ -16,7 +15,7 @@ export async function migrate(db: Db, log: (msg: string) => void = () => undefin
   // A migration altering several tables under live traffic can end as a deadlock victim (its
   // DDL locks tables in its own order, a request in another): it wrote nothing and runs again.
   return retryConflicts(() => db.tx(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await holdStartLock(tx, START_LOCKS.migrations); // several server processes starting at once
     await tx.query(`CREATE TABLE IF NOT EXISTS flotilla_migration (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM flotilla_migration')).rows.map((r) => r.name));

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/db.js';
+import { holdStartLock, START_LOCKS } from '../db/start-locks.js';
 
 /**
  * Durable background jobs in PostgreSQL (ARCHITECTURE: heartbeat sweeps, mail, invoice runs
@@ -10,9 +11,6 @@ import type { Db } from '../db/db.js';
  *
  * pg-boss 10 (not 11+): it is the last line that runs on Node 20, which the project targets.
  */
-
-/** Serialises pg-boss's start (its schema install) across server processes; any constant. */
-const JOBS_START_LOCK = 7_201_338;
 
 export interface JobDefinition<T extends object = object> {
   name: string;
@@ -55,7 +53,7 @@ export class JobRunner {
     // Queues and schedules are made under the same lock: two servers creating the same queues
     // at once deadlocked in pg-boss's createQueue (a cluster's first start after new jobs).
     await this.opts.db.tx(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [JOBS_START_LOCK]);
+      await holdStartLock(tx, START_LOCKS.jobs);
       await this.boss.start();
       for (const job of this.jobs) {
         await this.boss.createQueue(job.name);
