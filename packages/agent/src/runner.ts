@@ -1,5 +1,6 @@
 import { EXIT, type CommandRunner } from './cli.js';
 import { ConfigError, loadConfig } from './core/config.js';
+import type { DeviceEvent } from './core/device.js';
 import { startAgent } from './host/run-agent.js';
 import { EngineError } from './host/engine.js';
 import { startSimulation } from './simulate/simulator.js';
@@ -28,10 +29,14 @@ function untilStopped(also?: Promise<void>): Promise<void> {
   });
 }
 
-/** The bin's runner: the real `run` and `simulate`, until a signal stops them. */
 /** How many failures `simulate` prints with their cause before it only counts them. */
 const SIMULATE_FAILURES_PRINTED = 100;
 
+/** A poll, state report or registration that failed (printed with its cause). */
+const isFailure = (e: DeviceEvent): e is Extract<DeviceEvent, { error: string }> =>
+  e.type === 'poll-failed' || e.type === 'report-failed' || e.type === 'register-failed';
+
+/** The bin's runner: the real `run` and `simulate`, until a signal stops them. */
 export const runCommand: CommandRunner = async (command, out) => {
   if (command.kind === 'run') {
     const env = process.env;
@@ -78,7 +83,7 @@ export const runCommand: CommandRunner = async (command, out) => {
         configPath: command.config,
         log: (m) => out.stdout(`${new Date().toISOString()} ${m}\n`),
         onEvent: (e) => {
-          if (e.type === 'poll-failed' || e.type === 'report-failed' || e.type === 'register-failed') out.stderr(`${new Date().toISOString()} ${e.type}: ${e.error}\n`);
+          if (isFailure(e)) out.stderr(`${new Date().toISOString()} ${e.type}: ${e.error}\n`);
           if (e.type === 'link') out.stdout(`${new Date().toISOString()} cloud link ${e.up ? 'up' : `down${e.error ? ` (${e.error})` : ''}`}\n`);
         },
         onShutdown: shutdown,
@@ -137,7 +142,7 @@ export const runCommand: CommandRunner = async (command, out) => {
       // Failures say why even with --quiet (the summary only counts them): the first
       // SIMULATE_FAILURES_PRINTED, then the count goes on in the summary alone.
       onEvent: (e, d) => {
-        if (e.type !== 'poll-failed' && e.type !== 'report-failed' && e.type !== 'register-failed') return;
+        if (!isFailure(e)) return;
         failuresPrinted++;
         if (failuresPrinted <= SIMULATE_FAILURES_PRINTED) out.stderr(`${new Date().toISOString()} [${d.uuid.slice(0, 7)}] ${e.type}: ${e.error}\n`);
         if (failuresPrinted === SIMULATE_FAILURES_PRINTED) out.stderr(`${new Date().toISOString()} further failures are counted in the summary only\n`);
