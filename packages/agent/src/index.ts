@@ -10,3 +10,4 @@ export type { ConfigHookDocument } from './core/device-config.js';
 export { LABEL as CONTAINER_LABELS, type ContainerHost } from './core/containers.js';
 export { EngineError, type EngineKind } from './host/engine.js';
 export { LogStream, type LogStreamOptions, type LogStreamStats } from './core/log-stream.js';
+export { ContainerLogs, type ContainerLogsOptions } from './host/container-logs.js';

@@ -8,10 +8,12 @@
  * - With `timestamps` each line starts with the engine's RFC 3339 time and a space. Docker
  *   gives nanoseconds; Podman 4 whole seconds, so several lines share a timestamp.
  *
- * A cursor (the last line's timestamp, and how many lines had exactly that timestamp) lets
- * a reattach with `since` (whole seconds, inclusive) skip what was already shipped, so an
- * agent restart or a container restart sends no line twice.
+ * A cursor (the last line's time and the lines shipped within its whole second) lets a
+ * reattach with `since` (whole seconds, inclusive) skip what was already shipped, so an
+ * agent restart or a container restart sends no line twice and loses none.
  */
+
+import { createHash } from 'node:crypto';
 
 export interface EngineLine {
   message: string;
@@ -92,50 +94,99 @@ export function parseEngineLine(line: string, isStdErr: boolean, now: () => numb
   return { message: line.slice(space + 1), timestamp: time.ms, key: time.key, isStdErr };
 }
 
-/** Where shipping of one container's log stopped: the last line's time and how many lines had exactly that time. */
+/**
+ * Where shipping of one container's log stopped: the last line's time, how many lines were
+ * shipped within that line's whole second, and which ones (`lines`, at most
+ * `CURSOR_LINES`; a cursor written by an older agent has only the count).
+ */
 export interface LogCursor {
   key: string;
   count: number;
+  lines?: string[];
 }
+
+/** Lines of the cursor's second listed by identity; more than this are only counted. */
+export const CURSOR_LINES = 1_000;
+
+const NS_PER_SECOND = 1_000_000_000n;
 
 /** The `since` (whole seconds, inclusive) to reattach from a cursor. */
 export function sinceOf(cursor: LogCursor): number {
-  return Number(BigInt(cursor.key) / 1_000_000_000n);
+  return Number(BigInt(cursor.key) / NS_PER_SECOND);
+}
+
+/** A line's identity within its whole second: its time within the second, its stream and a hash of its text. */
+export function lineIdentity(line: EngineLine & { key: bigint }): string {
+  const within = line.key % NS_PER_SECOND;
+  return `${within}${line.isStdErr ? 'E' : 'O'}${createHash('sha1').update(line.message).digest('base64url').slice(0, 12)}`;
+}
+
+/** A cursor read back from the cursor file, or null when it is not one. */
+export function readCursor(value: unknown): LogCursor | null {
+  const c = value as Partial<LogCursor> | null;
+  if (!c || typeof c !== 'object' || typeof c.key !== 'string' || !/^[0-9]{1,30}$/.test(c.key) || !Number.isInteger(c.count) || c.count! < 0) return null;
+  const lines = Array.isArray(c.lines) && c.lines.length <= CURSOR_LINES && c.lines.every((l) => typeof l === 'string' && l.length <= 40) ? c.lines : undefined;
+  return { key: c.key, count: Math.max(c.count!, lines?.length ?? 0), ...(lines ? { lines } : {}) };
 }
 
 /**
- * Skips what a cursor says was shipped (lines before its time, and the first `count` lines
- * at its time: the engine replays a second's lines in the same order) and moves the cursor
- * along what passes.
+ * Skips what a cursor says was shipped and moves the cursor along what passes. A reattach
+ * replays the cursor's whole second (`since` is inclusive and Podman 4 stamps whole
+ * seconds): lines before that second were shipped; within it, the lines the cursor lists
+ * were, and any other is new. Matching by identity rather than by position matters because
+ * a follow that spans a container restart can skip a line of the new run that a replay
+ * then gives (seen with Podman 4.3). Beyond `CURSOR_LINES` in one second (or with an older
+ * agent's cursor) the unlisted shipped lines are skipped by count, the first ones met.
  */
 export class CursorFilter {
-  private seenAtCursor = 0;
+  private cursor: { key: string; count: number; lines: string[] } | null;
+  /** The cursor's whole second (ns), where a replay begins. */
+  private second: bigint | null;
+  /** Shipped lines of that second not met again in this stream yet (identity → how many). */
+  private readonly shipped = new Map<string, number>();
+  /** Shipped lines of that second that the cursor counts but does not list. */
+  private unlisted: number;
 
-  constructor(private cursor: LogCursor | null) {}
+  constructor(cursor: LogCursor | null) {
+    this.cursor = cursor ? { key: cursor.key, count: cursor.count, lines: [...(cursor.lines ?? [])] } : null;
+    this.second = cursor ? (BigInt(cursor.key) / NS_PER_SECOND) * NS_PER_SECOND : null;
+    for (const id of cursor?.lines ?? []) this.shipped.set(id, (this.shipped.get(id) ?? 0) + 1);
+    this.unlisted = cursor ? Math.max(0, cursor.count - (cursor.lines?.length ?? 0)) : 0;
+  }
 
+  /** The cursor after the lines accepted so far (the filter's own object: it moves on as lines pass). */
   get position(): LogCursor | null {
     return this.cursor;
   }
 
-  /** True when the line is new (ship it); the cursor then points at it. */
+  /** True when the line is new (ship it); the cursor then includes it. */
   accept(line: EngineLine): boolean {
     if (line.key === null) return true;
-    const cur = this.cursor;
-    if (cur !== null) {
-      const at = BigInt(cur.key);
-      if (line.key < at) return false;
-      if (line.key === at && this.seenAtCursor < cur.count) {
-        this.seenAtCursor++;
+    const key = line.key;
+    const second = (key / NS_PER_SECOND) * NS_PER_SECOND;
+    const id = lineIdentity({ ...line, key });
+    if (this.second !== null && this.cursor !== null && second <= this.second) {
+      if (second < this.second) return false;
+      const left = this.shipped.get(id);
+      if (left !== undefined) {
+        if (left === 1) this.shipped.delete(id);
+        else this.shipped.set(id, left - 1);
         return false;
       }
-      if (line.key === at) {
-        this.seenAtCursor++;
-        this.cursor = { key: cur.key, count: cur.count + 1 };
-        return true;
+      if (this.unlisted > 0) {
+        this.unlisted--;
+        return false;
       }
+      const cur = this.cursor;
+      if (key > BigInt(cur.key)) cur.key = key.toString();
+      cur.count++;
+      if (cur.lines.length < CURSOR_LINES) cur.lines.push(id);
+      return true;
     }
-    this.cursor = { key: line.key.toString(), count: 1 };
-    this.seenAtCursor = 1;
+    this.second = second;
+    this.shipped.clear();
+    this.unlisted = 0;
+    this.cursor = { key: key.toString(), count: 1, lines: [id] };
     return true;
   }
 }

@@ -7,7 +7,7 @@ import type { DeviceEvent } from '../core/device.js';
 import { LogStream, type LogStreamOptions } from '../core/log-stream.js';
 import { LoggedContainerHost, systemLine, systemLinesFor, systemMessage, type SystemSink } from '../core/log-system.js';
 import type { Scheduler } from '../core/scheduler.js';
-import { CursorFilter, FrameDemuxer, LineSplitter, parseEngineLine, sinceOf, type LogCursor } from './container-logs-demux.js';
+import { CursorFilter, FrameDemuxer, LineSplitter, parseEngineLine, readCursor, sinceOf, type LogCursor } from './container-logs-demux.js';
 
 /**
  * `flotilla-agent run`: every container of the device's release ships its stdout and stderr
@@ -15,7 +15,7 @@ import { CursorFilter, FrameDemuxer, LineSplitter, parseEngineLine, sinceOf, typ
  * balena supervisor does. A container is attached when it starts (the engine's events, and a
  * periodic check that catches anything missed) and detached when its stream ends. Where
  * each container's shipping stopped is kept in a cursor file, so neither an agent restart
- * nor a container restart sends a line twice. The engine's container events also give the
+ * nor a container restart sends a line twice or loses one. The engine's container events also give the
  * log its "Service exited" lines.
  */
 
@@ -75,8 +75,8 @@ export class ContainerLogs {
         const parsed = JSON.parse(await readFile(this.o.cursorFile, 'utf8')) as unknown;
         if (parsed && typeof parsed === 'object') {
           for (const [id, c] of Object.entries(parsed as Record<string, unknown>)) {
-            const cur = c as Partial<LogCursor>;
-            if (typeof cur.key === 'string' && /^[0-9]+$/.test(cur.key) && Number.isInteger(cur.count)) this.cursors[id] = { key: cur.key, count: cur.count! };
+            const cursor = readCursor(c);
+            if (cursor) this.cursors[id] = cursor;
           }
         }
       } catch {
