@@ -61,6 +61,13 @@ export async function startFlotilla({ inspect = false, onLine }: { inspect?: boo
   // Its own address: image locations name it as the registry host (`127.0.0.1:<port>/v2/…`),
   // which the rollout phase's engine pulls from over plain HTTP.
   env.FLOTILLA_PUBLIC_URL = `http://127.0.0.1:${port}`;
+  // BENCH_SERVER_ENV: extra variables for the server (and its embedded PostgreSQL), `NAME=value`
+  // separated by spaces, e.g. `LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`.
+  for (const pair of process.env.BENCH_SERVER_ENV?.split(/\s+/).filter(Boolean) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`BENCH_SERVER_ENV: "${pair}" is not NAME=value`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
 
   let server: ChildServer;
   try {
