@@ -46,6 +46,16 @@ export const SOAK = {
    * this machine's 20,000 open files per process.
    */
   logRate: num('SOAK_LOG_RATE', 1),
+  /**
+   * Loopback source addresses the simulator spreads its devices over (127.0.0.2, …; Linux
+   * routes all of 127/8 to lo): one per 2,500 devices unless SOAK_SOURCE_ADDRESSES says (0: none).
+   * Every device holds a link and most of the time a log stream to the one server address. From
+   * one source address Linux's connect() takes even ports first and, once the ~14,000 even ports
+   * of the default range (32768–60999) are in use, scans all of them on every connect: at 10,000
+   * devices the simulator spent a fifth of its time in connect(), fell behind its polls (mean poll
+   * 50 s) and devices went offline. Real devices come from as many addresses as there are devices.
+   */
+  sourceAddresses: Math.floor(num('SOAK_SOURCE_ADDRESSES', process.platform === 'linux' ? Math.ceil(num('SOAK_DEVICES', 10_000) / 2_500) : 0)),
   sampleMs: 10_000,
   terminalEveryMs: num('SOAK_TERMINAL_SECONDS', 20) * 1000,
   pullEveryMs: num('SOAK_PULL_SECONDS', 30) * 1000,
@@ -248,7 +258,9 @@ async function main(): Promise<number> {
     const rssBeforeDevicesMb = await settledRss(server.server.pid, inspectUrl);
     const rampSeconds = Math.max(5, Math.ceil(SOAK.devices / 100));
     progress(`soak: ${SOAK.devices} simulated devices, boots over ${rampSeconds} s, ${SOAK.logRate} log lines/min each, polling every ${SOAK.pollSeconds} s`);
-    const sim = await SimulatorProcess.start({ apiUrl: baseUrl, provisioningKey: simFleet.provisioningKey, fleetId: simFleet.fleetId, count: SOAK.devices, rampSeconds, seed: 21, link: true, logRate: SOAK.logRate });
+    const sourceAddresses = Array.from({ length: SOAK.sourceAddresses }, (_, i) => `127.0.0.${i + 2}`);
+    if (sourceAddresses.length > 0) progress(`soak: the simulator connects from ${sourceAddresses.join(', ')}`);
+    const sim = await SimulatorProcess.start({ apiUrl: baseUrl, provisioningKey: simFleet.provisioningKey, fleetId: simFleet.fleetId, count: SOAK.devices, rampSeconds, seed: 21, link: true, logRate: SOAK.logRate, sourceAddresses });
     cleanups.push(() => sim.stop());
     const online = `is_online eq true and api_heartbeat_state eq 'online'`;
     const onlineStarted = performance.now();
@@ -455,7 +467,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`soak failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // fetch's own message is only "fetch failed": the reason (ECONNREFUSED, EADDRNOTAVAIL, …) is its cause.
+    const cause = err instanceof Error && err.cause !== undefined ? `\ncaused by: ${err.cause instanceof Error ? (err.cause.stack ?? err.cause.message) : String(err.cause)}` : '';
+    process.stderr.write(`soak failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}${cause}\n`);
     process.exit(2);
   },
 );

@@ -69,6 +69,8 @@ export interface SimulatorOptions {
   link: boolean;
   /** Service log lines per minute per device (`--log-rate`); unset: `--no-logs`. */
   logRate?: number;
+  /** `--source-addresses`: local addresses the devices connect from (spread i mod n). */
+  sourceAddresses?: string[];
 }
 
 /** `flotilla-agent simulate` in its own process, read through its --stats-file. */
@@ -114,6 +116,7 @@ export class SimulatorProcess {
       ...(o.link ? [] : ['--no-link']),
       // Polls and links only unless asked, as measured before device logs existed; (q) measures the logs.
       ...(o.logRate === undefined ? ['--no-logs'] : ['--log-rate', String(o.logRate)]),
+      ...(o.sourceAddresses?.length ? ['--source-addresses', o.sourceAddresses.join(',')] : []),
     ];
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     return new SimulatorProcess(child, dir);

@@ -160,6 +160,10 @@ describe('flotilla-agent simulate', () => {
     expect(parseCommand([...valid, '--log-rate=0'])).toMatchObject({ kind: 'simulate', logRate: 0 });
   });
 
+  it('parses --source-addresses into a list of addresses', () => {
+    expect(parseCommand([...valid, '--source-addresses', '127.0.0.2, 127.0.0.3,::1'])).toMatchObject({ kind: 'simulate', sourceAddresses: ['127.0.0.2', '127.0.0.3', '::1'] });
+  });
+
   it.each([
     ['--log-rate', 'lots', '--log-rate must be a number of lines per minute'],
     ['--log-rate', '9999999', '--log-rate must be a number of lines per minute'],
@@ -167,6 +171,8 @@ describe('flotilla-agent simulate', () => {
     ['--ramp', 'soon', '--ramp must be a number of seconds'],
     ['--seed', '-1', '--seed must be a non-negative integer'],
     ['--poll-interval', '0', '--poll-interval must be at least 1'],
+    ['--source-addresses', '127.0.0.2,localhost', '--source-addresses takes IP addresses separated by commas, got "localhost"'],
+    ['--source-addresses', '127.0.0.2,,127.0.0.3', '--source-addresses takes IP addresses separated by commas, got ""'],
   ])('rejects %s %s', (flag, value, message) => {
     const { code, stderr } = runCli(...valid, `${flag}=${value}`);
     expect(code).toBe(EXIT.usage);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 
 /** Where the CLI writes: normal output and diagnostics. */
@@ -120,6 +121,13 @@ Options:
   --no-logs                 send no logs at all
   --fail-agent-update       a newer agent build the target names "fails to start":
                             the devices report the failure and keep their version
+  --source-addresses <a,b>  spread the devices' connections over these local
+                            addresses (comma separated), each with its own range
+                            of ephemeral ports: device i's cloud link and log
+                            stream use address i mod n, the shared poll pool the
+                            first. On one Linux host every 127.x.y.z is loopback
+                            (e.g. 127.0.0.2,127.0.0.3); one address to one server
+                            runs short of ports near 14,000 connections
   --stats-file <path>       rewrite <path> every 5 s with the simulation's counters
                             and its poll latency histogram (JSON)
   --applied-file <path>     rewrite <path> every 5 s with what each device applied
@@ -153,6 +161,7 @@ export type Command =
       noLogs?: boolean;
       failAgentUpdate?: boolean;
       statsFile?: string;
+      sourceAddresses?: string[];
       appliedFile?: string;
       quiet?: boolean;
     }
@@ -223,6 +232,7 @@ function parseSimulate(args: string[]): Command {
       'fail-agent-update': { type: 'boolean' },
       'stats-file': { type: 'string' },
       'applied-file': { type: 'string' },
+      'source-addresses': { type: 'string' },
       quiet: { type: 'boolean' },
     },
     SIMULATE_USAGE,
@@ -280,6 +290,13 @@ function parseSimulate(args: string[]): Command {
   if (statsFile !== undefined) command.statsFile = statsFile;
   const appliedFile = text(parsed.values['applied-file']);
   if (appliedFile !== undefined) command.appliedFile = appliedFile;
+  const sources = text(parsed.values['source-addresses']);
+  if (sources !== undefined) {
+    const list = sources.split(',').map((a) => a.trim());
+    const bad = list.find((a) => isIP(a) === 0);
+    if (bad !== undefined) return usageError(`simulate: --source-addresses takes IP addresses separated by commas, got "${bad}"`, SIMULATE_USAGE);
+    command.sourceAddresses = list;
+  }
   return command;
 }
 

@@ -137,6 +137,7 @@ export const runCommand: CommandRunner = async (command, out) => {
       ...(command.failAgentUpdate ? { failAgentUpdate: true } : {}),
       ...(command.statsFile !== undefined ? { statsFile: command.statsFile } : {}),
       ...(command.appliedFile !== undefined ? { appliedFile: command.appliedFile } : {}),
+      ...(command.sourceAddresses !== undefined ? { sourceAddresses: command.sourceAddresses } : {}),
       locations: command.locations === true,
       log: command.quiet ? () => {} : (m) => out.stdout(`${m}\n`),
       // Failures say why even with --quiet (the summary only counts them): the first

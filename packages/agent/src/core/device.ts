@@ -102,6 +102,8 @@ export interface DeviceOptions {
   /** Called when a shutdown was executed (run: exit the process). */
   onShutdown?(): void;
   link?: boolean;
+  /** The local address the cloud link connects from (`simulate --source-addresses`). */
+  linkLocalAddress?: string;
   /**
    * Runs the release's services for real (`run --engine docker|podman`). Without it the
    * update is simulated from the clock (`simulate`, `run --engine none`).
@@ -863,6 +865,7 @@ export class Device {
 
   private connectLink(): void {
     if (this.opts.link === false || this.phase !== 'online' || this.link) return;
+    const local = this.opts.linkLocalAddress !== undefined ? { localAddress: this.opts.linkLocalAddress } : {};
     const conn = new WsConnection(this.env.api.linkUrl(), { authorization: `Bearer ${this.opts.deviceApiKey}` }, {
       onOpen: () => {
         this.linkAttempts = 0;
@@ -889,7 +892,7 @@ export class Device {
           });
         }
       },
-    });
+    }, local);
     this.link = conn;
   }
 

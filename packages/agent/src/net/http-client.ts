@@ -37,11 +37,12 @@ export class HttpClient {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
 
-  constructor(baseUrl: string, { maxSockets = 256 }: { maxSockets?: number } = {}) {
+  constructor(baseUrl: string, { maxSockets = 256, localAddress }: { maxSockets?: number; localAddress?: string } = {}) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     const secure = this.base.protocol === 'https:';
     this.transport = secure ? https : http;
-    this.agent = secure ? new https.Agent({ keepAlive: true, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets });
+    const options = { keepAlive: true, maxSockets, ...(localAddress !== undefined ? { localAddress } : {}) };
+    this.agent = secure ? new https.Agent(options) : new http.Agent(options);
   }
 
   url(path: string): URL {

@@ -40,8 +40,10 @@ export class WsConnection {
     url: string,
     headers: Record<string, string>,
     private readonly handlers: WsHandlers,
+    /** The local address to connect from (default: the system's choice). */
+    { localAddress }: { localAddress?: string } = {},
   ) {
-    this.ws = new WebSocket(url, { headers, handshakeTimeout: 30_000, perMessageDeflate: false });
+    this.ws = new WebSocket(url, { headers, handshakeTimeout: 30_000, perMessageDeflate: false, ...(localAddress !== undefined ? { localAddress } : {}) });
     this.ws.on('upgrade', (res) => {
       // Without pings from a vanished server, TCP keep-alive is what eventually notices.
       res.socket.setKeepAlive(true, 30_000);

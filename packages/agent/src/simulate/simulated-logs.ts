@@ -24,6 +24,8 @@ export interface SimulatedLogsOptions {
   flushMs?: number;
   graceMs?: number;
   maxQueueLines?: number;
+  /** Local addresses to spread the streams over (device i: address i mod n); default: the system's choice. */
+  sourceAddresses?: string[];
   log?(message: string): void;
 }
 
@@ -53,7 +55,8 @@ interface DeviceLogs {
 
 export class SimulatedLogs {
   private readonly devices = new Map<Device, DeviceLogs>();
-  private readonly agent: http.Agent;
+  /** One agent per source address (one agent without them). */
+  private readonly agents: http.Agent[];
   private stopped = false;
   /** Service lines generated (not counting system lines). */
   generated = 0;
@@ -63,7 +66,12 @@ export class SimulatedLogs {
   constructor(options: SimulatedLogsOptions) {
     this.o = { ...options };
     // Log streams are long-lived: their own sockets, never the pollers' keep-alive pool.
-    this.agent = options.apiEndpoint.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
+    const secure = options.apiEndpoint.startsWith('https:');
+    const locals = options.sourceAddresses?.length ? options.sourceAddresses : [undefined];
+    this.agents = locals.map((localAddress) => {
+      const o = { keepAlive: false, ...(localAddress !== undefined ? { localAddress } : {}) };
+      return secure ? new https.Agent(o) : new http.Agent(o);
+    });
   }
 
   /** Starts a device's log (its stream opens with its first line). */
@@ -73,7 +81,7 @@ export class SimulatedLogs {
       uuid: device.uuid,
       deviceApiKey: device.opts.deviceApiKey,
       scheduler: this.o.scheduler,
-      agent: this.agent,
+      agent: this.agents[this.devices.size % this.agents.length]!,
       // Thousands of gzip streams in one process: small windows.
       windowBits: 11,
       memLevel: 4,
@@ -174,6 +182,6 @@ export class SimulatedLogs {
     this.stopped = true;
     for (const s of this.devices.values()) this.o.scheduler.cancel(s.task);
     await Promise.all([...this.devices.values()].map((s) => s.stream.close()));
-    this.agent.destroy();
+    for (const agent of this.agents) agent.destroy();
   }
 }

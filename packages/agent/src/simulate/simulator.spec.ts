@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latencyPercentile } from './latency-stats.js';
 import { startSimulation, type Simulation, type SimulationStats } from './simulator.js';
@@ -77,6 +78,84 @@ describe('simulate --stats-file', () => {
     expect(latencyPercentile(stats!.pollLatency, 99)).toBeGreaterThan(0);
     expect(stats!.loopDelay).toBeDefined();
   });
+});
+
+describe('simulate --source-addresses', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  // Every 127.x.y.z is loopback on Linux, where the tests run (elsewhere an address must be configured first).
+  it('connects each device from its address: link and log stream by device, the poll pool from the first', async () => {
+    const seen = { link: new Map<string, Set<string>>(), logs: new Map<string, Set<string>>(), polls: new Set<string>() };
+    const note = (map: Map<string, Set<string>>, uuid: string, from: string | undefined) => {
+      const set = map.get(uuid) ?? new Set<string>();
+      set.add(from ?? '?');
+      map.set(uuid, set);
+    };
+    let nextId = 1;
+    const server = createServer((req, res) => {
+      const from = req.socket.remoteAddress;
+      const logStream = /^\/device\/v2\/([0-9a-f]{32})\/log-stream/.exec(req.url ?? '');
+      if (logStream) note(seen.logs, logStream[1]!, from);
+      if (req.method === 'GET' && req.url?.startsWith('/device/v3/')) seen.polls.add(from ?? '?');
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url === '/device/register') {
+          res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: nextId++ }));
+        } else if (req.method === 'GET' && req.url?.startsWith('/device/v3/')) {
+          // A release to run: its service is what writes the log lines.
+          const uuid = /^\/device\/v3\/([0-9a-f]{32})\/state/.exec(req.url)![1]!;
+          const apps = { 'app-1': { id: 1, name: 'Fleet', class: 'fleet', releases: { abc: { id: 5, services: { main: { id: 1, image_id: 2, image: 'img', environment: {} } } } } } };
+          res.writeHead(200, { 'content-type': 'application/json', etag: '"1"' }).end(JSON.stringify({ [uuid]: { name: 'sim', config: {}, apps } }));
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        }
+      });
+    });
+    const wss = new WebSocketServer({ server, path: '/device/v1/link' });
+    wss.on('connection', (socket, req) => {
+      // The device is named by its key: the simulator's keys are per device, the uuid is not in the URL.
+      note(seen.link, req.headers.authorization ?? '?', req.socket.remoteAddress);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise((r) => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      server.close(r);
+    }));
+
+    const sources = ['127.0.0.2', '127.0.0.3'];
+    const sim = await startSimulation({
+      api: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      provisioningKey: 'key',
+      count: 4,
+      fleetId: 1,
+      deviceType: 'raspberrypi4-64',
+      seed: 5,
+      pollIntervalMs: 1_000,
+      rampMs: 20,
+      logRate: 600,
+      logs: { flushMs: 50 },
+      downloadMs: [10, 20],
+      applyMs: [10, 20],
+      sourceAddresses: sources,
+      log: () => {},
+    });
+    cleanup.push(() => sim.stop());
+    const done = () => seen.link.size === 4 && seen.logs.size === 4 && sim.devices.every((d) => d.linkUp);
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(seen.link.size).toBe(4);
+    expect(seen.logs.size).toBe(4);
+    // Device i connects from address i mod 2, its link and its log stream alike.
+    sim.devices.forEach((d, i) => {
+      expect([...seen.link.get(`Bearer ${d.opts.deviceApiKey}`)!]).toEqual([sources[i % 2]]);
+      expect([...seen.logs.get(d.uuid)!]).toEqual([sources[i % 2]]);
+    });
+    expect([...seen.polls]).toEqual(['127.0.0.2']);
+  }, 20_000);
 });
 
 describe('simulate: configuration and environment (issue 16)', () => {

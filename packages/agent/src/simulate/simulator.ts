@@ -47,6 +47,13 @@ export interface SimulateOptions {
   /** `--fail-agent-update`: the new agent build "fails to start" and the device stays on its version. */
   failAgentUpdate?: boolean;
   maxSockets?: number;
+  /**
+   * Local addresses the devices connect from (`--source-addresses`): device i's cloud link and
+   * log stream use address i mod n, the shared poll pool the first. Each address has its own
+   * ephemeral ports: from one address to one server Linux runs short near 14,000 connections
+   * (connect takes even ports first and scans all of them once they are taken).
+   */
+  sourceAddresses?: string[];
   /** Open the cloud link (default true); false leaves only the HTTP protocol. */
   link?: boolean;
   /** Rewritten every `statsIntervalMs` (default 5 s) with `stats()` as JSON. */
@@ -123,7 +130,8 @@ export async function resolveFleet(http: HttpClient, key: string, fleetId?: numb
 }
 
 export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
-  const http = new HttpClient(o.api, { maxSockets: o.maxSockets ?? 256 });
+  const sources = o.sourceAddresses?.length ? o.sourceAddresses : undefined;
+  const http = new HttpClient(o.api, { maxSockets: o.maxSockets ?? 256, ...(sources ? { localAddress: sources[0] } : {}) });
   const { fleetId, deviceType } = await resolveFleet(http, o.provisioningKey, o.fleetId, o.deviceType);
   const random: Random = o.seed === undefined ? Math.random : seededRandom(o.seed);
   const scheduler = new Scheduler();
@@ -134,7 +142,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
   const logs =
     o.logs === false
       ? null
-      : new SimulatedLogs({ apiEndpoint: o.api, scheduler, random, ratePerMin: o.logRate ?? DEFAULT_SIM_LOG_RATE, ...(o.logs ?? {}) });
+      : new SimulatedLogs({ apiEndpoint: o.api, scheduler, random, ratePerMin: o.logRate ?? DEFAULT_SIM_LOG_RATE, ...(sources ? { sourceAddresses: sources } : {}), ...(o.logs ?? {}) });
   const env = {
     api,
     scheduler,
@@ -212,6 +220,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       rebootOfflineMs: () => between(o.rebootOfflineMs ?? [3_000, 8_000]),
       onShutdown: () => log(`[${uuid.slice(0, 7)}] shut down; it stays offline until the simulation restarts`),
       ...(o.link === false ? { link: false } : {}),
+      ...(sources ? { linkLocalAddress: sources[i % sources.length] } : {}),
       terminal: simulatedTerminals({ uuid, services: (): string[] => device.running?.services.map((sv: TargetService) => sv.name) ?? [] }),
       diagnostics: simulatedDiagnostics({ uuid, ipAddress: net.ipAddress, macAddress: net.macAddress, undervolted }, random),
       // The host configuration is "applied" by recording it (Device.applied); a will_reboot one mimics the reboot.
