@@ -2,6 +2,7 @@
 // e2e tests and the benchmarks drive. Other packages import these, never `src/…` files.
 export { normalizeConfig, type AgentConfig } from './core/config.js';
 export type { Device, DeviceEvent } from './core/device.js';
+export { POLL_JITTER } from './core/device.js';
 export { startAgent, type RunAgentOptions, type RunningAgent } from './host/run-agent.js';
 export { WsConnection, WsUpgradeError, type WsHandlers } from './net/ws-client.js';
 export { latencyBetween, latencyPercentile, type LatencySnapshot } from './simulate/latency-stats.js';

@@ -144,7 +144,7 @@ export interface DeviceOptions {
  * drift apart, and within the server's heartbeat grace (a third of the interval, model
  * `HEARTBEAT_GRACE`), so a device that polls on time never shows as timed out.
  */
-const POLL_JITTER = 0.25;
+export const POLL_JITTER = 0.25;
 
 type Phase = 'new' | 'registering' | 'online' | 'offline' | 'off' | 'stopped';
 
