@@ -145,3 +145,19 @@ describe('driver errors', () => {
     expect((await get(alice.token, '/v7/application?$select=id')).status).toBe(200);
   }, 60_000);
 });
+
+describe('connection failures', () => {
+  it('a connection whose backend ends while nothing listens on it (just handed out by the pool) fails that connection, not the process', async () => {
+    // The crash test's killed PostgreSQL: every backend sends FATAL and hangs up. A connection
+    // the pool had handed out a moment before has no 'error' listener yet; the driver's error
+    // event on it must not be an uncaught exception (vitest reports one as a failed run).
+    const client = await db.db.pool.connect();
+    const pid = (client as unknown as { processID: number }).processID;
+    const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+    await monitor.query('SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+    expect((client as unknown as { _queryable: boolean })._queryable).toBe(false);
+    client.release(true);
+    expect((await db.db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+});

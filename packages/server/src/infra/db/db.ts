@@ -208,10 +208,17 @@ function driverError(err: unknown): unknown {
  * (a text over V8's string limit: ERR_STRING_TOO_LONG) would escape every handler and end
  * the process. Each connection's data events are delivered inside a try/catch; an exception
  * destroys that connection with the error, which fails its query and drops it from the pool.
+ *
+ * A connection also always listens for its own 'error' event. The pool listens only while
+ * the connection is idle, and between the pool handing a connection out and its caller's
+ * first query nobody does: a backend ending then (PostgreSQL killed or restarted, which
+ * sends FATAL on every connection) raised an uncaught exception that ended the process.
+ * The error still marks the connection not queryable, so it is closed on release.
  */
 class GuardedClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
+    this.on('error', () => undefined);
     const connection = (this as unknown as { connection: { attachListeners(stream: Duplex): void } }).connection;
     const attach = connection.attachListeners.bind(connection);
     connection.attachListeners = (stream: Duplex) => {
@@ -380,10 +387,6 @@ export class PoolDb implements Db {
       if (/timeout exceeded when trying to connect/.test(String((err as Error)?.message))) throw new DatabaseBusyError();
       throw err;
     }
-    // The pool stops listening for a connection's errors while it is checked out; a
-    // connection that fails then (see GuardedClient) must not raise an unhandled 'error'.
-    const ignore = () => undefined;
-    client.on('error', ignore);
     let released = false;
     return {
       client: client as BackendClient,
@@ -392,7 +395,6 @@ export class PoolDb implements Db {
         released = true;
         // A connection that failed (see GuardedClient) is not queryable any more.
         const broken = (client as unknown as { _queryable?: boolean })._queryable === false;
-        client.removeListener('error', ignore);
         client.release(cancelled || broken || undefined);
         this.share.release(key);
       },

@@ -129,6 +129,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number | unde
     );
   }
   const client = new pg.Client({ host, port: listenPort, user: 'postgres', password, database: 'postgres' });
+  // A PostgreSQL that dies now fails the queries below, not the process (see GuardedClient).
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'flotilla'`);
