@@ -36,3 +36,7 @@ export const SESSION_CHECK_INTERVAL_MS = 1_000;
  * out within seconds even while the page makes no other request.
  */
 export const SERVER_SESSION_CHECK_MS = 15_000;
+/** After a chunk failed, the page reloads itself once after this pause (the network settles) … */
+export const CHUNK_RELOAD_DELAY_MS = 1_000;
+/** … unless it already did within this window: then it offers the reload instead (no loop). */
+export const CHUNK_RELOAD_WINDOW_MS = 60_000;
