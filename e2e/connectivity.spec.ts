@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { apiAs, registerApiUser } from './support/api';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs, registerApiUser, type ApiUser } from './support/api';
 import { seriousViolations } from './support/axe';
 import { createApplication } from './support/fleets';
 import { E2E_PORTS } from './support/ports';
@@ -17,6 +17,7 @@ test.use({ bypassCSP: true }); // axe is injected as an inline script (support/a
 
 let node: SecondNode | undefined;
 const base = () => `http://127.0.0.1:${E2E_PORTS.connectivityNode}`;
+const PREFERENCES_CHUNK = /\/assets\/preferences-[^/]*\.js$/;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -32,6 +33,22 @@ async function navigateInApp(page: Page, path: string): Promise<void> {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+}
+
+/** A new user signed in on this spec's server, on /fleets. */
+async function signedIn(page: Page, request: APIRequestContext, label: string): Promise<ApiUser> {
+  const user = await registerApiUser(request, newEmail(label));
+  await page.goto(`${base()}/login`);
+  await submitLogin(page, user.email);
+  await expect(page).toHaveURL(/\/fleets$/);
+  return user;
+}
+
+/** The preferences page's module: its first `failures` downloads fail; counts the requests. */
+async function failPreferencesChunk(page: Page, failures: number): Promise<{ requests: () => number; restore: () => Promise<void> }> {
+  let requests = 0;
+  await page.route(PREFERENCES_CHUNK, (route) => (++requests <= failures ? route.abort('internetdisconnected') : route.continue()));
+  return { requests: () => requests, restore: () => page.unroute(PREFERENCES_CHUNK) };
 }
 
 test('the API going away raises the offline banner; when it is back the banner goes and the page opened meanwhile loads', async ({ page, request }) => {
@@ -105,10 +122,7 @@ test('a 429 shows the throttling banner for Retry-After seconds, then it goes', 
 });
 
 test('signing out in another tab signs this tab out within seconds', async ({ page, context, request }) => {
-  const user = await registerApiUser(request, newEmail('tabs'));
-  await page.goto(`${base()}/login`);
-  await submitLogin(page, user.email);
-  await expect(page).toHaveURL(/\/fleets$/);
+  const user = await signedIn(page, request, 'tabs');
 
   const other = await context.newPage();
   await other.goto(`${base()}/fleets`);
@@ -123,10 +137,7 @@ test('signing out in another tab signs this tab out within seconds', async ({ pa
 
 test('a session revoked on the server ("log out from other sessions" elsewhere) signs an idle tab out within seconds', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const user = await registerApiUser(request, newEmail('revoked'));
-  await page.goto(`${base()}/login`);
-  await submitLogin(page, user.email);
-  await expect(page).toHaveURL(/\/fleets$/);
+  const user = await signedIn(page, request, 'revoked');
   // Another device signs in and logs out every other session: this tab's token is revoked.
   const login = await request.post(`${base()}/login_`, { data: { username: user.email, password: PASSWORD } });
   expect(login.status()).toBe(200);
@@ -139,50 +150,34 @@ test('a session revoked on the server ("log out from other sessions" elsewhere) 
 });
 
 test('a page module that fails to load once loads by itself: the page reloads once and shows it', async ({ page, request }) => {
-  const user = await registerApiUser(request, newEmail('chunk-once'));
-  await page.goto(`${base()}/login`);
-  await submitLogin(page, user.email);
-  await expect(page).toHaveURL(/\/fleets$/);
+  await signedIn(page, request, 'chunk-once');
   // The preferences page's module fails once (a dropped connection, the host's network changing).
-  const chunk = /\/assets\/preferences-[^/]*\.js$/;
-  let requests = 0;
-  await page.route(chunk, (route) => (requests++ === 0 ? route.abort('internetdisconnected') : route.continue()));
+  const chunk = await failPreferencesChunk(page, 1);
   await page.evaluate(() => ((window as unknown as { beforeReload?: boolean }).beforeReload = true));
   await navigateInApp(page, '/preferences');
   // No click: one reload of the page (a new document, whose import is not the failed one) loads it.
   await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible({ timeout: 30_000 });
-  expect(requests).toBe(2);
+  expect(chunk.requests()).toBe(2);
   expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
   await expect(page.getByRole('alert').filter({ hasText: 'could not be loaded' })).toHaveCount(0);
 });
 
 test('a page whose module cannot be loaded reloads once, then offers a reload instead of the error page', async ({ page, request }) => {
-  const user = await registerApiUser(request, newEmail('chunk'));
-  await page.goto(`${base()}/login`);
-  await submitLogin(page, user.email);
-  await expect(page).toHaveURL(/\/fleets$/);
+  await signedIn(page, request, 'chunk');
   // The preferences page's module fails to download (a new build replaced it, the network dropped).
-  const chunk = /\/assets\/preferences-[^/]*\.js$/;
-  let requests = 0;
-  await page.route(chunk, (route) => {
-    requests++;
-    return route.abort();
-  });
+  const chunk = await failPreferencesChunk(page, Infinity);
   await navigateInApp(page, '/preferences');
   // One reload by itself; the chunk fails again, and the page does not reload in a loop.
   const offer = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
   await expect(offer).toBeVisible({ timeout: 30_000 });
-  expect(requests).toBe(2);
-  await page.unroute(chunk);
+  expect(chunk.requests()).toBe(2);
+  await chunk.restore();
   await offer.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible({ timeout: 30_000 });
 });
 
 test('a start-up that fails says so, and tries again by itself 10 s later', async ({ page, request }) => {
-  const user = await registerApiUser(request, newEmail('startup'));
-  await page.goto(`${base()}/login`);
-  await submitLogin(page, user.email);
-  await expect(page).toHaveURL(/\/fleets$/);
+  await signedIn(page, request, 'startup');
   // The session bootstrap (whoami) gets no answer on the next load.
   await page.route(/\/actor\/v1\/whoami$/, (route) => route.abort());
   await page.reload();
