@@ -20,6 +20,7 @@ import { evaluateRollout, loadRolloutConfig, measureRollout } from './lib/rollou
 import { evaluateTerminal, loadTerminalConfig, measureTerminal } from './lib/terminal.js';
 import { evaluateScale, loadScaleConfig, measureScale, type ScaleFigures } from './lib/scale.js';
 import { startBaseline, startFlotilla } from './lib/servers.js';
+import { stopOnSignals } from './lib/stop-signals.js';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
 
@@ -70,9 +71,7 @@ async function main(): Promise<number> {
   const scaleConfig = loadScaleConfig(config.quick);
   const startedAt = new Date();
   const cleanup = new Cleanup();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup.run().finally(() => process.exit(130)));
-  }
+  stopOnSignals(() => cleanup.run(), 'the servers and what the phases started');
 
   try {
     progress('starting the Flotilla server (embedded PostgreSQL, migrations, reference data)');

@@ -19,6 +19,7 @@ import { Api } from './lib/api.js';
 import { eventLoopDelayMs, InspectorSession } from './lib/inspector.js';
 import { prepareFleet } from './lib/logs.js';
 import { progress } from './lib/phases.js';
+import { stopOnSignals } from './lib/stop-signals.js';
 import { readRssMb } from './lib/rss.js';
 import { count, flotillaDeploy, SERVICES, startAgents, until, writeProject } from './lib/rollout.js';
 import { countDevices, cpuSeconds, createFleet, settledRss, SimulatorProcess, waitFor } from './lib/scale.js';
@@ -184,18 +185,7 @@ async function main(): Promise<number> {
     (cleaning ??= (async () => {
       for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => progress(`cleanup failed: ${String(err)}`));
     })());
-  // Ctrl-C signals the whole process group (npm, its shell, this process and the children), and
-  // npm passes a signal on again: a second one must not end this process before the containers,
-  // agents, server and Podman service are stopped, so the handler stays and repeats only say so.
-  // Nor may writing to an output whose reader has gone (npm exits first): EPIPE is ignored.
-  for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (cleaning) return progress(`soak: ${signal} — still stopping the server, agents, simulator and containers`);
-      progress(`soak: ${signal} — stopping the server, agents, simulator and containers`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
+  stopOnSignals(cleanup, 'the server, agents, simulator and containers');
 
   let flotilla: FlotillaServer | undefined;
   try {

@@ -3,7 +3,8 @@
 // uncompressed (the baseline of this phase, measured in the same load).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
+import { launchChromium } from './browser.js';
 import type { ChildServer } from './child.js';
 import type { Row } from './evaluate.js';
 import type { Outcome } from './outcome.js';
@@ -48,10 +49,7 @@ export async function measureFirstLoad(server: ChildServer, user: SeededUser): P
   if (!existsSync(join(REPO_ROOT, 'packages/web/dist/index.html'))) {
     throw new Error('the dashboard is not built: run `npm run build` (npm run bench does) first');
   }
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium(CHROMIUM);
   try {
     progress('first load (m): signing in through the login page');
     const signIn = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1440, height: 900 } });

@@ -2,7 +2,8 @@
 // dashboard does, and one real Chromium page on the dashboard) and periodic registry pulls.
 // The devices are the simulator's and the real agents' (bench/lib/scale.ts, rollout.ts).
 import { createHash } from 'node:crypto';
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import { launchChromium } from './browser.js';
 import { getSdk } from 'balena-sdk';
 import { progress } from './phases.js';
 import { tableRequests } from './scale.js';
@@ -152,7 +153,7 @@ export function startDashboardSessions(t: DashboardTargets, errors: Errors): { c
 
   let browser: Browser | undefined;
   const browserSession = async (executablePath: string) => {
-    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium(executablePath);
     const context = await browser.newContext({ baseURL: t.baseUrl, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     page.on('pageerror', (err) => errors.add('browser page error', err));
