@@ -44,6 +44,15 @@ async function signedIn(page: Page, request: APIRequestContext, label: string): 
   return user;
 }
 
+/** The page's console messages that report a chunk failure, as `type: text` (the page logs them). */
+function chunkFailureConsole(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (msg) => {
+    if (/Loading chunk failed|failed to load; the page reloads/.test(msg.text())) seen.push(`${msg.type()}: ${msg.text().split('\n')[0]}`);
+  });
+  return seen;
+}
+
 /** The preferences page's module: its first `failures` downloads fail; counts the requests. */
 async function failPreferencesChunk(page: Page, failures: number): Promise<{ requests: () => number; restore: () => Promise<void> }> {
   let requests = 0;
@@ -151,6 +160,7 @@ test('a session revoked on the server ("log out from other sessions" elsewhere) 
 
 test('a page module that fails to load once loads by itself: the page reloads once and shows it', async ({ page, request }) => {
   await signedIn(page, request, 'chunk-once');
+  const logged = chunkFailureConsole(page);
   // The preferences page's module fails once (a dropped connection, the host's network changing).
   const chunk = await failPreferencesChunk(page, 1);
   await page.evaluate(() => ((window as unknown as { beforeReload?: boolean }).beforeReload = true));
@@ -160,10 +170,13 @@ test('a page module that fails to load once loads by itself: the page reloads on
   expect(chunk.requests()).toBe(2);
   expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
   await expect(page.getByRole('alert').filter({ hasText: 'could not be loaded' })).toHaveCount(0);
+  // A failure the reload healed is a warning, not an error (error watchers must not count it).
+  expect(logged).toEqual([expect.stringMatching(/^warning: Part of the dashboard failed to load; the page reloads once/)]);
 });
 
 test('a page whose module cannot be loaded reloads once, then offers a reload instead of the error page', async ({ page, request }) => {
   await signedIn(page, request, 'chunk');
+  const logged = chunkFailureConsole(page);
   // The preferences page's module fails to download (a new build replaced it, the network dropped).
   const chunk = await failPreferencesChunk(page, Infinity);
   await navigateInApp(page, '/preferences');
@@ -171,6 +184,8 @@ test('a page whose module cannot be loaded reloads once, then offers a reload in
   const offer = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
   await expect(offer).toBeVisible({ timeout: 30_000 });
   expect(chunk.requests()).toBe(2);
+  // The first failure warns (a reload follows); the one that ends at the offer is an error.
+  expect(logged).toEqual([expect.stringMatching(/^warning: /), expect.stringMatching(/^error: Error: Loading chunk failed/)]);
   await chunk.restore();
   await offer.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible({ timeout: 30_000 });

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { isChunkLoadError } from '../../lib/connectivity';
-import { reloadForFailedChunk } from '../../lib/connectivity/chunk-reload';
+import { mayReloadForChunk, reloadForFailedChunk } from '../../lib/connectivity/chunk-reload';
 import { pingProbe } from '../../lib/connectivity/connectivity-monitor';
 import '../platform/i18n';
 
@@ -16,8 +16,8 @@ import '../platform/i18n';
 export function RouteErrorBoundary() {
   const { t } = useTranslation();
   const error = useRouteError();
+  if (isChunkLoadError(error)) return <ChunkFailure error={error} />;
   console.error(error);
-  if (isChunkLoadError(error)) return <ChunkFailure />;
   return <FullPageError message={t('errors.page_failed')} onRetry={() => window.location.reload()} />;
 }
 
@@ -29,23 +29,33 @@ function sessionStore(): Storage | undefined {
   }
 }
 
-function ChunkFailure() {
+/** A failure the reload heals is a warning; the one that ends at the offer is an error. */
+function ChunkFailure({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const [offer, setOffer] = useState(false);
   useEffect(() => {
     let gone = false;
+    const store = sessionStore();
+    if (!mayReloadForChunk(store)) {
+      console.error(error);
+      setOffer(true);
+      return;
+    }
+    console.warn('Part of the dashboard failed to load; the page reloads once to load it again.', error);
     void reloadForFailedChunk({
-      store: sessionStore(),
+      store,
       reachable: pingProbe(window.location.origin),
       reload: () => window.location.reload(),
       cancelled: () => gone,
     }).then((reloading) => {
-      if (!reloading && !gone) setOffer(true);
+      if (reloading || gone) return;
+      console.error(error);
+      setOffer(true);
     });
     return () => {
       gone = true;
     };
-  }, []);
+  }, [error]);
   if (!offer) return <FullPageSpinner />;
   return <FullPageError message={t('platform.chunk_failed')} actionLabel={t('platform.reload')} onRetry={() => window.location.reload()} />;
 }
