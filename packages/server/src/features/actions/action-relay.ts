@@ -66,6 +66,11 @@ export class ActionRelay {
         resolve(reply);
       });
     });
+    // The answer's deadline runs from now, so it can pass while the link wait below is still
+    // running (both are the timeout when it is shorter than LINK_WAIT_MS); that request then
+    // ends with the link wait's error, and this rejection must not be left unhandled (it
+    // would end the server process).
+    answered.catch(() => undefined);
     const message: ActionRequest = { requestId, action, params, replyTo: this.replyTo };
     try {
       if (!(await sendToLinkHolder(this.bus, deviceId, message, this.linkWaitMs))) throw new DeviceNotConnectedError();
