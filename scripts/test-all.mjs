@@ -4,7 +4,9 @@
 // e2e (Playwright in Chromium) — then one summary line
 // `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
 // The static checks (one process each, mostly one core) run beside the unit tier (one vitest
-// worker on the 2-core CI machine); their output is printed when they end.
+// worker on the 2-core CI machine); after it, the api and system tiers run beside the build
+// and the e2e tier (two lanes, below). Output of a tier that ran beside another is printed
+// when it ends.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.tmp/test-results');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+const started = Date.now();
 const only = process.argv.slice(2); // e.g. `npm test -- unit api`
 const want = (tier) => only.length === 0 || only.includes(tier);
 
@@ -59,10 +62,26 @@ const staticChecks = (async () => {
   return results;
 })();
 
-/** One vitest project as a tier: passed and failed from its JSON report. */
-async function vitestTier(project) {
+/** Prints a tier's log that was written to a file while other tiers ran. */
+function printLog(header, log) {
+  console.log(`\n=== ${header}`);
+  try {
+    process.stdout.write(readFileSync(log, 'utf8'));
+  } catch {
+    console.log('(no output)');
+  }
+}
+
+/**
+ * One vitest project as a tier: passed and failed from its JSON report. With `background`
+ * its output goes to a log file, printed when it ends (another tier prints meanwhile).
+ */
+async function vitestTier(project, background = false) {
   const file = join(out, `${project}.json`);
-  const r = await run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const log = background ? join(out, `${project}.log`) : undefined;
+  const args = ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+  const r = await run(project, 'npx', args, {}, log);
+  if (log) printLog(`${project}: npx ${args.join(' ')} (ran beside the e2e tier)`, log);
   const j = readJson(file);
   const passed = j?.numPassedTests ?? 0;
   // Tests that did not run count as failed: skipped ones (no test is skipped on purpose here)
@@ -74,28 +93,38 @@ async function vitestTier(project) {
   tiers.push({ name: project, passed, failed, seconds: r.seconds });
 }
 
-for (const project of ['unit', 'api']) {
-  if (project === 'api') {
-    for (const r of await staticChecks) {
-      console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
-      process.stdout.write(readFileSync(r.log, 'utf8'));
-      tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-    }
-  }
-  if (want(project)) await vitestTier(project);
+if (want('unit')) await vitestTier('unit');
+for (const r of await staticChecks) {
+  printLog(`${r.name}: ${r.cmd} (ran beside the unit tier)`, r.log);
+  tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
 }
 
-// The system and e2e tiers run the built product (dashboard bundle and server/dist/main.mjs).
-let built;
-if (want('system') || want('e2e')) {
-  built = await run('build', 'npm', ['run', 'build']);
-  if (built.status !== 0) tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
-}
+// After the unit tier, two lanes side by side (docs/decisions.md, "CI time (issue 21)"): on
+// the 2-core machine each of the api, system and e2e tiers leaves a third to a half of the
+// CPU idle (waiting on PostgreSQL, containers, process starts, the browser), so
+//   lane A: the api tier, then the system tier (it needs the build);
+//   lane B: the build, the first-page budget, then the e2e tier.
+// Lane A's output goes to log files printed as each tier ends; lane B's e2e prints live.
+// FLOTILLA_TEST_SERIAL=1 runs them one after the other, each printing live.
+const serial = process.env.FLOTILLA_TEST_SERIAL === '1';
+const needBuild = want('system') || want('e2e');
+let buildDone;
+const build = () =>
+  (buildDone ??= (async () => {
+    if (!needBuild) return true;
+    const built = await run('build', 'npm', ['run', 'build']);
+    if (built.status !== 0) tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
+    return built.status === 0;
+  })());
 
-// Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
-if (want('system') && built.status === 0) await vitestTier('system');
+const laneA = async () => {
+  if (want('api')) await vitestTier('api', !serial);
+  // Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
+  if (want('system') && (await build())) await vitestTier('system', !serial);
+};
 
-if (want('e2e') && built.status === 0) {
+const laneB = async () => {
+  if (!(await build()) || !want('e2e')) return;
   const file = join(out, 'e2e.json');
   // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
   const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
@@ -105,11 +134,22 @@ if (want('e2e') && built.status === 0) {
   const passed = j?.stats?.expected ?? 0;
   let failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
   if (r.status !== 0 && failed === 0) failed = 1;
-  tiers.push({ name: 'e2e', passed, failed, seconds: built.seconds + r.seconds });
+  tiers.push({ name: 'e2e', passed, failed, seconds: r.seconds });
+};
+
+const lanesStarted = Date.now();
+if (serial) {
+  await laneA();
+  await laneB();
+} else {
+  // Lane A's api tier needs no build: it runs while lane B builds.
+  await Promise.all([laneA(), laneB()]);
 }
+const wall = Math.round((Date.now() - started) / 1000);
 
 console.log('\n=== summary');
 for (const t of tiers) console.log(`${t.name.padEnd(10)} ${String(t.passed).padStart(5)} passed ${String(t.failed).padStart(4)} failed  (${t.seconds} s)`);
+console.log(`(${wall} s in all; the tiers after the unit tier took ${Math.round((Date.now() - lanesStarted) / 1000)} s side by side${serial ? ', run serially' : ''})`);
 const passed = tiers.reduce((s, t) => s + t.passed, 0);
 const failed = tiers.reduce((s, t) => s + t.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
