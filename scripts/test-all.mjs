@@ -4,9 +4,9 @@
 // e2e (Playwright in Chromium) — then one summary line
 // `N passed, N failed` summed over all tiers. Exit code 1 when anything failed.
 // The static checks (one process each, mostly one core) run beside the unit tier (one vitest
-// worker on the 2-core CI machine); after it, the api and system tiers run beside the build
-// and the e2e tier (two lanes, below). Output of a tier that ran beside another is printed
-// when it ends.
+// worker on the 2-core CI machine); after it, the build and the system tier run beside the
+// api tier, then the e2e tier alone. Output of a tier that ran beside another is printed when
+// it ends.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,14 +74,14 @@ function printLog(header, log) {
 
 /**
  * One vitest project as a tier: passed and failed from its JSON report. With `background`
- * its output goes to a log file, printed when it ends (another tier prints meanwhile).
+ * its output goes to `.tmp/test-results/<project>.log` (another tier prints meanwhile); the
+ * caller prints it.
  */
 async function vitestTier(project, background = false) {
   const file = join(out, `${project}.json`);
   const log = background ? join(out, `${project}.log`) : undefined;
   const args = ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
   const r = await run(project, 'npx', args, {}, log);
-  if (log) printLog(`${project}: npx ${args.join(' ')} (ran beside the e2e tier)`, log);
   const j = readJson(file);
   const passed = j?.numPassedTests ?? 0;
   // Tests that did not run count as failed: skipped ones (no test is skipped on purpose here)
@@ -91,6 +91,7 @@ async function vitestTier(project, background = false) {
   const notRun = j ? j.numFailedTests + j.numPendingTests + j.numTodoTests : 0;
   const failed = j ? notRun + (notRun === 0 && (r.status !== 0 || j.success === false || j.numFailedTestSuites > 0) ? 1 : 0) : 1;
   tiers.push({ name: project, passed, failed, seconds: r.seconds });
+  return log ? () => printLog(`${project}: npx ${args.join(' ')} (ran beside the api tier)`, log) : () => undefined;
 }
 
 if (want('unit')) await vitestTier('unit');
@@ -99,32 +100,40 @@ for (const r of await staticChecks) {
   tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
 }
 
-// After the unit tier, two lanes side by side (docs/decisions.md, "CI time (issue 21)"): on
-// the 2-core machine each of the api, system and e2e tiers leaves a third to a half of the
-// CPU idle (waiting on PostgreSQL, containers, process starts, the browser), so
-//   lane A: the api tier, then the system tier (it needs the build);
-//   lane B: the build, the first-page budget, then the e2e tier.
-// Lane A's output goes to log files printed as each tier ends; lane B's e2e prints live.
-// FLOTILLA_TEST_SERIAL=1 runs them one after the other, each printing live.
+// After the unit tier, the api tier beside the build and the system tier (docs/decisions.md,
+// "CI time (issue 21)"): on the 2-core machine each of them leaves about half of the CPU idle
+// (the api tier waits on PostgreSQL, the system tier on process starts and crash recovery).
+// The api tier prints live; the system tier's output goes to a log file printed after the
+// api tier. The e2e tier runs alone: beside the api tier its Chromium aborted requests
+// (ERR_NETWORK_CHANGED) whenever the api tier's Podman made or removed a network, and both
+// tiers ran a third slower. FLOTILLA_TEST_SERIAL=1 runs everything one after the other.
 const serial = process.env.FLOTILLA_TEST_SERIAL === '1';
-const needBuild = want('system') || want('e2e');
-let buildDone;
-const build = () =>
-  (buildDone ??= (async () => {
-    if (!needBuild) return true;
-    const built = await run('build', 'npm', ['run', 'build']);
-    if (built.status !== 0) tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
-    return built.status === 0;
-  })());
-
-const laneA = async () => {
-  if (want('api')) await vitestTier('api', !serial);
+let built = { status: 0 };
+let printSystem = () => undefined;
+const buildAndSystem = async () => {
+  if (!want('system') && !want('e2e')) return;
+  // The system and e2e tiers run the built product (dashboard bundle and server/dist/main.mjs).
+  built = await run('build', 'npm', ['run', 'build'], {}, serial ? undefined : join(out, 'build.log'));
+  if (built.status !== 0) {
+    if (!serial) printLog('build: npm run build', join(out, 'build.log'));
+    tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
+    return;
+  }
   // Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
-  if (want('system') && (await build())) await vitestTier('system', !serial);
+  if (want('system')) printSystem = await vitestTier('system', !serial);
 };
 
-const laneB = async () => {
-  if (!(await build()) || !want('e2e')) return;
+const phaseStarted = Date.now();
+if (serial) {
+  if (want('api')) await vitestTier('api');
+  await buildAndSystem();
+} else {
+  await Promise.all([want('api') ? vitestTier('api') : undefined, buildAndSystem()]);
+  printSystem();
+}
+const phaseSeconds = Math.round((Date.now() - phaseStarted) / 1000);
+
+if (want('e2e') && built.status === 0) {
   const file = join(out, 'e2e.json');
   // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
   const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
@@ -135,21 +144,12 @@ const laneB = async () => {
   let failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
   if (r.status !== 0 && failed === 0) failed = 1;
   tiers.push({ name: 'e2e', passed, failed, seconds: r.seconds });
-};
-
-const lanesStarted = Date.now();
-if (serial) {
-  await laneA();
-  await laneB();
-} else {
-  // Lane A's api tier needs no build: it runs while lane B builds.
-  await Promise.all([laneA(), laneB()]);
 }
 const wall = Math.round((Date.now() - started) / 1000);
 
 console.log('\n=== summary');
 for (const t of tiers) console.log(`${t.name.padEnd(10)} ${String(t.passed).padStart(5)} passed ${String(t.failed).padStart(4)} failed  (${t.seconds} s)`);
-console.log(`(${wall} s in all; the tiers after the unit tier took ${Math.round((Date.now() - lanesStarted) / 1000)} s side by side${serial ? ', run serially' : ''})`);
+console.log(`(${wall} s in all; api, build and system ${serial ? 'one after the other' : 'side by side'}: ${phaseSeconds} s)`);
 const passed = tiers.reduce((s, t) => s + t.passed, 0);
 const failed = tiers.reduce((s, t) => s + t.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
