@@ -107,6 +107,9 @@ test('the configuration page with staged changes and its dialogs has no serious 
     expect(await seriousViolations(page), title).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+    // Focus goes back to the button that opened it (before the next dialog opens: a late
+    // return would blur that dialog's first field and show its "cannot be empty" at once).
+    await expect(page.getByRole('button', { name: button })).toBeFocused();
   }
 });
 

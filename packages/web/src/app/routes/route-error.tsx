@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { FullPageError, FullPageSpinner } from '../../components/full-page-status';
 import { isChunkLoadError } from '../../lib/connectivity';
-import { mayReloadForChunk, reloadForFailedChunk } from '../../lib/connectivity/chunk-reload';
+import { chunkFailureHandler } from '../../lib/connectivity/chunk-reload';
 import { pingProbe } from '../../lib/connectivity/connectivity-monitor';
 import '../platform/i18n';
 
@@ -29,31 +29,26 @@ function sessionStore(): Storage | undefined {
   }
 }
 
-/** A failure the reload heals is a warning; the one that ends at the offer is an error. */
+/** This document's chunk failures (lib/connectivity/chunk-reload.ts). */
+const chunkFailures = chunkFailureHandler({
+  store: sessionStore,
+  reachable: () => pingProbe(window.location.origin)(),
+  reload: () => window.location.reload(),
+  log: console,
+});
+
 function ChunkFailure({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const [offer, setOffer] = useState(false);
   useEffect(() => {
     let gone = false;
-    const store = sessionStore();
-    if (!mayReloadForChunk(store)) {
-      console.error(error);
-      setOffer(true);
-      return;
-    }
-    console.warn('Part of the dashboard failed to load; the page reloads once to load it again.', error);
-    void reloadForFailedChunk({
-      store,
-      reachable: pingProbe(window.location.origin),
-      reload: () => window.location.reload(),
-      cancelled: () => gone,
-    }).then((reloading) => {
-      if (reloading || gone) return;
-      console.error(error);
-      setOffer(true);
+    const hidden = chunkFailures.shown();
+    void chunkFailures.handle(error).then((reloading) => {
+      if (!reloading && !gone) setOffer(true);
     });
     return () => {
       gone = true;
+      hidden();
     };
   }, [error]);
   if (!offer) return <FullPageSpinner />;

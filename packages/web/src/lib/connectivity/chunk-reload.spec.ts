@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mayReloadForChunk, reloadForFailedChunk } from './chunk-reload';
+import { chunkFailureHandler, mayReloadForChunk, reloadForFailedChunk } from './chunk-reload';
 
 function memoryStore(): Storage {
   const items = new Map<string, string>();
@@ -63,5 +63,65 @@ describe('reloadForFailedChunk', () => {
     const broken = { getItem: () => { throw new Error('SecurityError'); }, setItem: () => { throw new Error('SecurityError'); } };
     await expect(reloadForFailedChunk({ store: broken, reachable: async () => true, reload })).resolves.toBe(false);
     expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('chunkFailureHandler', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const failure = () => new Error('Loading chunk failed: Failed to fetch dynamically imported module: /assets/page-1.js');
+  function handler(store: Storage | undefined = memoryStore()) {
+    const log = { warn: vi.fn(), error: vi.fn() };
+    const reload = vi.fn();
+    return { log, reload, chunks: chunkFailureHandler({ store: () => store, reachable: async () => true, reload, log }) };
+  }
+
+  it('a boundary that mounts again for the same failure joins it: one warning, one reload', async () => {
+    const { log, reload, chunks } = handler();
+    const first = chunks.shown();
+    const a = chunks.handle(failure());
+    // The router renders the route again: the old boundary goes, a new one comes with a new error object.
+    first();
+    chunks.shown();
+    const b = chunks.handle(failure());
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(Promise.all([a, b])).resolves.toEqual([true, true]);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.error).not.toHaveBeenCalled();
+  });
+
+  it('after its own reload, the same failure is one error however often the boundary mounts', async () => {
+    const store = memoryStore();
+    const before = handler(store);
+    before.chunks.shown();
+    void before.chunks.handle(failure());
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The reloaded document: a new handler, the chunk fails again.
+    const after = handler(store);
+    after.chunks.shown();
+    await expect(after.chunks.handle(failure())).resolves.toBe(false);
+    await expect(after.chunks.handle(failure())).resolves.toBe(false);
+    expect(after.log.error).toHaveBeenCalledTimes(1);
+    expect(after.log.warn).not.toHaveBeenCalled();
+    expect(after.reload).not.toHaveBeenCalled();
+  });
+
+  it('a boundary that goes before the reload cancels it, and a later failure is a new try', async () => {
+    const { log, reload, chunks } = handler();
+    const gone = chunks.shown();
+    const a = chunks.handle(failure());
+    gone();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(a).resolves.toBe(false);
+    expect(reload).not.toHaveBeenCalled();
+    expect(log.error).not.toHaveBeenCalled();
+    chunks.shown();
+    const b = chunks.handle(failure());
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(b).resolves.toBe(true);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(log.warn).toHaveBeenCalledTimes(2);
   });
 });

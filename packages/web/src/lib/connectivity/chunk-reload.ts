@@ -69,3 +69,53 @@ export async function reloadForFailedChunk({
   reload();
   return true;
 }
+
+/**
+ * The handling of each failed chunk in one document, by its error message (which names the
+ * chunk's URL). The route error boundary can mount again for the same failure with a new error
+ * object (the router renders the route again and the lazy import rejects anew): it then joins
+ * the handling under way instead of logging again and starting the reload's wait over. A
+ * failure the reload heals is logged as a warning; the one that ends at the offer as an error.
+ * While no boundary shows a chunk failure, a pending reload is cancelled (the user went
+ * elsewhere), and coming back is a new try.
+ */
+export function chunkFailureHandler(deps: {
+  store: () => Store | undefined;
+  reachable: () => Promise<boolean>;
+  reload: () => void;
+  log: Pick<Console, 'warn' | 'error'>;
+  delayMs?: number;
+}) {
+  const handling = new Map<string, Promise<boolean>>();
+  let shown = 0;
+  return {
+    /** A boundary shows a chunk failure; call the result when it goes. */
+    shown(): () => void {
+      shown++;
+      return () => {
+        shown--;
+      };
+    },
+    /** Resolves whether the page reloads (false: offer the reload). */
+    handle(error: unknown): Promise<boolean> {
+      const key = error instanceof Error ? error.message : String(error);
+      const under = handling.get(key);
+      if (under) return under;
+      const store = deps.store();
+      let result: Promise<boolean>;
+      if (!mayReloadForChunk(store)) {
+        deps.log.error(error);
+        result = Promise.resolve(false);
+      } else {
+        deps.log.warn('Part of the dashboard failed to load; the page reloads once to load it again.', error);
+        result = reloadForFailedChunk({ store, reachable: deps.reachable, reload: deps.reload, cancelled: () => shown === 0, delayMs: deps.delayMs }).then((reloading) => {
+          if (!reloading && shown === 0) handling.delete(key);
+          else if (!reloading) deps.log.error(error);
+          return reloading;
+        });
+      }
+      handling.set(key, result);
+      return result;
+    },
+  };
+}
