@@ -17,6 +17,11 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit api`
 const want = (tier) => only.length === 0 || only.includes(tier);
 
 const tiers = [];
+/** What failed, named, for the summary: CI shows only the end of the output. */
+const failures = [];
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text) => String(text ?? '').replace(ansi, '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? '';
+const relative = (file) => String(file ?? '').replace(root, '');
 /** Runs a command; its output goes to the terminal, or to `logFile` when given. */
 function run(name, cmd, args, env = {}, logFile) {
   if (!logFile) console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
@@ -72,6 +77,13 @@ async function vitestTier(project) {
   const notRun = j ? j.numFailedTests + j.numPendingTests + j.numTodoTests : 0;
   const failed = j ? notRun + (notRun === 0 && (r.status !== 0 || j.success === false || j.numFailedTestSuites > 0) ? 1 : 0) : 1;
   tiers.push({ name: project, passed, failed, seconds: r.seconds });
+  for (const file of j?.testResults ?? []) {
+    const bad = (file.assertionResults ?? []).filter((t) => t.status !== 'passed');
+    for (const t of bad) failures.push(`${project}: ${relative(file.name)} › ${t.fullName} (${t.status}) — ${firstLine(t.failureMessages?.[0])}`);
+    if (bad.length === 0 && file.status === 'failed') failures.push(`${project}: ${relative(file.name)} — ${firstLine(file.message)}`);
+  }
+  if (!j) failures.push(`${project}: no report (the runner ended with ${r.status})`);
+  else if (failed > 0 && !failures.some((f) => f.startsWith(`${project}:`))) failures.push(`${project}: failed outside any test (an unhandled error or a crashed worker: search the output above for "Unhandled")`);
 }
 
 for (const project of ['unit', 'api']) {
@@ -80,6 +92,7 @@ for (const project of ['unit', 'api']) {
       console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
       process.stdout.write(readFileSync(r.log, 'utf8'));
       tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+      if (r.status !== 0) failures.push(`${r.name}: ${r.cmd} ended with ${r.status} (its output is above)`);
     }
   }
   if (want(project)) await vitestTier(project);
@@ -89,7 +102,10 @@ for (const project of ['unit', 'api']) {
 let built;
 if (want('system') || want('e2e')) {
   built = await run('build', 'npm', ['run', 'build']);
-  if (built.status !== 0) tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
+  if (built.status !== 0) {
+    tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
+    failures.push(`build: npm run build ended with ${built.status}`);
+  }
 }
 
 // Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
@@ -100,16 +116,32 @@ if (want('e2e') && built.status === 0) {
   // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
   const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
   tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });
+  if (budget.status !== 0) failures.push('budget: a first page is over 350 kB (the table is above)');
   const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
   const j = readJson(file);
   const passed = j?.stats?.expected ?? 0;
   let failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
   if (r.status !== 0 && failed === 0) failed = 1;
   tiers.push({ name: 'e2e', passed, failed, seconds: built.seconds + r.seconds });
+  const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+  for (const spec of (j?.suites ?? []).flatMap(specs)) {
+    for (const t of spec.tests ?? []) {
+      if (t.status !== 'unexpected' && t.status !== 'flaky') continue;
+      const res = t.results?.find((x) => x.status !== 'passed');
+      const error = res?.error?.message ?? res?.errors?.[0]?.message;
+      failures.push(`e2e: e2e/${spec.file}:${spec.line} › ${spec.title} (${t.status}) — ${firstLine(error)}`);
+    }
+  }
+  if (!j) failures.push(`e2e: no report (playwright ended with ${r.status})`);
 }
 
 console.log('\n=== summary');
 for (const t of tiers) console.log(`${t.name.padEnd(10)} ${String(t.passed).padStart(5)} passed ${String(t.failed).padStart(4)} failed  (${t.seconds} s)`);
+if (failures.length > 0) {
+  console.log(`\n=== what failed (${failures.length})`);
+  for (const f of failures.slice(0, 30)) console.log(f);
+  if (failures.length > 30) console.log(`… and ${failures.length - 30} more (above)`);
+}
 const passed = tiers.reduce((s, t) => s + t.passed, 0);
 const failed = tiers.reduce((s, t) => s + t.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
