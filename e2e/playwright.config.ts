@@ -32,14 +32,48 @@ const serverEnv = e2eServerEnv(e2eDataDir);
 const chromium =
   process.env.FLOTILLA_E2E_CHROMIUM ?? (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
+const browser = {
+  ...devices['Desktop Chrome'],
+  // Debian's Chromium; Playwright's own browser downloads are never used.
+  launchOptions: {
+    executablePath: chromium,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  },
+};
+
+const IGNORED = ['**/.tmp/**', '**/node_modules/**'];
+/*
+ * Specs that run alone (the `alone` project, after the `shared` one in `npm test`):
+ * - the ones that run real agents on Podman: every container network Podman makes or removes
+ *   changes the host's interfaces, and Chromium then aborts the requests it has in flight
+ *   (ERR_NETWORK_CHANGED) — in any other spec's page running beside them;
+ * - platform-news, which rewrites the build's build-time file that every node serves (the
+ *   refresh banner would show in other specs' pages).
+ * Every other spec makes its own users, organizations and fleets, and listens only on its
+ * worker's own ports (support/ports.ts), so two of them can run side by side.
+ */
+const RUN_ALONE = [
+  'add-device.spec.ts',
+  'agent-self-update.spec.ts',
+  'device-actions.spec.ts',
+  'device-diagnostics.spec.ts',
+  'device-logs.spec.ts',
+  'device-terminal.spec.ts',
+  'release-runs.spec.ts',
+  'variables-agent.spec.ts',
+  'platform-news.spec.ts',
+].map((file) => `**/${file}`);
+
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  testIgnore: ['**/.tmp/**', '**/node_modules/**'],
+  testIgnore: IGNORED,
   // One Podman engine per run (packages/server/test/support/engine.ts); DOCKER_HOST for the specs.
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  // One spec file at a time unless FLOTILLA_E2E_WORKERS says more (scripts/test-all.mjs gives
+  // the `shared` project two); the `alone` project is one at a time whatever this says.
+  workers: Number(process.env.FLOTILLA_E2E_WORKERS ?? 1),
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Journeys take 10–90 s; on a loaded 2-core CI machine twice that. A timeout is not a
@@ -61,25 +95,10 @@ export default defineConfig({
     contextOptions: { reducedMotion: 'reduce' },
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        // Debian's Chromium; Playwright's own browser downloads are never used.
-        launchOptions: {
-          executablePath: chromium,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
-    },
+    // Specs that may run beside others (`npm test` gives them two workers: FLOTILLA_E2E_WORKERS).
+    { name: 'shared', testIgnore: [...IGNORED, ...RUN_ALONE], use: browser },
+    // Specs that must have the machine to themselves: one at a time, after the others.
+    { name: 'alone', testMatch: RUN_ALONE, workers: 1, use: browser },
   ],
   webServer: [
     {

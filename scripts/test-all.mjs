@@ -112,27 +112,41 @@ if (want('system') || want('e2e')) {
 if (want('system') && built.status === 0) await vitestTier('system');
 
 if (want('e2e') && built.status === 0) {
-  const file = join(out, 'e2e.json');
   // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
   const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
   tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });
   if (budget.status !== 0) failures.push('budget: a first page is over 350 kB (the table is above)');
-  const r = await run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
-  const j = readJson(file);
-  const passed = j?.stats?.expected ?? 0;
-  let failed = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) : 1;
-  if (r.status !== 0 && failed === 0) failed = 1;
-  tiers.push({ name: 'e2e', passed, failed, seconds: built.seconds + r.seconds });
-  const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
-  for (const spec of (j?.suites ?? []).flatMap(specs)) {
-    for (const t of spec.tests ?? []) {
-      if (t.status !== 'unexpected' && t.status !== 'flaky') continue;
-      const res = t.results?.find((x) => x.status !== 'passed');
-      const error = res?.error?.message ?? res?.errors?.[0]?.message;
-      failures.push(`e2e: e2e/${spec.file}:${spec.line} › ${spec.title} (${t.status}) — ${firstLine(error)}`);
+  // Two runs: the `shared` project on two workers, then the `alone` project by itself
+  // (e2e/playwright.config.ts says which specs must run alone, and why).
+  let passed = 0;
+  let failed = 0;
+  let seconds = built.seconds;
+  for (const [project, workers] of [['shared', '2'], ['alone', '1']]) {
+    const file = join(out, `e2e-${project}.json`);
+    const r = await run(`e2e (${project}, ${workers} worker${workers === '1' ? '' : 's'})`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+      FLOTILLA_E2E_WORKERS: workers,
+    });
+    seconds += r.seconds;
+    const j = readJson(file);
+    passed += j?.stats?.expected ?? 0;
+    // Skipped tests count as failed: no test is skipped on purpose.
+    let f = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) + (j.stats.skipped ?? 0) : 1;
+    if (r.status !== 0 && f === 0) f = 1;
+    failed += f;
+    const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+    for (const spec of (j?.suites ?? []).flatMap(specs)) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === 'expected') continue;
+        const res = t.results?.find((x) => x.status !== 'passed');
+        const error = res?.error?.message ?? res?.errors?.[0]?.message;
+        failures.push(`e2e: e2e/${spec.file}:${spec.line} › ${spec.title} (${t.status}) — ${firstLine(error)}`);
+      }
     }
+    if (!j) failures.push(`e2e: no report for the ${project} project (playwright ended with ${r.status})`);
+    else if (f > 0 && !failures.some((x) => x.startsWith('e2e:'))) failures.push(`e2e: the ${project} project ended with ${r.status} (its output is above)`);
   }
-  if (!j) failures.push(`e2e: no report (playwright ended with ${r.status})`);
+  tiers.push({ name: 'e2e', passed, failed, seconds });
 }
 
 console.log('\n=== summary');
