@@ -1,5 +1,5 @@
 import type { DeployContract } from '@flotilla/model';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 
 export type { DeployContract };
 
@@ -35,11 +35,15 @@ export function contractFileUrl(rawBaseUrl: string, owner: string, repo: string)
 
 const optionalString = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
+// The YAML parser loads with the first contract read (/deploy), not at every start.
+const require = createRequire(import.meta.url);
+
 /** Parses and checks a balena.yml; null when it is not YAML or lacks a name or a type. */
 export function parseContract(text: string): DeployContract | null {
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 50 });
+    const { parse } = require('yaml') as typeof import('yaml');
+    doc = parse(text, { maxAliasCount: 50 });
   } catch {
     return null;
   }

@@ -2,7 +2,11 @@
 // defence in depth against XML signature wrapping, and what node-saml does not check itself
 // (the algorithm allow-list, the Destination and the Recipient). Pure: XML text in, a
 // problem (or null) out.
-import { parseDomFromString } from '@node-saml/node-saml/lib/xml.js';
+
+/** node-saml's XML parser (its XML stack loads on the first SAML response, not at start). */
+async function parseDomFromString(xml: string): Promise<Document> {
+  return (await import('@node-saml/node-saml/lib/xml.js')).parseDomFromString(xml);
+}
 
 const SAML_ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const SAML_PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';

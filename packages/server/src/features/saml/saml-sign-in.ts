@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isValidEmail } from '@flotilla/model';
-import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type CacheItem } from '@node-saml/node-saml';
+import type { CacheProvider, CacheItem, SAML } from '@node-saml/node-saml';
 import { alphanumericSecret } from '../../infra/auth/secret.js';
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../infra/errors.js';
@@ -68,8 +68,15 @@ class AuthnRequestStore implements CacheProvider {
   }
 }
 
-function samlFor(db: Db, provider: IdentityProviderRow, publicUrl: string, now: () => number): SAML {
+/**
+ * node-saml and its XML stack load on the first SAML request, not at start (they were about a
+ * tenth of the server's start-up, and most installations have no identity provider).
+ */
+export const loadNodeSaml = () => import('@node-saml/node-saml');
+
+async function samlFor(db: Db, provider: IdentityProviderRow, publicUrl: string, now: () => number): Promise<SAML> {
   const { entityId, acsUrl } = serviceProviderUrls(publicUrl, provider.sso_identifier);
+  const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   return new SAML({
     entryPoint: provider.entry_point,
     issuer: entityId,
@@ -98,7 +105,7 @@ async function providerOf(db: Db, ssoIdentifier: string): Promise<IdentityProvid
 /** The URL of the provider's sign-in page carrying a new AuthnRequest (HTTP-Redirect binding). */
 export async function authorizeUrl(db: Db, ssoIdentifier: string, publicUrl: string, now: () => number): Promise<string> {
   const provider = await providerOf(db, ssoIdentifier);
-  return samlFor(db, provider, publicUrl, now).getAuthorizeUrlAsync('', undefined, {});
+  return (await samlFor(db, provider, publicUrl, now)).getAuthorizeUrlAsync('', undefined, {});
 }
 
 /**
@@ -108,6 +115,7 @@ export async function authorizeUrl(db: Db, ssoIdentifier: string, publicUrl: str
 export async function serviceProviderMetadata(db: Db, ssoIdentifier: string, publicUrl: string): Promise<string> {
   const provider = await providerOf(db, ssoIdentifier);
   const { entityId, acsUrl } = serviceProviderUrls(publicUrl, provider.sso_identifier);
+  const { generateServiceProviderMetadata } = await loadNodeSaml();
   return generateServiceProviderMetadata({ issuer: entityId, callbackUrl: acsUrl, wantAssertionsSigned: true, identifierFormat: null });
 }
 
@@ -137,7 +145,7 @@ export async function consumeResponse(
   if (problem) return { kind: 'failed', reason: problem };
   let profile;
   try {
-    ({ profile } = await samlFor(db, provider, input.publicUrl, now).validatePostResponseAsync({ SAMLResponse: input.samlResponse }));
+    ({ profile } = await (await samlFor(db, provider, input.publicUrl, now)).validatePostResponseAsync({ SAMLResponse: input.samlResponse }));
   } catch (error) {
     return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
   }

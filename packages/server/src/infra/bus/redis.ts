@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Bus, BusHandler } from './bus.js';
 
 /**
@@ -7,6 +8,10 @@ import type { Bus, BusHandler } from './bus.js';
  * uses a second connection. One Redis subscription per channel, however many local
  * handlers; each handler gets its own parse of the message, as with the in-process bus.
  */
+// ioredis loads when a Redis bus is made, not at every start: one process without REDIS_URL
+// never needs it (a sixth of the server's start-up).
+const require = createRequire(import.meta.url);
+
 export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
@@ -18,8 +23,9 @@ export class RedisBus implements Bus {
   constructor(url: string, private readonly onError: (err: unknown) => void = () => undefined) {
     // Commands issued while the connection is down are queued and sent on reconnect
     // (ioredis' offline queue), and subscriptions are restored on reconnect.
-    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.sub = new Redis(url, { lazyConnect: false });
+    const { Redis: Client } = require('ioredis') as typeof import('ioredis');
+    this.pub = new Client(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.sub = new Client(url, { lazyConnect: false });
     this.pub.on('error', (err) => this.onError(err));
     this.sub.on('error', (err) => this.onError(err));
     this.sub.on('message', (channel: string, text: string) => this.deliver(channel, text));

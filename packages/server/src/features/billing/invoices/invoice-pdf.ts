@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatCents, type Catalogue } from '@flotilla/model';
 import type { InvoiceLineRow, InvoiceRow } from './invoice.repository.js';
 
@@ -33,6 +32,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  * and the total, and for an unpaid invoice the payment instructions.
  */
 export async function renderInvoicePdf(invoice: InvoiceRow, lines: readonly InvoiceLineRow[], ctx: InvoicePdfContext): Promise<Buffer> {
+  // Loaded on the first invoice, not at start: pdfkit and its fonts are a tenth of the server's start-up.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.invoice_number}`, Author: ctx.seller?.name ?? 'Flotilla' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
