@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import Docker from 'dockerode';
-import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
+import { removeByLabel, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { AGENT_VERSION } from '@flotilla/model';
 import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
@@ -49,10 +49,7 @@ test.afterAll(async () => {
     await exited;
   }
   const engine = { env: engineEnv() };
-  if (deviceUuid) {
-    const ids = (await podman(engine, ['ps', '-aq', '--filter', `label=${DEVICE_UUID_LABEL}=${deviceUuid}`]).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-    if (ids.length) await podman(engine, ['rm', '-f', '-t', '0', ...ids]).catch(() => undefined);
-  }
+  if (deviceUuid) await removeByLabel(engine, DEVICE_UUID_LABEL, deviceUuid);
   await removeLabelled(engine, testId);
   if (work) await rm(work, { recursive: true, force: true });
 });

@@ -6,7 +6,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { constants as zlib, createGzip, type Gzip } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { CONTAINER_LABELS, normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent';
-import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
+import { podman, removeByLabel, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { organizationWithFleet } from './support/fleets';
@@ -454,12 +454,7 @@ test('logs panel: a real container writes lines, a real agent ships them, the pa
   } finally {
     const uuid = agent?.config().uuid;
     await agent?.stop();
-    if (uuid) {
-      const ids = (await podman(engine, ['ps', '-aq', '--filter', `label=${CONTAINER_LABELS.deviceUuid}=${uuid}`]).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-      if (ids.length) await podman(engine, ['rm', '-f', '-t', '0', ...ids]).catch(() => undefined);
-      const vols = (await podman(engine, ['volume', 'ls', '-q', '--filter', `label=${CONTAINER_LABELS.deviceUuid}=${uuid}`]).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-      if (vols.length) await podman(engine, ['volume', 'rm', '-f', ...vols]).catch(() => undefined);
-    }
+    if (uuid) await removeByLabel(engine, CONTAINER_LABELS.deviceUuid, uuid);
     await removeLabelled(engine, testId);
     await rm(work, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent';
 import { TERMINAL_PATH, TERMINAL_RECONNECT } from '@flotilla/model';
-import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
+import { removeByLabel, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, organizationWithMember, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { seriousViolations } from './support/axe';
 import { watchPageProblems } from './support/csp';
@@ -36,15 +36,7 @@ const deviceUuids: string[] = [];
 test.afterAll(async () => {
   for (const agent of agents.splice(0)) await agent.stop().catch(() => undefined);
   const engine = { env: engineEnv() };
-  const ids = async (args: string[]) =>
-    (await podman(engine, args).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-  for (const uuid of deviceUuids.splice(0)) {
-    const filter = `label=${DEVICE_UUID_LABEL}=${uuid}`;
-    const containers = await ids(['ps', '-aq', '--filter', filter]);
-    if (containers.length) await podman(engine, ['rm', '-f', '-t', '0', ...containers]).catch(() => undefined);
-    const volumes = await ids(['volume', 'ls', '-q', '--filter', filter]);
-    if (volumes.length) await podman(engine, ['volume', 'rm', '-f', ...volumes]).catch(() => undefined);
-  }
+  for (const uuid of deviceUuids.splice(0)) await removeByLabel(engine, DEVICE_UUID_LABEL, uuid);
   await removeLabelled(engine, testId);
   for (const dir of workDirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import Docker from 'dockerode';
-import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
+import { removeByLabel, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, registerApiUser, type ApiUser, type V7 } from './support/api';
 import { watchPageProblems } from './support/csp';
 import { createFleet } from './support/fleets';
@@ -52,16 +52,8 @@ test.afterAll(async () => {
     await exited;
   }
   const engine = { env: engineEnv() };
-  const ids = async (args: string[]) =>
-    (await podman(engine, args).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-  for (const uuid of deviceUuids.splice(0)) {
-    // What the agent made: containers and volumes labelled with the device's uuid.
-    const filter = `label=${DEVICE_UUID_LABEL}=${uuid}`;
-    const containers = await ids(['ps', '-aq', '--filter', filter]);
-    if (containers.length) await podman(engine, ['rm', '-f', '-t', '0', ...containers]).catch(() => undefined);
-    const volumes = await ids(['volume', 'ls', '-q', '--filter', filter]);
-    if (volumes.length) await podman(engine, ['volume', 'rm', '-f', ...volumes]).catch(() => undefined);
-  }
+  // What the agent made: containers, networks and volumes labelled with the device's uuid.
+  for (const uuid of deviceUuids.splice(0)) await removeByLabel(engine, DEVICE_UUID_LABEL, uuid);
   // What the build made (and the agent pulled): images carrying the compose build label.
   await removeLabelled(engine, testId);
   for (const dir of workDirs.splice(0)) await rm(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { CONTAINER_LABELS, normalizeConfig, startAgent, type RunningAgent } from '@flotilla/agent';
-import { podman, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
+import { podman, removeByLabel, removeLabelled, TEST_BASE_IMAGE, TEST_LABEL } from '@flotilla/server/test-engine';
 import { apiAs, type ApiUser, type V7 } from './api';
 import { createProvisioningKey, E2E_API } from './simulator';
 
@@ -103,10 +103,7 @@ export async function startEngineDevice(
     },
     async stop() {
       await agent.stop().catch(() => undefined);
-      const containers = await ids(['ps', '-aq', '--filter', label]);
-      if (containers.length) await podman(engine, ['rm', '-f', '-t', '0', ...containers]).catch(() => undefined);
-      const volumes = await ids(['volume', 'ls', '-q', '--filter', label]);
-      if (volumes.length) await podman(engine, ['volume', 'rm', '-f', ...volumes]).catch(() => undefined);
+      await removeByLabel(engine, CONTAINER_LABELS.deviceUuid, uuid);
       await removeLabelled(engine, testId);
       await rm(dir, { recursive: true, force: true });
     },

@@ -116,15 +116,27 @@ export async function podman(engine: Pick<TestEngine, 'env'>, args: string[]): P
   });
 }
 
-/** Remove every container, volume and image labelled with this test id. */
-export async function removeLabelled(engine: Pick<TestEngine, 'env'>, testId: string): Promise<void> {
-  const filter = `label=${TEST_LABEL}=${testId}`;
+/**
+ * Remove every container, network, volume and image carrying `label` (with `value`, or any
+ * value): what a test, or the agent of a test's device (`io.flotilla.device-uuid`), made.
+ */
+export async function removeByLabel(engine: Pick<TestEngine, 'env'>, label: string, value?: string): Promise<void> {
+  const filter = value === undefined ? `label=${label}` : `label=${label}=${value}`;
   const ids = async (args: string[]) =>
     (await podman(engine, args).catch(() => ({ stdout: '' }))).stdout.split('\n').map((s) => s.trim()).filter(Boolean);
   const containers = await ids(['ps', '-aq', '--filter', filter]);
   if (containers.length) await podman(engine, ['rm', '-f', '-t', '0', ...containers]).catch(() => undefined);
+  // The agent's networks carry its device's and services' labels: without this, every run left
+  // one per device in /etc/containers/networks (hundreds on a developer's machine, each a subnet).
+  const networks = await ids(['network', 'ls', '-q', '--filter', filter]);
+  if (networks.length) await podman(engine, ['network', 'rm', '-f', ...networks]).catch(() => undefined);
   const volumes = await ids(['volume', 'ls', '-q', '--filter', filter]);
   if (volumes.length) await podman(engine, ['volume', 'rm', '-f', ...volumes]).catch(() => undefined);
   const images = await ids(['images', '-q', '--filter', filter]);
   if (images.length) await podman(engine, ['rmi', '-f', ...images]).catch(() => undefined);
+}
+
+/** Remove every container, network, volume and image labelled with this test id. */
+export function removeLabelled(engine: Pick<TestEngine, 'env'>, testId: string): Promise<void> {
+  return removeByLabel(engine, TEST_LABEL, testId);
 }

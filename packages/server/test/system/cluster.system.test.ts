@@ -10,7 +10,7 @@ import { getSdk } from 'balena-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../support/cloud-link.js';
-import { startTestEngine, type TestEngine } from '../support/engine.js';
+import { removeByLabel, startTestEngine, type TestEngine } from '../support/engine.js';
 import { freePort } from '../support/net.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 import { TerminalClient } from '../support/terminal-client.js';
@@ -187,9 +187,8 @@ afterAll(async () => {
   await smtp?.close();
   await postgres?.stop();
   if (engine) {
-    const { stdout } = await run('podman', ['ps', '-aq', '--filter', 'label=io.flotilla.device-uuid'], { env: { ...process.env, ...engine.env } }).catch(() => ({ stdout: '' }));
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('podman', ['--runtime', '/usr/sbin/runc', 'rm', '-f', '-t', '0', ...ids], { env: { ...process.env, ...engine.env } }).catch(() => undefined);
+    // What the agents made (the run's engine is this file's own).
+    await removeByLabel(engine, 'io.flotilla.device-uuid');
     await engine.stop();
   }
   if (tmp) await rm(tmp, { recursive: true, force: true });
