@@ -6,7 +6,7 @@
 // The static checks (one process each, mostly one core) run beside the unit tier (one vitest
 // worker on the 2-core CI machine); their output is printed when they end.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -64,23 +64,10 @@ const staticChecks = (async () => {
   return results;
 })();
 
-/** Prints a log that was written to a file while another tier printed. */
-function printLog(header, log) {
-  console.log(`\n=== ${header}`);
-  try {
-    process.stdout.write(readFileSync(log, 'utf8'));
-  } catch {
-    console.log('(no output)');
-  }
-}
-
-/**
- * One vitest project as a tier: passed and failed from its JSON report. With `log` its output
- * goes to that file (another tier prints meanwhile) and the caller prints it.
- */
-async function vitestTier(project, log) {
+/** One vitest project as a tier: passed and failed from its JSON report. */
+async function vitestTier(project) {
   const file = join(out, `${project}.json`);
-  const r = await run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {}, log);
+  const r = await run(project, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
   const j = readJson(file);
   const passed = j?.numPassedTests ?? 0;
   // Tests that did not run count as failed: skipped ones (no test is skipped on purpose here)
@@ -99,66 +86,32 @@ async function vitestTier(project, log) {
   else if (failed > 0 && !failures.some((f) => f.startsWith(`${project}:`))) failures.push(`${project}: failed outside any test (an unhandled error or a crashed worker: search the output above for "Unhandled")`);
 }
 
-if (want('unit')) await vitestTier('unit');
-for (const r of await staticChecks) {
-  printLog(`${r.name}: ${r.cmd} (ran beside the unit tier)`, r.log);
-  tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-  if (r.status !== 0) failures.push(`${r.name}: ${r.cmd} ended with ${r.status} (its output is above)`);
+for (const project of ['unit', 'api']) {
+  if (project === 'api') {
+    for (const r of await staticChecks) {
+      console.log(`\n=== ${r.name}: ${r.cmd} (ran beside the unit tier)`);
+      process.stdout.write(readFileSync(r.log, 'utf8'));
+      tiers.push({ name: r.name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+      if (r.status !== 0) failures.push(`${r.name}: ${r.cmd} ended with ${r.status} (its output is above)`);
+    }
+  }
+  if (want(project)) await vitestTier(project);
 }
 
-// The api tier beside the build and then the system tier (docs/decisions.md, "CI time
-// (issue 21)"): each leaves about half of the 2-core machine idle (the api tier waits on
-// PostgreSQL and Podman, the system tier on process starts and crash recovery). The api tier
-// prints live; the build's and the system tier's output is printed after it.
-// FLOTILLA_TEST_SERIAL=1 runs them one after the other.
-const serial = process.env.FLOTILLA_TEST_SERIAL === '1';
-let built = { status: 0, seconds: 0 };
-const laneLog = (name) => (serial ? undefined : join(out, `${name}.log`));
-const buildAndSystem = async () => {
-  if (!want('system') && !want('e2e')) return;
-  // The system and e2e tiers run the built product (dashboard bundle and server/dist/main.mjs).
-  built = await run('build', 'npm', ['run', 'build'], {}, laneLog('build'));
+// The system and e2e tiers run the built product (dashboard bundle and server/dist/main.mjs).
+let built;
+if (want('system') || want('e2e')) {
+  built = await run('build', 'npm', ['run', 'build']);
   if (built.status !== 0) {
     tiers.push({ name: 'build', passed: 0, failed: 1, seconds: built.seconds });
     failures.push(`build: npm run build ended with ${built.status}`);
-    return;
   }
-  // Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
-  if (want('system')) await vitestTier('system', laneLog('system'));
-};
-if (serial) {
-  if (want('api')) await vitestTier('api');
-  await buildAndSystem();
-} else {
-  await Promise.all([want('api') ? vitestTier('api') : undefined, buildAndSystem()]);
-  printLog('build: npm run build (ran beside the api tier)', laneLog('build'));
-  if (want('system') && built.status === 0) printLog('system (ran beside the api tier)', laneLog('system'));
 }
 
-/**
- * Waits until the host's network interfaces have not changed for 10 s (at most 2 min): the
- * api and system tiers' Podman containers and networks may still be going, and Chromium
- * aborts the requests it has in flight whenever an interface comes or goes
- * (ERR_NETWORK_CHANGED), which a page heals by reloading under the test.
- */
-async function networkQuiet() {
-  const links = () => readdirSync('/sys/class/net').sort().join(' ');
-  const started = Date.now();
-  let last = links();
-  let stableSince = started;
-  while (Date.now() - stableSince < 10_000 && Date.now() - started < 120_000) {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = links();
-    if (now !== last) {
-      last = now;
-      stableSince = Date.now();
-    }
-  }
-  console.log(`\n=== network interfaces quiet after ${((Date.now() - started) / 1000).toFixed(1)} s: ${last}`);
-}
+// Issue 21: the two-node cluster behind HAProxy and crash safety, as separate processes.
+if (want('system') && built.status === 0) await vitestTier('system');
 
 if (want('e2e') && built.status === 0) {
-  if (want('api') || want('system')) await networkQuiet();
   // The 350 kB first-page budget (ARCHITECTURE.md), measured on the build the e2e tier uses.
   const budget = await run('first-page budget', 'node', ['packages/web/scripts/first-page-size.mjs']);
   tiers.push({ name: 'budget', passed: budget.status === 0 ? 1 : 0, failed: budget.status === 0 ? 0 : 1, seconds: budget.seconds });

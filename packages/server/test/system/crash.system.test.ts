@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,25 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes a data directory after its processes were killed. PostgreSQL's backends outlive a
+ * postmaster killed with SIGKILL until they notice, and may still write WAL meanwhile (a CI run's
+ * clean-up failed with ENOTEMPTY on pg_wal): every process working in the directory (a
+ * backend's working directory is the cluster's) is killed first, and the removal retries.
+ */
+async function removeDataDir(dir: string): Promise<void> {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
 describe('crash safety: kill -9 of the server and of its PostgreSQL during concurrent writes', () => {
@@ -227,7 +246,7 @@ describe('crash safety: kill -9 of the server and of its PostgreSQL during concu
       }
     }
     await inbox.close().catch(() => undefined);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await removeDataDir(dataDir);
   });
 
   /** Concurrent writers until `stop()`: each write that got a 2xx goes into the journal. */
@@ -506,7 +525,7 @@ describe('crash safety: kill -9 during the very first start', () => {
       }
     })();
     if (pg > 0 && alive(pg)) process.kill(pg, 'SIGKILL');
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (dir) await removeDataDir(dir);
   });
 
   it('a first start killed while it creates the database, the keys and the password leaves nothing the next start trips on', async () => {
