@@ -113,6 +113,38 @@ describe('the API key cache', () => {
     await otherProcess.publish(API_KEYS_CHANGED, { actorIds: [actor] });
     await eventually(() => poll(d.key, d.uuid), (res) => res.statusCode === 401);
   });
+
+  it('drops every cached key and target state once the bus is back from a lost connection', async () => {
+    const [revoked, renamed] = [await insertDevice(db, fleet), await insertDevice(db, fleet)];
+    expect((await poll(revoked.key, revoked.uuid)).statusCode).toBe(200);
+    const first = await poll(renamed.key, renamed.uuid);
+    expect(first.statusCode).toBe(200);
+    // Changes whose messages the bus lost (here: made past the application, so none was sent).
+    const actor = (await row<{ actor: number }>(db, 'SELECT actor FROM device WHERE id = $1', [revoked.id]))!.actor;
+    await db.query('DELETE FROM api_key WHERE is_of__actor = $1', [actor]);
+    await db.query(`UPDATE device SET device_name = 'renamed-while-the-bus-was-down' WHERE id = $1`, [renamed.id]);
+    expect((await poll(revoked.key, revoked.uuid)).statusCode).toBe(200); // still cached
+    expect((await poll(renamed.key, renamed.uuid, first.headers.etag as string)).statusCode).toBe(304); // still cached
+    // Redis drops the subscriber connections; ioredis connects again and subscribes again.
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url);
+    try {
+      expect(await admin.client('KILL', 'TYPE', 'pubsub')).toBeGreaterThan(0);
+    } finally {
+      admin.disconnect();
+    }
+    await eventually(() => poll(revoked.key, revoked.uuid), (res) => res.statusCode === 401);
+    const after = await poll(renamed.key, renamed.uuid, first.headers.etag as string);
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain('renamed-while-the-bus-was-down');
+    // The bus still delivers after the reconnection.
+    const d = await insertDevice(db, fleet);
+    expect((await poll(d.key, d.uuid)).statusCode).toBe(200);
+    const other = (await row<{ actor: number }>(db, 'SELECT actor FROM device WHERE id = $1', [d.id]))!.actor;
+    await db.query('DELETE FROM api_key WHERE is_of__actor = $1', [other]);
+    await otherProcess.publish(API_KEYS_CHANGED, { actorIds: [other] });
+    await eventually(() => poll(d.key, d.uuid), (res) => res.statusCode === 401);
+  });
 });
 
 describe('grouped state reports', () => {

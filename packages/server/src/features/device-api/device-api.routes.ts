@@ -72,7 +72,10 @@ export async function deviceApiRoutes(app: FastifyInstance, { db, stateChanges }
   };
   const unsubscribe = await bus.subscribe(DEVICE_STATE_CHANGED, (message) => drop((message ?? {}) as DeviceStateChanged));
   const unuse = stateChanges.onLocal(drop);
+  // Changes announced while the bus was down are lost: every cached state is built again.
+  const offGap = bus.onGap(() => drop({}));
   app.addHook('onClose', async () => {
+    offGap();
     unuse();
     await unsubscribe();
     await heartbeats.stop();

@@ -17,11 +17,22 @@ interface Entry {
 }
 
 /**
+ * How long an API key's lookup is kept (15 min). Longer than the poll interval of a device
+ * (balenaOS's default 10 min, the soak's 60 s), so an unchanged device's poll costs no
+ * lookup; at 60 s, the life this had before, nearly every poll of a 60-s poller read its key
+ * again (the soak's most frequent statement, issue 21). Revocations do not wait for it: they
+ * drop entries at once through the bus, and a gap in the bus drops every entry; the life
+ * only bounds a change made past the application (SQL by hand).
+ */
+export const API_KEY_CACHE_TTL_MS = 15 * 60_000;
+
+/**
  * Per-process cache of API key → actor, so a device's poll costs no key lookup. Keyed by
  * the key's sha256 (never the key itself), bounded (least recently used entries go first),
  * and every entry lives at most `ttlMs` and never past its key's expiry date. Writes that
  * revoke a key (key deleted or changed, its device/fleet/user deleted, a device moved)
- * drop entries at once on this process and, through the bus, on every other one.
+ * drop entries at once on this process and, through the bus, on every other one; when the
+ * bus may have missed messages (`Bus.onGap`), every entry goes.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
@@ -30,7 +41,7 @@ export class ApiKeyCache {
 
   constructor(
     readonly max = 100_000,
-    readonly ttlMs = 60_000,
+    readonly ttlMs = API_KEY_CACHE_TTL_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -93,7 +104,12 @@ export class ApiKeyChanges {
 
   static async connect(cache: ApiKeyCache, bus: Bus): Promise<ApiKeyChanges> {
     const unsubscribe = await bus.subscribe(API_KEYS_CHANGED, (m) => cache.drop(normalise(m)));
-    return new ApiKeyChanges(cache, bus, unsubscribe);
+    // A revocation announced while the bus was down is lost: every entry goes then.
+    const offGap = bus.onGap(() => cache.drop({}));
+    return new ApiKeyChanges(cache, bus, async () => {
+      offGap();
+      await unsubscribe();
+    });
   }
 
   /**

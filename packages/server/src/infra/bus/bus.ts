@@ -17,6 +17,13 @@ export interface Bus {
   publish(channel: string, message: unknown): Promise<number>;
   /** Resolves once the subscription is live; the result unsubscribes. */
   subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
+  /**
+   * `handler` runs whenever messages may have been missed: once a lost connection is back and
+   * its subscriptions are live again (Redis). What a process keeps fresh through messages
+   * (caches dropped on change) must then drop everything. The in-process bus never misses
+   * one, so it never calls `handler`. The result removes the handler.
+   */
+  onGap(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -43,6 +50,10 @@ export class InProcessBus implements Bus {
       handlers.delete(mine);
       if (handlers.size === 0) this.channels.delete(channel);
     });
+  }
+
+  onGap(): () => void {
+    return () => undefined;
   }
 
   close(): Promise<void> {

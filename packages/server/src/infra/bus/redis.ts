@@ -19,6 +19,8 @@ export class RedisBus implements Bus {
   // The SUBSCRIBE in flight per channel, so a second subscriber also waits until it is live.
   private readonly subscribing = new Map<string, Promise<unknown>>();
   private closed = false;
+  private readonly gapHandlers = new Set<() => void>();
+  private connectedBefore = false;
 
   constructor(url: string, private readonly onError: (err: unknown) => void = () => undefined) {
     // Commands issued while the connection is down are queued and sent on reconnect
@@ -29,6 +31,39 @@ export class RedisBus implements Bus {
     this.pub.on('error', (err) => this.onError(err));
     this.sub.on('error', (err) => this.onError(err));
     this.sub.on('message', (channel: string, text: string) => this.deliver(channel, text));
+    // Every 'ready' after the first is a reconnection: whatever was published while the
+    // connection was down is lost. ioredis sends the SUBSCRIBEs again as it gets ready; a PING
+    // queued after them answers once they are live, and only then is the gap announced (a
+    // cache dropped earlier could be filled again from a change still unheard).
+    this.sub.on('ready', () => {
+      if (!this.connectedBefore) {
+        this.connectedBefore = true;
+        return;
+      }
+      setImmediate(() => {
+        if (this.closed) return;
+        this.sub.ping().then(
+          () => this.announceGap(),
+          (err: unknown) => this.onError(err),
+        );
+      });
+    });
+  }
+
+  onGap(handler: () => void): () => void {
+    const mine = () => handler();
+    this.gapHandlers.add(mine);
+    return () => void this.gapHandlers.delete(mine);
+  }
+
+  private announceGap(): void {
+    for (const handler of [...this.gapHandlers]) {
+      try {
+        handler();
+      } catch (err) {
+        this.onError(err);
+      }
+    }
   }
 
   /** Resolves once both connections are up (main.ts fails fast on a wrong REDIS_URL). */
