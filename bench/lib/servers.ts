@@ -10,6 +10,21 @@ export const ADMIN_PASSWORD = 'bench-admin-password';
 
 const verbose = process.env.BENCH_VERBOSE === '1';
 
+/**
+ * Where the embedded PostgreSQL of `dataDir` listens, as `npm start` runs it: its Unix socket
+ * (TCP on 127.0.0.1 only when the socket path would be too long), read from `postmaster.pid`
+ * (line 4 the port, line 5 the socket directory, line 6 the TCP address). The server talks to
+ * it the same way; a bench on TCP measured a server that `npm start` does not run (each
+ * statement through loopback TCP costs the server and PostgreSQL more than through the socket).
+ */
+async function embeddedDatabaseUrl(dataDir: string, password: string): Promise<string> {
+  const lines = (await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const [port, socketDir, address] = [lines[3]?.trim(), lines[4]?.trim(), lines[5]?.trim()];
+  const user = `postgres:${encodeURIComponent(password)}`;
+  if (socketDir) return `postgres://${user}@localhost:${port}/flotilla?host=${encodeURIComponent(socketDir)}`;
+  return `postgres://${user}@${address || '127.0.0.1'}:${port}/flotilla`;
+}
+
 /** The bare node:http baseline, in its own process. */
 export async function startBaseline(): Promise<ChildServer> {
   const port = await freePort();
@@ -43,7 +58,7 @@ export interface FlotillaServer {
 export async function startFlotilla({ inspect = false, onLine }: { inspect?: boolean; onLine?: (line: string) => void } = {}): Promise<FlotillaServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
   const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
-  const [port, pgPort] = [await freePort(), await freePort()];
+  const port = await freePort();
   // The cloud-link memory phase collects garbage before reading RSS (inspector protocol).
   const inspectPort = inspect ? await freePort() : undefined;
   const env: NodeJS.ProcessEnv = {
@@ -51,7 +66,6 @@ export async function startFlotilla({ inspect = false, onLine }: { inspect?: boo
     PORT: String(port),
     HOST: '127.0.0.1',
     FLOTILLA_DATA_DIR: dataDir,
-    FLOTILLA_EMBEDDED_PG_PORT: String(pgPort),
     FLOTILLA_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
   };
@@ -91,7 +105,7 @@ export async function startFlotilla({ inspect = false, onLine }: { inspect?: boo
   return {
     server,
     ...(inspectPort ? { inspectUrl: `http://127.0.0.1:${inspectPort}` } : {}),
-    databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/flotilla`,
+    databaseUrl: await embeddedDatabaseUrl(dataDir, password),
     async stop() {
       const how = await server.stop();
       await removeDataDir();

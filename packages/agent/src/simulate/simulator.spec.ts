@@ -64,7 +64,7 @@ describe('simulate --stats-file', () => {
       await new Promise((r) => setTimeout(r, 50));
       const text = await readFile(statsFile, 'utf8').catch(() => null);
       stats = text === null ? null : (JSON.parse(text) as SimulationStats);
-      if (stats && stats.online === 5 && stats.pollLatency.count >= 5) break;
+      if (stats && stats.online === 5 && stats.pollLatency.count >= 5 && stats.reportLatency.count >= 5) break;
     }
     expect(stats).not.toBeNull();
     expect(stats!.devices).toBe(5);
@@ -76,6 +76,10 @@ describe('simulate --stats-file', () => {
     expect(stats!.polls).toBeGreaterThanOrEqual(5);
     expect(stats!.polls).toBeLessThanOrEqual(api.polls());
     expect(latencyPercentile(stats!.pollLatency, 99)).toBeGreaterThan(0);
+    // Every successful report is timed too (each device's first report comes right after it starts).
+    expect(stats!.reportLatency.count).toBe(stats!.reports);
+    expect(stats!.reports).toBeGreaterThanOrEqual(5);
+    expect(latencyPercentile(stats!.reportLatency, 99)).toBeGreaterThan(0);
     expect(stats!.loopDelay).toBeDefined();
   });
 });
@@ -87,7 +91,7 @@ describe('simulate --source-addresses', () => {
   });
 
   // Every 127.x.y.z is loopback on Linux, where the tests run (elsewhere an address must be configured first).
-  it('connects each device from its address: link and log stream by device, the poll pool from the first', async () => {
+  it('connects each device from its address: link and log stream by device, the poll pool from the second', async () => {
     const seen = { link: new Map<string, Set<string>>(), logs: new Map<string, Set<string>>(), polls: new Set<string>() };
     const note = (map: Map<string, Set<string>>, uuid: string, from: string | undefined) => {
       const set = map.get(uuid) ?? new Set<string>();
@@ -154,7 +158,8 @@ describe('simulate --source-addresses', () => {
       expect([...seen.link.get(`Bearer ${d.opts.deviceApiKey}`)!]).toEqual([sources[i % 2]]);
       expect([...seen.logs.get(d.uuid)!]).toEqual([sources[i % 2]]);
     });
-    expect([...seen.polls]).toEqual(['127.0.0.2']);
+    // Polls have a pool of their own, from the second address.
+    expect([...seen.polls]).toEqual(['127.0.0.3']);
   }, 20_000);
 });
 

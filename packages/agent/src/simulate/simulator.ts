@@ -46,10 +46,11 @@ export interface SimulateOptions {
   agentUpdateMs?: [number, number];
   /** `--fail-agent-update`: the new agent build "fails to start" and the device stays on its version. */
   failAgentUpdate?: boolean;
+  /** Sockets of each of the two shared pools: polls, and every other request (default 256 each). */
   maxSockets?: number;
   /**
    * Local addresses the devices connect from (`--source-addresses`): device i's cloud link and
-   * log stream use address i mod n, the shared poll pool the first. Each address has its own
+   * log stream use address i mod n, the shared request pool the first, the poll pool the second. Each address has its own
    * ephemeral ports: from one address to one server Linux runs short near 14,000 connections
    * (connect takes even ports first and scans all of them once they are taken).
    */
@@ -96,21 +97,30 @@ export interface SimulationStats {
   registerErrors: number;
   /** Successful target-state polls (200 and 304), client-side, cumulative since start. */
   pollLatency: LatencySnapshot;
+  /** Successful state reports, client-side, cumulative since start. */
+  reportLatency: LatencySnapshot;
   /** This process's event-loop delay since the previous stats-file write (only with a stats file). */
   loopDelay?: { p99Ms: number; maxMs: number };
   /** Log lines: generated, sent on the devices' log streams, dropped by their queues. */
   logs?: ReturnType<SimulatedLogs['stats']>;
 }
 
-/** Times the state polls of every device (one histogram for the process). */
+/** Times the state polls and the state reports of every device (one histogram each for the process). */
 class TimedDeviceApi extends DeviceApi {
   readonly pollLatency = new LatencyHistogram();
+  readonly reportLatency = new LatencyHistogram();
 
   override async pollState(uuid: string, deviceApiKey: string, etag: string | null): Promise<StatePoll> {
     const started = performance.now();
     const res = await super.pollState(uuid, deviceApiKey, etag);
     this.pollLatency.record(performance.now() - started);
     return res;
+  }
+
+  override async reportState(uuid: string, deviceApiKey: string, fields: Record<string, unknown>): Promise<void> {
+    const started = performance.now();
+    await super.reportState(uuid, deviceApiKey, fields);
+    this.reportLatency.record(performance.now() - started);
   }
 }
 
@@ -138,7 +148,9 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
   const log = o.log ?? ((m: string) => console.log(m));
   const releases = new Map<string, TargetRelease>();
   const counters = { polls: 0, pollErrors: 0, reports: 0, reportErrors: 0, registerErrors: 0 };
-  const api = new TimedDeviceApi(http);
+  // Polls on sockets of their own (see DeviceApi): from the second source address when there is one.
+  const pollHttp = new HttpClient(o.api, { maxSockets: o.maxSockets ?? 256, ...(sources ? { localAddress: sources[1 % sources.length] } : {}) });
+  const api = new TimedDeviceApi(http, pollHttp);
   const logs =
     o.logs === false
       ? null
@@ -249,6 +261,7 @@ export async function startSimulation(o: SimulateOptions): Promise<Simulation> {
       updating,
       ...counters,
       pollLatency: api.pollLatency.snapshot(),
+      reportLatency: api.reportLatency.snapshot(),
       ...(logs ? { logs: logs.stats() } : {}),
     };
   };
