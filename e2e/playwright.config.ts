@@ -44,9 +44,12 @@ const browser = {
 const IGNORED = ['**/.tmp/**', '**/node_modules/**'];
 /*
  * Specs that run alone (the `alone` project, after the `shared` one in `npm test`):
- * - the ones that run real agents on Podman: every container network Podman makes or removes
- *   changes the host's interfaces, and Chromium then aborts the requests it has in flight
- *   (ERR_NETWORK_CHANGED) — in any other spec's page running beside them;
+ * - the ones that run real agents on Podman: they load the machine most (engine, agents,
+ *   containers), and every container network Podman makes or removes changes the host's
+ *   interfaces, which Chromium may answer by aborting requests in flight (ERR_NETWORK_CHANGED).
+ *   That this broke specs beside them was the first reading of failures later traced to a
+ *   development build of the dashboard (docs/decisions.md, 2026-11-29); keeping them alone is
+ *   the cautious choice, not a proven need;
  * - platform-news, which rewrites the build's build-time file that every node serves (the
  *   refresh banner would show in other specs' pages).
  * Every other spec makes its own users, organizations and fleets, and listens only on its

@@ -129,6 +129,7 @@ if (want('e2e') && built.status === 0) {
     });
     seconds += r.seconds;
     const j = readJson(file);
+    const named = failures.length;
     passed += j?.stats?.expected ?? 0;
     // Skipped tests count as failed: no test is skipped on purpose.
     let f = j ? (j.stats.unexpected ?? 0) + (j.stats.flaky ?? 0) + (j.stats.skipped ?? 0) : 1;
@@ -143,8 +144,11 @@ if (want('e2e') && built.status === 0) {
         failures.push(`e2e: e2e/${spec.file}:${spec.line} › ${spec.title} (${t.status}) — ${firstLine(error)}`);
       }
     }
+    // A project that failed outside any test (a web server that could not start, a global
+    // set-up): Playwright's own first error, e.g. "…/health is already used".
+    const outside = firstLine(j?.errors?.[0]?.message);
     if (!j) failures.push(`e2e: no report for the ${project} project (playwright ended with ${r.status})`);
-    else if (f > 0 && !failures.some((x) => x.startsWith('e2e:'))) failures.push(`e2e: the ${project} project ended with ${r.status} (its output is above)`);
+    else if (f > 0 && failures.length === named) failures.push(`e2e: the ${project} project ended with ${r.status} — ${outside || 'its output is above'}`);
   }
   tiers.push({ name: 'e2e', passed, failed, seconds });
 }

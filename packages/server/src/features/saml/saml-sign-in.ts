@@ -72,7 +72,7 @@ class AuthnRequestStore implements CacheProvider {
  * node-saml and its XML stack load on the first SAML request, not at start (they were about a
  * tenth of the server's start-up, and most installations have no identity provider).
  */
-export const loadNodeSaml = () => import('@node-saml/node-saml');
+const loadNodeSaml = () => import('@node-saml/node-saml');
 
 async function samlFor(db: Db, provider: IdentityProviderRow, publicUrl: string, now: () => number): Promise<SAML> {
   const { entityId, acsUrl } = serviceProviderUrls(publicUrl, provider.sso_identifier);
