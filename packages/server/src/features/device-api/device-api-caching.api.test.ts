@@ -129,7 +129,7 @@ describe('the API key cache', () => {
     const { Redis } = await import('ioredis');
     const admin = new Redis(redis.url);
     try {
-      expect(await admin.client('KILL', 'TYPE', 'pubsub')).toBeGreaterThan(0);
+      expect(await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub')).toBeGreaterThan(0);
     } finally {
       admin.disconnect();
     }
@@ -213,6 +213,35 @@ describe('grouped state reports', () => {
     const sent = ['first', 'second', 'third'].map((s) => batch.submit(d.id, { [d.uuid]: { status: s } }));
     await Promise.all(sent);
     expect(await row(db, 'SELECT status FROM device WHERE id = $1', [d.id])).toEqual({ status: 'third' });
+  });
+
+  it("writes another device's group while one is slow, and holds a device's next report until its first is written", async () => {
+    const [slow, quick] = await Promise.all([insertDevice(db, fleet), insertDevice(db, fleet)]);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let transactions = 0;
+    // The first group's transaction waits for the gate: a group slow to write.
+    const gated = new Proxy(db, {
+      get(target, key) {
+        if (key === 'tx') return (fn: Parameters<Db['tx']>[0]) => (++transactions === 1 ? gate.then(() => target.tx(fn)) : target.tx(fn));
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    }) as Db;
+    const batch = new StateReportBatch(gated);
+    const first = batch.submit(slow.id, { [slow.uuid]: { status: 'slow-1' } });
+    await new Promise((r) => setImmediate(r)); // the first group starts and waits at the gate
+    const second = batch.submit(slow.id, { [slow.uuid]: { status: 'slow-2' } });
+    const other = batch.submit(quick.id, { [quick.uuid]: { status: 'quick' } });
+    const within = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), ms))]);
+    expect(await within(other, 5_000)).toBe('written');
+    expect(await row(db, 'SELECT status FROM device WHERE id = $1', [quick.id])).toEqual({ status: 'quick' });
+    // The slow device's second report did not overtake its first.
+    expect(await within(second, 200)).toBe('waiting');
+    expect(await row(db, 'SELECT status FROM device WHERE id = $1', [slow.id])).toEqual({ status: null });
+    open();
+    await Promise.all([first, second]);
+    expect(await row(db, 'SELECT status FROM device WHERE id = $1', [slow.id])).toEqual({ status: 'slow-2' });
   });
 
   it('rejects a report that is not an object before queueing it', async () => {
