@@ -207,6 +207,64 @@ describe('grouped state reports', () => {
     expect((await db.query('SELECT download_progress FROM image_install WHERE device = ANY($1::int[]) ORDER BY device', [[good.id, bad.id]])).rows).toEqual([{ download_progress: 10 }]);
   });
 
+  it("writes the installs of many devices' reports in one group: each device's own images, its unlisted ones deleted, its running release", async () => {
+    const appUuid = (await row<{ uuid: string }>(db, 'SELECT uuid FROM application WHERE id = $1', [fleet]))!.uuid;
+    const commit = hex();
+    const release = (await db.query<{ id: number }>(`INSERT INTO release (belongs_to__application, commit, status, composition) VALUES ($1, $2, 'success', '{}') RETURNING id`, [fleet, commit])).rows[0]!.id;
+    const services = await Promise.all(
+      ['web', 'db'].map(async (base) => {
+        const name = `${base}${hex(3)}`;
+        const service = (await db.query<{ id: number }>('INSERT INTO service (application, service_name) VALUES ($1, $2) RETURNING id', [fleet, name])).rows[0]!.id;
+        const image = (await db.query<{ id: number }>(`INSERT INTO image (is_a_build_of__service, status, is_stored_at__image_location) VALUES ($1, 'success', 'registry.test/x') RETURNING id`, [service])).rows[0]!.id;
+        await db.query('INSERT INTO image__is_part_of__release (image, is_part_of__release) VALUES ($1, $2)', [image, release]);
+        return { name, service, image };
+      }),
+    );
+    const [web, dbService] = services as [(typeof services)[number], (typeof services)[number]];
+    const devices = await Promise.all(Array.from({ length: 4 }, () => insertDevice(db, fleet)));
+    await db.query('UPDATE device SET is_pinned_on__release = $2 WHERE id = ANY($1::int[])', [devices.map((d) => d.id), release]);
+    // Device 3 had an install of another image, which its report no longer lists.
+    const stale = (await db.query<{ id: number }>(`INSERT INTO image (is_a_build_of__service, status, is_stored_at__image_location) VALUES ($1, 'success', 'registry.test/old') RETURNING id`, [web.service])).rows[0]!.id;
+    await db.query(`INSERT INTO image_install (device, installs__image, status) VALUES ($1, $2, 'Running')`, [devices[3]!.id, stale]);
+    const reportOf = (d: { uuid: string }, statuses: Record<string, string>, progress?: number) => ({
+      [d.uuid]: {
+        status: 'Idle',
+        apps: { [appUuid]: { releases: { [commit]: { services: Object.fromEntries(Object.entries(statuses).map(([n, status]) => [n, { image: 'x', status, ...(progress === undefined ? {} : { download_progress: progress }) }])) } } } },
+      },
+    });
+    const batch = new StateReportBatch(db);
+    await Promise.all([
+      batch.submit(devices[0]!.id, reportOf(devices[0]!, { [web.name]: 'Running', [dbService.name]: 'Running' })),
+      batch.submit(devices[1]!.id, reportOf(devices[1]!, { [web.name]: 'Running', [dbService.name]: 'Downloading' }, 40)),
+      batch.submit(devices[2]!.id, reportOf(devices[2]!, { [web.name]: 'Running', unknown: 'Running' })),
+      batch.submit(devices[3]!.id, reportOf(devices[3]!, { [web.name]: 'Running', [dbService.name]: 'Running' })),
+    ]);
+    const installs = (
+      await db.query<{ device: number; image: number; status: string; download_progress: number | null }>(
+        'SELECT device, installs__image AS image, status, download_progress FROM image_install WHERE device = ANY($1::int[]) ORDER BY device, installs__image',
+        [devices.map((d) => d.id)],
+      )
+    ).rows;
+    const [d0, d1, d2, d3] = devices.map((d) => d.id) as [number, number, number, number];
+    expect(installs).toEqual(
+      [
+        { device: d0, image: web.image, status: 'Running', download_progress: null },
+        { device: d0, image: dbService.image, status: 'Running', download_progress: null },
+        { device: d1, image: web.image, status: 'Running', download_progress: 40 },
+        { device: d1, image: dbService.image, status: 'Downloading', download_progress: 40 },
+        { device: d2, image: web.image, status: 'Running', download_progress: null },
+        { device: d3, image: web.image, status: 'Running', download_progress: null },
+        { device: d3, image: dbService.image, status: 'Running', download_progress: null },
+        { device: d3, image: stale, status: 'deleted', download_progress: null },
+      ].sort((a, b) => a.device - b.device || a.image - b.image),
+    );
+    const serviceInstalls = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM service_install WHERE device = ANY($1::int[])', [devices.map((d) => d.id)])).rows[0]!.n;
+    expect(serviceInstalls).toBe(7);
+    // Running its target release: only the devices whose every image of it runs.
+    const running = (await db.query<{ id: number; is_running__release: number | null }>('SELECT id, is_running__release FROM device WHERE id = ANY($1::int[]) ORDER BY id', [devices.map((d) => d.id)])).rows;
+    expect(running).toEqual([d0, d1, d2, d3].sort((a, b) => a - b).map((id) => ({ id, is_running__release: id === d0 || id === d3 ? release : null })));
+  });
+
   it("applies one device's reports in the order they came", async () => {
     const d = await insertDevice(db, fleet);
     const batch = new StateReportBatch(db);

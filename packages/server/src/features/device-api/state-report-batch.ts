@@ -1,14 +1,14 @@
 import type { Db } from '../../infra/db/db.js';
 import {
   applyStateReport,
+  checkReportApp,
   checkReportBody,
   lockReportDevices,
   planReport,
-  writeReportApp,
+  writeReportApps,
   writeReportFields,
   type ReportWrite,
 } from './state-report.js';
-import { releaseReportSavepoint, rollbackToReportSavepoint, savepointReport } from './state-report.repository.js';
 
 interface Pending {
   deviceId: number;
@@ -22,18 +22,17 @@ interface Pending {
  * that arrive while a transaction is being written wait and go together in the next one:
  *
  * - one transaction locks every device of the group, writes all their device columns in
- *   one statement, and each report's installs in a savepoint of its own;
+ *   one statement and all their installs in a few (`writeReportApps`);
  * - a request is answered only once the transaction holding its write has committed;
- * - a report that is refused (403 another uuid, 400 a bad value) or whose installs fail
- *   fails alone; the rest of the group still commits;
+ * - a report that is refused (403 another uuid, 400 a bad value, checked before anything is
+ *   written) fails alone; the rest of the group still commits;
  * - when the grouped statement or the commit fails, every report of the group is written
  *   again on its own (`applyStateReport`), so a failing write fails only its request;
  * - at most one report per device in a group, and none for a device whose report is in a
  *   transaction still running: a device's later report waits for a later group, so reports of
  *   one device are applied in arrival order;
  * - up to `maxConcurrent` groups are written at once, on their own connections. A group's time
- *   is mostly round trips (a report with installs takes about eight statements, one after the
- *   other), so under load one group at a time left reports queueing for minutes while the
+ *   is mostly round trips, so under load one group at a time left reports queueing for minutes while the
  *   pool sat idle (issue 21's soak: 10,000 devices, report p99 197 s). Groups lock their device
  *   rows in id order, as the heartbeat batch does, so they cannot deadlock on them, and the
  *   installs they write are per device, so concurrent groups touch disjoint rows.
@@ -122,30 +121,20 @@ export class StateReportBatch {
           tx,
           group.map((p) => p.deviceId),
         );
-        const plain: ReportWrite[] = [];
-        const withApp: [Pending, ReportWrite][] = [];
+        const writes: ReportWrite[] = [];
         for (const p of group) {
           try {
             const write = planReport(devices.get(p.deviceId), p.body);
+            if (write) checkReportApp(write);
             outcomes.set(p, null);
-            if (write?.app) withApp.push([p, write]);
-            else if (write) plain.push(write);
+            if (write) writes.push(write);
           } catch (error) {
             outcomes.set(p, { error });
           }
         }
-        await writeReportFields(tx, plain);
-        for (const [p, write] of withApp) {
-          await savepointReport(tx);
-          try {
-            await writeReportFields(tx, [write]);
-            await writeReportApp(tx, write);
-            await releaseReportSavepoint(tx);
-          } catch (error) {
-            await rollbackToReportSavepoint(tx);
-            outcomes.set(p, { error });
-          }
-        }
+        // Every report's device columns in one statement, every report's installs in a few.
+        await writeReportFields(tx, writes);
+        await writeReportApps(tx, writes);
       });
     } catch {
       // The grouped statement or the commit failed: nothing of the group is written. Each

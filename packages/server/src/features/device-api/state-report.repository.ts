@@ -57,50 +57,6 @@ export async function updateReportedColumns(db: Db, columns: readonly ReportedCo
   );
 }
 
-/** The images of the fleet's releases of `commit` for the named services, successful and newest releases first. */
-export async function selectReleaseServiceImages(
-  db: Db,
-  app: number,
-  commit: string,
-  names: readonly string[],
-): Promise<{ release: number; service: number; service_name: string; image: number }[]> {
-  const { rows } = await db.query<{ release: number; service: number; service_name: string; image: number }>(
-    `SELECT r.id AS release, s.id AS service, s.service_name, i.id AS image
-         FROM release r
-         JOIN image__is_part_of__release ri ON ri.is_part_of__release = r.id
-         JOIN image i ON i.id = ri.image
-         JOIN service s ON s.id = i.is_a_build_of__service
-        WHERE r.belongs_to__application = $1 AND r.commit = $2 AND s.service_name = ANY($3::text[])
-        ORDER BY (r.status = 'success') DESC, r.id DESC`,
-    [app, commit, names],
-  );
-  return rows;
-}
-
-/** Marks the device's image installs of images other than `seen` deleted. */
-export async function markOtherImageInstallsDeleted(db: Db, deviceId: number, seen: readonly number[]): Promise<void> {
-  await db.query(`UPDATE image_install SET status = 'deleted' WHERE device = $1 AND NOT (installs__image = ANY($2::int[])) AND status <> 'deleted'`, [
-    deviceId,
-    seen,
-  ]);
-}
-
-/** Sets the device's running release to `target` once every image of that release is installed and running. */
-export async function markRunningReleaseWhenAllRunning(db: Db, deviceId: number, target: number): Promise<void> {
-  await db.query(
-    `UPDATE device d SET is_running__release = $2
-      WHERE d.id = $1 AND d.is_running__release IS DISTINCT FROM $2
-        AND EXISTS (SELECT 1 FROM image__is_part_of__release ri WHERE ri.is_part_of__release = $2)
-        AND NOT EXISTS (
-          SELECT 1 FROM image__is_part_of__release ri
-           WHERE ri.is_part_of__release = $2
-             AND NOT EXISTS (
-               SELECT 1 FROM image_install ii
-                WHERE ii.device = d.id AND ii.installs__image = ri.image AND lower(ii.status) = 'running'))`,
-    [deviceId, target],
-  );
-}
-
 /** Upserts the device's image install (status, progress, providing release) and adds its service install. */
 export async function upsertInstall(
   db: Db,
@@ -153,17 +109,6 @@ export async function selectFleetImageReleases(
   return rows;
 }
 
-/** The savepoint each report of a batch runs in, so one report's failure leaves the others. */
-export async function savepointReport(tx: Db): Promise<void> {
-  await tx.query('SAVEPOINT report');
-}
-export async function releaseReportSavepoint(tx: Db): Promise<void> {
-  await tx.query('RELEASE SAVEPOINT report');
-}
-export async function rollbackToReportSavepoint(tx: Db): Promise<void> {
-  await tx.query('ROLLBACK TO SAVEPOINT report');
-}
-
 /**
  * Records polls as API heartbeats: `ids[i]` polled at `times[i]`. The rows are locked in id
  * order first, as the state reports lock theirs (lockReportDevices): an UPDATE joined to the
@@ -181,5 +126,96 @@ export async function updateApiHeartbeats(db: Db, ids: readonly number[], times:
              JOIN l ON l.id = v.id
             WHERE d.id = v.id`,
     [ids, times],
+  );
+}
+
+/** One reported service of a group's reports, asked by fleet, commit and service name. */
+export interface ServiceQuery {
+  app: number;
+  commit: string;
+  name: string;
+}
+
+/**
+ * The images of many reported services at once: for query `i` (0-based) the rows of the
+ * fleet's releases of its commit for its service name, successful and newest releases first
+ * .
+ */
+export async function selectReleaseServiceImagesOf(
+  db: Db,
+  queries: readonly ServiceQuery[],
+): Promise<{ query: number; release: number; service: number; image: number }[]> {
+  if (queries.length === 0) return [];
+  const { rows } = await db.query<{ query: number; release: number; service: number; image: number }>(
+    `SELECT (q.ord - 1)::int AS query, r.id AS release, s.id AS service, i.id AS image
+       FROM unnest($1::int[], $2::text[], $3::text[]) WITH ORDINALITY AS q(app, commit, name, ord)
+       JOIN release r ON r.belongs_to__application = q.app AND r.commit = q.commit
+       JOIN image__is_part_of__release ri ON ri.is_part_of__release = r.id
+       JOIN image i ON i.id = ri.image
+       JOIN service s ON s.id = i.is_a_build_of__service AND s.service_name = q.name
+      ORDER BY q.ord, (r.status = 'success') DESC, r.id DESC`,
+    [queries.map((q) => q.app), queries.map((q) => q.commit), queries.map((q) => q.name)],
+  );
+  return rows;
+}
+
+/** An image install to write: the device, what it installs, and what the device reported of it. */
+export interface InstallRow {
+  device: number;
+  image: number;
+  release: number;
+  service: number;
+  status: string;
+  progress: number | null;
+}
+
+/**
+ * Upserts many image installs (status, progress, providing release) and adds their service
+ * installs, in two statements. At most one row per device and image (the caller's last wins).
+ */
+export async function upsertInstalls(db: Db, installs: readonly InstallRow[]): Promise<void> {
+  if (installs.length === 0) return;
+  await db.query(
+    `INSERT INTO image_install (device, installs__image, is_provided_by__release, status, download_progress)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::int[])
+     ON CONFLICT (device, installs__image) DO UPDATE
+       SET status = EXCLUDED.status, download_progress = EXCLUDED.download_progress,
+           is_provided_by__release = EXCLUDED.is_provided_by__release`,
+    [installs.map((r) => r.device), installs.map((r) => r.image), installs.map((r) => r.release), installs.map((r) => r.status), installs.map((r) => r.progress)],
+  );
+  await db.query(
+    `INSERT INTO service_install (device, installs__service)
+     SELECT DISTINCT * FROM unnest($1::int[], $2::int[])
+     ON CONFLICT (device, installs__service) DO NOTHING`,
+    [installs.map((r) => r.device), installs.map((r) => r.service)],
+  );
+}
+
+/** For each device, marks its image installs of images other than its `seen` deleted. */
+export async function markOtherImageInstallsDeletedOf(db: Db, devices: readonly { device: number; seen: readonly number[] }[]): Promise<void> {
+  if (devices.length === 0) return;
+  await db.query(
+    `UPDATE image_install ii SET status = 'deleted'
+       FROM unnest($1::int[], $2::text[]) AS v(device, seen)
+      WHERE ii.device = v.device AND NOT (ii.installs__image = ANY(v.seen::int[])) AND ii.status <> 'deleted'`,
+    [devices.map((d) => d.device), devices.map((d) => `{${d.seen.join(',')}}`)],
+  );
+}
+
+/** Sets each device's running release to its `target` once every image of that release is installed and running (one statement for all). */
+export async function markRunningReleasesWhenAllRunning(db: Db, devices: readonly { device: number; target: number }[]): Promise<void> {
+  if (devices.length === 0) return;
+  await db.query(
+    `UPDATE device d SET is_running__release = v.target
+       FROM unnest($1::int[], $2::int[]) AS v(id, target)
+      WHERE d.id = v.id AND d.is_running__release IS DISTINCT FROM v.target
+        AND EXISTS (SELECT 1 FROM image__is_part_of__release ri WHERE ri.is_part_of__release = v.target)
+        AND NOT EXISTS (
+          SELECT 1 FROM image__is_part_of__release ri
+           WHERE ri.is_part_of__release = v.target
+             AND NOT EXISTS (
+               SELECT 1 FROM image_install ii
+                WHERE ii.device = d.id AND ii.installs__image = ri.image AND lower(ii.status) = 'running'))`,
+    [devices.map((d) => d.device), devices.map((d) => d.target)],
   );
 }

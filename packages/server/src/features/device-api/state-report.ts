@@ -1,13 +1,16 @@
 import type { Db } from '../../infra/db/db.js';
 import { BadRequestError, ForbiddenError } from '../../infra/errors.js';
 import {
-  markOtherImageInstallsDeleted,
-  markRunningReleaseWhenAllRunning,
-  selectReleaseServiceImages,
+  markOtherImageInstallsDeletedOf,
+  markRunningReleasesWhenAllRunning,
+  selectReleaseServiceImagesOf,
   selectReportDevicesForUpdate,
   updateReportedColumns,
   upsertInstall,
+  upsertInstalls,
+  type InstallRow,
   type ReportDevice,
+  type ServiceQuery,
 } from './state-report.repository.js';
 
 export type { ReportDevice } from './state-report.repository.js';
@@ -186,11 +189,60 @@ export async function writeReportFields(db: Db, writes: readonly ReportWrite[]):
   );
 }
 
-/** The installs a report lists and what follows from them (see below). */
-export async function writeReportApp(db: Db, write: ReportWrite): Promise<void> {
-  if (!write.app) return;
-  await recordInstalls(db, write.device, write.app);
-  await markRunningRelease(db, write.device);
+/** Checks the services a report lists (400 on a bad download progress) before anything is written. */
+export function checkReportApp(write: ReportWrite): void {
+  for (const release of Object.values(write.app?.releases ?? {})) {
+    for (const reported of Object.values(release?.services ?? {})) installValues(reported);
+  }
+}
+
+/** What an image install stores of a reported service: its status ('Unknown' when none) and download progress. */
+function installValues(reported: { status?: unknown; download_progress?: unknown }): { status: string; progress: number | null } {
+  const status = typeof reported.status === 'string' && reported.status ? reported.status.slice(0, 255) : 'Unknown';
+  const progress = typeof reported.download_progress === 'number' ? boundedInteger('download_progress', reported.download_progress, INT32_MAX) : null;
+  return { status, progress };
+}
+
+/**
+ * The installs the reports list (at most one report per device) and what follows from them,
+ * for every report of a group at once, in a fixed handful of statements whatever the group's
+ * size (issue 21's soak: eight statements per report, one after the other, made reports queue):
+ *
+ * - per reported service, the image of the fleet's release of the reported commit (a
+ *   successful release first, then the newest), and its image and service installs upserted;
+ * - each device's other image installs marked deleted (the report lists everything on the
+ *   device for this app);
+ * - rule: a device runs its target release once every image of it reports 'Running'.
+ */
+export async function writeReportApps(db: Db, writes: readonly ReportWrite[]): Promise<void> {
+  const apps = writes.filter((w) => w.app);
+  if (apps.length === 0) return;
+  const queries: ServiceQuery[] = [];
+  const asked: { device: number; reported: ReportedService }[] = [];
+  for (const w of apps) {
+    for (const [commit, release] of Object.entries(w.app!.releases ?? {})) {
+      for (const [name, reported] of Object.entries(release?.services ?? {})) {
+        queries.push({ app: w.device.app, commit, name });
+        asked.push({ device: w.device.id, reported });
+      }
+    }
+  }
+  const found = new Map<number, { release: number; service: number; image: number }>();
+  for (const row of await selectReleaseServiceImagesOf(db, queries)) if (!found.has(row.query)) found.set(row.query, row);
+  const installs = new Map<string, InstallRow>();
+  const seen = new Map<number, number[]>(apps.map((w) => [w.device.id, []]));
+  asked.forEach(({ device, reported }, i) => {
+    const row = found.get(i);
+    if (!row) return;
+    installs.set(`${device}/${row.image}`, { device, image: row.image, release: row.release, service: row.service, ...installValues(reported) });
+    seen.get(device)!.push(row.image);
+  });
+  await upsertInstalls(db, [...installs.values()]);
+  await markOtherImageInstallsDeletedOf(db, apps.map((w) => ({ device: w.device.id, seen: seen.get(w.device.id)! })));
+  await markRunningReleasesWhenAllRunning(
+    db,
+    apps.filter((w) => w.device.target !== null).map((w) => ({ device: w.device.id, target: w.device.target! })),
+  );
 }
 
 /**
@@ -207,34 +259,10 @@ export async function applyStateReport(db: Db, deviceId: number, body: unknown):
     const devices = await lockReportDevices(tx, [deviceId]);
     const write = planReport(devices.get(deviceId), body);
     if (!write) return;
+    checkReportApp(write);
     await writeReportFields(tx, [write]);
-    await writeReportApp(tx, write);
+    await writeReportApps(tx, [write]);
   });
-}
-
-async function recordInstalls(db: Db, device: { id: number; app: number }, app: ReportedApp): Promise<void> {
-  const seen: number[] = [];
-  for (const [commit, release] of Object.entries(app.releases ?? {})) {
-    const services = release?.services ?? {};
-    const names = Object.keys(services);
-    if (names.length === 0) continue;
-    const rows = await selectReleaseServiceImages(db, device.app, commit, names);
-    const done = new Set<string>();
-    for (const row of rows) {
-      if (done.has(row.service_name)) continue;
-      done.add(row.service_name);
-      await recordInstall(db, device.id, row, services[row.service_name]!);
-      seen.push(row.image);
-    }
-  }
-  // The report lists everything on the device for this app: other images are gone.
-  await markOtherImageInstallsDeleted(db, device.id, seen);
-}
-
-/** Rule: the device runs its target release once every image of it reports 'Running'. */
-async function markRunningRelease(db: Db, device: { id: number; target: number | null }): Promise<void> {
-  if (device.target === null) return;
-  await markRunningReleaseWhenAllRunning(db, device.id, device.target);
 }
 
 /**
@@ -247,7 +275,6 @@ export async function recordInstall(
   install: { image: number; release: number; service: number },
   reported: { status?: unknown; download_progress?: unknown },
 ): Promise<void> {
-  const status = typeof reported.status === 'string' && reported.status ? reported.status.slice(0, 255) : 'Unknown';
-  const progress = typeof reported.download_progress === 'number' ? boundedInteger('download_progress', reported.download_progress, INT32_MAX) : null;
+  const { status, progress } = installValues(reported);
   await upsertInstall(db, deviceId, install, status, progress);
 }
